@@ -248,10 +248,12 @@ struct Planner {
         for changed in map.changedRows {
             let old = Int(changed)
             // A re-inserted row gets a new cell anyway; a reloaded section
-            // brings all its rows' new content.
-            if reinserted[old] || changedSection[Int(map.oldSectionOf[old])] { continue }
+            // brings the new content of every row it ends up holding.
+            if reinserted[old] { continue }
+            let new = Int(map.oldToNew[old])
+            if changedSection[map.newSectionToOld[Int(map.newSectionOf[new])]] { continue }
             if rowMoved[old] || !structural.reloadInPlaceIfSafe(old: old) {
-                deferred.append(map.newPath(ofFlat: Int(map.oldToNew[old])))
+                deferred.append(map.newPath(ofFlat: new))
             }
         }
         let sectionReloads = map.changedSections.map { map.oldSectionToNew[$0] }.sorted()

@@ -401,7 +401,13 @@ private struct Check {
         var deleted = [Int: Int](), movedOut = [Int: Int](), inserted = [Int: Int](), movedIn = [Int: Int]()
         for path in Set(batch.rowDeletes) { deleted[path.section, default: 0] += 1 }
         for path in Set(batch.rowInserts) { inserted[path.section, default: 0] += 1 }
-        for move in Set(batch.rowMoves) where move.from.section != move.to.section {
+        // A move crosses sections when it does not land where its old
+        // section goes (indexes shift with section deletes and inserts).
+        var landing = [Int: Int]()
+        for (index, section) in sections.enumerated() {
+            if case .carried(let old, _) = section { landing[old] = index }
+        }
+        for move in Set(batch.rowMoves) where landing[move.from.section] != move.to.section {
             movedOut[move.from.section, default: 0] += 1
             movedIn[move.to.section, default: 0] += 1
         }
