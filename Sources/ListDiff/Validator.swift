@@ -411,10 +411,14 @@ private struct Check {
             movedOut[move.from.section, default: 0] += 1
             movedIn[move.to.section, default: 0] += 1
         }
+        // UIKit counts its lists as given: repeated entries can remove more
+        // rows than the section has (rule 3).
+        var removedAsListed = [Int: Int]()
+        for path in batch.rowDeletes { removedAsListed[path.section, default: 0] += 1 }
+        for move in batch.rowMoves { removedAsListed[move.from.section, default: 0] += 1 }
         for (index, section) in sections.enumerated() {
             guard case .carried(let old, _) = section else { continue }
-            let removed = deleted[old, default: 0] + movedOut[old, default: 0]
-            if removed > before[old] {
+            if removedAsListed[old, default: 0] > before[old] {
                 breaches.append(.deletesExceedRows(section: old))
                 continue
             }
@@ -433,29 +437,30 @@ private struct Check {
     /// A reloaded row must land, by deletes and inserts alone, where it
     /// would be had it simply stayed (rule 19).
     mutating func checkReloadSlots() {
-        guard !batch.rowReloads.isEmpty else { return }
+        guard !batch.rowReloads.isEmpty,
+              let sections = replaySections(batch, before: before.count, after: after.count) else { return }
         // Where each reloaded row truly goes: replay with reloads as untouched rows.
         var stayed = batch
         stayed.rowReloads = []
-        guard let truth = replay(stayed, before: before, after: after),
-              let shown = replay(batch, before: before, after: after) else { return }
-        var truePlace: [RowPath: RowPath] = [:]
-        var shownPlace: [RowPath: RowPath] = [:]
+        guard let truth = replay(stayed, before: before, after: after) else { return }
+        var belongs: [RowPath: RowPath] = [:]
         for (index, section) in truth.enumerated() {
             guard case .carried(_, let rows) = section else { continue }
             for (slot, row) in rows.enumerated() {
-                if case .carried(let path) = row { truePlace[path] = RowPath(section: index, row: slot) }
+                if case .carried(let path) = row { belongs[path] = RowPath(section: index, row: slot) }
             }
         }
-        for (index, section) in shown.enumerated() {
-            guard case .carried(_, let rows) = section else { continue }
-            for (slot, row) in rows.enumerated() {
-                if case .reloaded(let path) = row { shownPlace[path] = RowPath(section: index, row: slot) }
-            }
+        var landing: [Int: Int] = [:]
+        for (index, section) in sections.enumerated() {
+            if case .carried(let old, _) = section { landing[old] = index }
         }
+        let deletes = batch.rowDeletes.sorted()
+        let inserts = batch.rowInserts.sorted()
         for path in Set(batch.rowReloads).sorted() {
-            guard let belongs = truePlace[path], let lands = shownPlace[path] else { continue }
-            if belongs != lands { breaches.append(.reloadLandsElsewhere(path, lands: lands, belongs: belongs)) }
+            guard let target = belongs[path], let section = landing[path.section] else { continue }
+            let lands = RowPath(section: section, row: reloadTarget(row: path.row, deletes: deletes, inSection: path.section,
+                                                                    inserts: inserts, inTargetSection: section))
+            if lands != target { breaches.append(.reloadLandsElsewhere(path, lands: lands, belongs: target)) }
         }
     }
 

@@ -80,10 +80,20 @@ struct PropertyTests {
         let base = UInt64(environment["LISTDIFF_SEED"] ?? "") ?? 20_261_122
         let count = UInt64(environment["LISTDIFF_CASES"] ?? "") ?? 10_000
         var failures = 0
+        var seen: [String: Int] = [:]
         for seed in base..<(base + count) {
             let (old, new, options) = randomPair(seed: seed)
             var (changeset, problems) = reproducibilityProblems(old, new, options: options)
             if let changeset {
+                for stage in changeset.stages { seen[stage.role.rawValue, default: 0] += 1 }
+                let batches = changeset.batches
+                if batches.contains(where: { !$0.sectionMoves.isEmpty }) { seen["section moves", default: 0] += 1 }
+                if batches.contains(where: { !$0.sectionReloads.isEmpty }) { seen["section reloads", default: 0] += 1 }
+                if changeset.rows.contains(where: { $0.kind.contains([.moved, .reloaded]) }) { seen["move and reload", default: 0] += 1 }
+                if changeset.rows.contains(where: { $0.kind == [.deleted, .inserted] }) { seen["re-inserted", default: 0] += 1 }
+                if changeset.rows.contains(where: { $0.kind == .moved && $0.old?.section != $0.new?.section }) {
+                    seen["cross-section move", default: 0] += 1
+                }
                 let minimum = minimumMoves(old, new)
                 if changeset.moveCount != minimum { problems.append("moves \(changeset.moveCount), minimum \(minimum)") }
             }
@@ -91,6 +101,14 @@ struct PropertyTests {
             Issue.record("seed \(seed) (replay: LISTDIFF_SEED=\(seed) LISTDIFF_CASES=1 swift test): \(problems.joined(separator: "; "))")
             failures += 1
             if failures == 5 { break }
+        }
+        // The generator must keep producing every situation the engine
+        // handles, or this test proves less than it claims.
+        if count >= 10_000 {
+            for situation in ["structure", "sections", "rows", "reloads", "section moves", "section reloads",
+                              "move and reload", "re-inserted", "cross-section move"] {
+                #expect(seen[situation, default: 0] >= 100, "only \(seen[situation, default: 0]) cases with \(situation)")
+            }
         }
     }
 }
