@@ -9,13 +9,17 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // The diff engine: no dependencies, not even Foundation.
         .target(name: "ListDiff"),
+        // Snapshot sequence files (YAML, JSON) into ListDiff values, with
+        // file:line:column diagnostics.
+        .target(name: "SnapshotFormat", dependencies: ["ListDiff", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "rowmotion",
-            dependencies: ["ListDiff", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ListDiff", "SnapshotFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "rowmotion-bench",
@@ -23,5 +27,8 @@ let package = Package(
             path: "Benchmarks/rowmotion-bench"
         ),
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff"]),
+        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat"], resources: [.copy("Fixtures")]),
+        // Runs the built `rowmotion` binary end to end.
+        .testTarget(name: "RowmotionCLITests", dependencies: ["rowmotion"]),
     ]
 )

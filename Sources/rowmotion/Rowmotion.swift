@@ -1,11 +1,37 @@
 import ArgumentParser
-import ListDiff
+import Foundation
 
 @main
 struct Rowmotion: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rowmotion",
-        abstract: "Replays list snapshot sequences as UIKit batch updates, in a static documentation site.",
-        version: "0.1.0"
+        abstract: "Replays list snapshot sequences as UIKit batch updates.",
+        version: "0.1.0",
+        subcommands: [Diff.self, Check.self]
     )
+
+    /// Parses and runs, with DESIGN.md's exit codes: 0 success, 1 an input
+    /// has errors, 2 wrong usage (the parser's own default is 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }
+
+/// Prints diagnostics to standard error, swiftc's way.
+func report(_ diagnostics: [Diagnostic]) {
+    guard !diagnostics.isEmpty else { return }
+    let text = diagnostics.map(\.description).joined(separator: "\n") + "\n"
+    FileHandle.standardError.write(Data(text.utf8))
+}
+
+import SnapshotFormat

@@ -1,0 +1,167 @@
+import ListDiff
+
+/// What `rowmotion diff` prints for a sequence: every step's batches, as the
+/// JSON contract of DESIGN.md or as the Swift calls a developer would write.
+public struct DiffReport {
+    /// One step: from snapshot `from` to snapshot `to`.
+    public struct Step {
+        public var from: Int
+        public var to: Int
+        public var label: String
+        public var changeset: Changeset<String, Record<String>>
+        /// Problems the validator finds in the step's batches (none, unless
+        /// the engine has a bug), as text.
+        public var diagnostics: [String]
+    }
+
+    public var file: String
+    public var sequence: SnapshotSequence
+    public var steps: [Step]
+
+    /// Diffs every step of `sequence`; `only` keeps the step into snapshot
+    /// `only` (1-based, as the step list counts them).
+    public init(file: String, sequence: SnapshotSequence, only: Int? = nil) throws(Diagnostic) {
+        self.file = file
+        self.sequence = sequence
+        let changesets = try sequence.changesets()
+        var steps: [Step] = []
+        for (index, changeset) in changesets.enumerated() where only == nil || only == index + 1 {
+            var current = sequence.steps[index].snapshot
+            var problems: [String] = []
+            for (number, stage) in changeset.stages.enumerated() {
+                for violation in Validator().validate(stage.batch, before: current.layout, after: stage.after.layout)
+                    where !(violation.rule == 23 && sequence.identity == .content) {
+                    // Content identity repeats identities on purpose.
+                    problems.append("batch \(number + 1): rule \(violation.rule): \(violation.message)")
+                }
+                current = stage.after
+            }
+            steps.append(Step(from: index, to: index + 1, label: sequence.steps[index + 1].label,
+                              changeset: changeset, diagnostics: problems))
+        }
+        self.steps = steps
+    }
+
+    // MARK: JSON
+
+    /// The stable JSON of DESIGN.md: keys always present, sections as
+    /// integers, rows as `[section, row]`, moves as `[from, to]`, ids as
+    /// strings.
+    public var json: String {
+        var out = "{\"file\": \(JSONText.string(file)),\n \"steps\": ["
+        for (index, step) in steps.enumerated() {
+            out += index == 0 ? "\n  " : ",\n  "
+            out += "{\"from\": \(step.from), \"to\": \(step.to), \"label\": \(JSONText.string(step.label)),\n   \"batches\": ["
+            for (number, stage) in step.changeset.stages.enumerated() {
+                out += number == 0 ? "\n    " : ",\n    "
+                out += batchJSON(stage.batch, after: stage.after)
+            }
+            out += step.changeset.stages.isEmpty ? "]" : "]"
+            out += ",\n   \"diagnostics\": [" + step.diagnostics.map(JSONText.string).joined(separator: ", ") + "]}"
+        }
+        out += steps.isEmpty ? "]}\n" : "]}\n"
+        return out
+    }
+
+    func batchJSON(_ batch: Batch, after: Snapshot<String, Record<String>>) -> String {
+        func ints(_ values: [Int]) -> String { "[" + values.map(String.init).joined(separator: ", ") + "]" }
+        func path(_ path: RowPath) -> String { "[\(path.section), \(path.row)]" }
+        func paths(_ values: [RowPath]) -> String { "[" + values.map(path).joined(separator: ", ") + "]" }
+        let sectionMoves = "[" + batch.sectionMoves.map { "[\($0.from), \($0.to)]" }.joined(separator: ", ") + "]"
+        let rowMoves = "[" + batch.rowMoves.map { "[\(path($0.from)), \(path($0.to))]" }.joined(separator: ", ") + "]"
+        let afterJSON = "[" + after.sections.map { section in
+            "{\"id\": \(JSONText.string(section.id)), \"items\": [" + section.rows.map { JSONText.string($0.id) }.joined(separator: ", ") + "]}"
+        }.joined(separator: ", ") + "]"
+        return "{\"sections\": {\"delete\": \(ints(batch.sectionDeletes)), \"insert\": \(ints(batch.sectionInserts)), "
+            + "\"move\": \(sectionMoves), \"reload\": \(ints(batch.sectionReloads))},\n     "
+            + "\"rows\": {\"delete\": \(paths(batch.rowDeletes)), \"insert\": \(paths(batch.rowInserts)), "
+            + "\"move\": \(rowMoves), \"reload\": \(paths(batch.rowReloads))},\n     "
+            + "\"after\": \(afterJSON)}"
+    }
+
+    // MARK: Swift calls
+
+    /// Each step as the calls a developer would make inside
+    /// `performBatchUpdates`, one block per batch.
+    public var swiftCalls: String {
+        let animations = sequence.animations
+        var lines: [String] = []
+        for step in steps {
+            lines.append("// Step \(step.to): \(step.label) (snapshot \(step.from) → \(step.to))")
+            if step.changeset.isEmpty { lines.append("// Nothing changes.") }
+            let count = step.changeset.stages.count
+            for (number, stage) in step.changeset.stages.enumerated() {
+                lines.append("// Batch \(number + 1) of \(count): \(Self.explanation(of: stage.role))")
+                lines.append("tableView.performBatchUpdates {")
+                lines.append(contentsOf: Self.calls(for: stage.batch, animations: animations).map { "    " + $0 })
+                lines.append("}")
+            }
+            for problem in step.diagnostics { lines.append("// warning: \(problem)") }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func explanation(of role: BatchRole) -> String {
+        switch role {
+        case .structure: return "deletes, inserts, moves and the reloads that can share them"
+        case .sections: return "sections first: rows change inside a section that moves, which must not share its batch"
+        case .rows: return "the row changes that waited for the section batch"
+        case .reloads: return "reloads that wait until the moves have finished"
+        }
+    }
+
+    static func calls(for batch: Batch, animations: RowAnimations) -> [String] {
+        func indexPath(_ path: RowPath) -> String { "IndexPath(row: \(path.row), section: \(path.section))" }
+        func indexPaths(_ paths: [RowPath]) -> String { "[" + paths.map(indexPath).joined(separator: ", ") + "]" }
+        func indexSet(_ sections: [Int]) -> String {
+            sections.count == 1 ? "IndexSet(integer: \(sections[0]))" : "IndexSet([" + sections.map(String.init).joined(separator: ", ") + "])"
+        }
+        var calls: [String] = []
+        if !batch.sectionDeletes.isEmpty {
+            calls.append("tableView.deleteSections(\(indexSet(batch.sectionDeletes)), with: .\(animations.delete.rawValue))")
+        }
+        if !batch.sectionInserts.isEmpty {
+            calls.append("tableView.insertSections(\(indexSet(batch.sectionInserts)), with: .\(animations.insert.rawValue))")
+        }
+        for move in batch.sectionMoves { calls.append("tableView.moveSection(\(move.from), toSection: \(move.to))") }
+        if !batch.sectionReloads.isEmpty {
+            calls.append("tableView.reloadSections(\(indexSet(batch.sectionReloads)), with: .\(animations.reload.rawValue))")
+        }
+        if !batch.rowDeletes.isEmpty {
+            calls.append("tableView.deleteRows(at: \(indexPaths(batch.rowDeletes)), with: .\(animations.delete.rawValue))")
+        }
+        if !batch.rowInserts.isEmpty {
+            calls.append("tableView.insertRows(at: \(indexPaths(batch.rowInserts)), with: .\(animations.insert.rawValue))")
+        }
+        for move in batch.rowMoves { calls.append("tableView.moveRow(at: \(indexPath(move.from)), to: \(indexPath(move.to)))") }
+        if !batch.rowReloads.isEmpty {
+            calls.append("tableView.reloadRows(at: \(indexPaths(batch.rowReloads)), with: .\(animations.reload.rawValue))")
+        }
+        return calls
+    }
+}
+
+/// JSON string literals.
+public enum JSONText {
+    public static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,45 @@
+/// A parsed value that remembers where it was written: what both the YAML
+/// and the JSON readers produce, so one pass turns either into snapshots.
+public struct LocatedValue: Sendable {
+    public enum Kind: Sendable {
+        case string(String)
+        case integer(Int)
+        case number(Double)
+        case bool(Bool)
+        case null
+        case array([LocatedValue])
+        case object([Member])
+    }
+
+    /// One key of an object, with where the key itself was written.
+    public struct Member: Sendable {
+        public var key: String
+        public var keyLocation: SourceLocation
+        public var value: LocatedValue
+    }
+
+    public var kind: Kind
+    public var location: SourceLocation
+
+    /// What the value is, as a diagnostic names it.
+    public var typeName: String {
+        switch kind {
+        case .string: return "a string"
+        case .integer, .number: return "a number"
+        case .bool: return "a boolean"
+        case .null: return "null"
+        case .array: return "a list"
+        case .object: return "a mapping"
+        }
+    }
+
+    /// The scalar as text, for ids: strings as they are, numbers written out.
+    public var scalarText: String? {
+        switch kind {
+        case .string(let text): return text
+        case .integer(let value): return String(value)
+        case .number(let value): return value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        case .bool, .null, .array, .object: return nil
+        }
+    }
+}

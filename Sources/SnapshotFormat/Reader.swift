@@ -1,0 +1,386 @@
+import Foundation
+import ListDiff
+
+/// Reads snapshot sequence files (`.yml`, `.yaml`, `.json`) into checked
+/// `SnapshotSequence` values, reporting every problem with its file, line and
+/// column. A file with any error yields no sequence: nothing is half-read.
+public enum SnapshotReader {
+    /// The file extensions snapshot sequences are written in.
+    public static let extensions: Set<String> = ["yml", "yaml", "json"]
+
+    /// Reads the file at `path`; diagnostics name it as `displayPath`.
+    public static func read(path: String, displayPath: String? = nil) -> (sequence: SnapshotSequence?, diagnostics: [Diagnostic]) {
+        let file = displayPath ?? path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return (nil, [.error("unreadable-file", at: SourceLocation(file: file, line: 1, column: 1), "cannot read the file")])
+        }
+        return read(bytes: [UInt8](data), file: file)
+    }
+
+    /// Reads a file's contents; `file` names it in diagnostics and decides
+    /// the format by its extension.
+    public static func read(bytes: [UInt8], file: String) -> (sequence: SnapshotSequence?, diagnostics: [Diagnostic]) {
+        let start = SourceLocation(file: file, line: 1, column: 1)
+        let fileExtension = file.split(separator: ".").last.map { String($0).lowercased() } ?? ""
+        guard extensions.contains(fileExtension) else {
+            return (nil, [.error("unsupported-file", at: start, "expected a .yml, .yaml or .json file")])
+        }
+        if let offset = firstInvalidUTF8Offset(bytes) {
+            return (nil, [.error("invalid-utf8", at: location(ofOffset: offset, in: bytes, file: file),
+                                 "the file is not valid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))")])
+        }
+        let root: LocatedValue
+        if fileExtension == "json" {
+            do {
+                root = try JSONReader.parse(bytes, file: file)
+            } catch {
+                return (nil, [.error("json-syntax", at: error.location, error.message)])
+            }
+        } else {
+            switch YAMLBridge.parse(String(decoding: bytes, as: UTF8.self), file: file) {
+            case .success(let value): root = value
+            case .failure(let diagnostic): return (nil, [diagnostic])
+            }
+        }
+        var reader = TreeReader(file: file)
+        let sequence = reader.sequence(from: root)
+        let hasErrors = reader.diagnostics.contains { $0.severity == .error }
+        return (hasErrors ? nil : sequence, reader.diagnostics)
+    }
+
+    /// The byte offset of the first byte that does not start or continue a
+    /// valid UTF-8 sequence, or nil when the bytes are valid.
+    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
+    /// Line and column (in Unicode scalars, as YAML marks count) of a byte.
+    static func location(ofOffset offset: Int, in bytes: [UInt8], file: String) -> SourceLocation {
+        var line = 1, column = 1
+        for byte in bytes[..<offset] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourceLocation(file: file, line: line, column: column)
+    }
+}
+
+/// Walks a located tree into a `SnapshotSequence`, collecting every problem.
+struct TreeReader {
+    let file: String
+    var diagnostics: [Diagnostic] = []
+
+    static let topKeys = ["title", "description", "animation", "animations", "identity", "version", "moveHint", "prefer", "steps"]
+    static let animationKeys = ["insert", "delete", "reload"]
+    static let stepKeys = ["label", "items", "sections"]
+    static let sectionKeys = ["id", "header", "footer", "items"]
+
+    /// The options every row is read with.
+    struct RowRules {
+        var identity: RowIdentity
+        var versionField: String?
+        var moveHintField: String?
+    }
+
+    mutating func error(_ id: String, _ location: SourceLocation, _ message: String, notes: [Diagnostic.Note] = []) {
+        diagnostics.append(.error(id, at: location, message, notes: notes))
+    }
+
+    // MARK: Shapes
+
+    /// The members of a mapping, by key; unknown and repeated keys are
+    /// reported. Nil (reported) when `value` is not a mapping.
+    mutating func members(of value: LocatedValue, _ what: String, allowed: [String]) -> [String: LocatedValue.Member]? {
+        guard case .object(let list) = value.kind else {
+            error("wrong-type", value.location, "\(what) must be a mapping, not \(value.typeName)")
+            return nil
+        }
+        var byKey: [String: LocatedValue.Member] = [:]
+        for member in list {
+            if let first = byKey[member.key] {
+                error("duplicate-key", member.keyLocation, "duplicate key '\(member.key)' in \(what)",
+                      notes: [Diagnostic.Note(location: first.keyLocation, message: "'\(member.key)' first appears here")])
+                continue
+            }
+            guard allowed.contains(member.key) else {
+                error("unknown-key", member.keyLocation,
+                      "unknown key '\(member.key)' in \(what)" + KeySuggestions.hint(for: member.key, in: allowed))
+                continue
+            }
+            byKey[member.key] = member
+        }
+        return byKey
+    }
+
+    mutating func string(_ member: LocatedValue.Member?) -> String? {
+        guard let member else { return nil }
+        guard case .string(let text) = member.value.kind else {
+            error("wrong-type", member.value.location, "'\(member.key)' must be a string, not \(member.value.typeName)")
+            return nil
+        }
+        return text
+    }
+
+    mutating func list(_ member: LocatedValue.Member) -> [LocatedValue]? {
+        guard case .array(let elements) = member.value.kind else {
+            error("wrong-type", member.value.location, "'\(member.key)' must be a list, not \(member.value.typeName)")
+            return nil
+        }
+        return elements
+    }
+
+    mutating func animation(_ member: LocatedValue.Member?) -> RowAnimation? {
+        guard let member, let name = string(member) else { return nil }
+        guard let style = RowAnimation(rawValue: name) else {
+            let styles = RowAnimation.allCases.map(\.rawValue)
+            error("unknown-animation", member.value.location,
+                  "unknown animation style '\(name)'" + KeySuggestions.hint(for: name, in: styles)
+                    + " (styles: \(styles.joined(separator: ", ")))")
+            return nil
+        }
+        return style
+    }
+
+    // MARK: The sequence
+
+    mutating func sequence(from root: LocatedValue) -> SnapshotSequence? {
+        guard case .object = root.kind else {
+            error("wrong-type", root.location, "a snapshot sequence must be a mapping with 'steps', not \(root.typeName)")
+            return nil
+        }
+        guard let keys = members(of: root, "the snapshot sequence", allowed: Self.topKeys) else { return nil }
+        let baseName = file.split(separator: "/").last.map(String.init) ?? file
+        let title = string(keys["title"]) ?? String(baseName.split(separator: ".").first ?? Substring(baseName))
+        let description = string(keys["description"])
+
+        var animations = RowAnimations()
+        if let base = animation(keys["animation"]) {
+            animations = RowAnimations(insert: base, delete: base, reload: base)
+        }
+        if let member = keys["animations"], let kinds = members(of: member.value, "'animations'", allowed: Self.animationKeys) {
+            if let style = animation(kinds["insert"]) { animations.insert = style }
+            if let style = animation(kinds["delete"]) { animations.delete = style }
+            if let style = animation(kinds["reload"]) { animations.reload = style }
+        }
+
+        var rules = RowRules(identity: .field("id"))
+        if let name = string(keys["identity"]) {
+            if name.isEmpty {
+                error("wrong-type", keys["identity"]!.value.location, "'identity' must name a field, or be 'content'")
+            } else {
+                rules.identity = name == "content" ? .content : .field(name)
+            }
+        }
+        rules.versionField = string(keys["version"])
+        rules.moveHintField = string(keys["moveHint"])
+        var prefer: MoveDirection?
+        if let member = keys["prefer"], let name = string(member) {
+            prefer = MoveDirection(rawValue: name)
+            if prefer == nil {
+                error("unknown-value", member.value.location,
+                      "unknown value '\(name)' for 'prefer'" + KeySuggestions.hint(for: name, in: ["up", "down"]) + " (expected 'up' or 'down')")
+            }
+        }
+
+        var steps: [SnapshotSequence.Step] = []
+        if let member = keys["steps"] {
+            if let elements = list(member) {
+                if elements.isEmpty {
+                    error("empty-steps", member.value.location, "'steps' is empty; a sequence needs at least one snapshot")
+                }
+                for (index, element) in elements.enumerated() {
+                    if let step = step(element, index: index, rules: rules) { steps.append(step) }
+                }
+            }
+        } else {
+            error("missing-key", root.location, "missing 'steps': a snapshot sequence is a list of steps, each a snapshot of the list")
+        }
+        return SnapshotSequence(file: file, title: title, description: description, animations: animations,
+                                identity: rules.identity, versionField: rules.versionField,
+                                moveHintField: rules.moveHintField, prefer: prefer, steps: steps)
+    }
+
+    // MARK: Steps, sections, rows
+
+    mutating func step(_ value: LocatedValue, index: Int, rules: RowRules) -> SnapshotSequence.Step? {
+        guard let keys = members(of: value, "a step", allowed: Self.stepKeys) else { return nil }
+        let label = string(keys["label"]) ?? (index == 0 ? "Initial" : "Step \(index)")
+        var sections: [Section<String, Record<String>>] = []
+        var places = Places()
+        switch (keys["items"], keys["sections"]) {
+        case (nil, nil):
+            error("step-without-rows", value.location, "a step needs 'items' (one unnamed section) or 'sections'")
+            return nil
+        case (.some, .some):
+            error("step-with-items-and-sections", keys["sections"]!.keyLocation,
+                  "a step has both 'items' and 'sections'; use 'items' for one unnamed section, 'sections' otherwise")
+            return nil
+        case (let items?, nil):
+            guard let rows = rows(items, section: 0, rules: rules, places: &places) else { return nil }
+            sections = [Section(id: "", rows: rows)]
+        case (nil, let list?):
+            guard let elements = self.list(list) else { return nil }
+            for (index, element) in elements.enumerated() {
+                if let section = section(element, index: index, rules: rules, places: &places) { sections.append(section) }
+            }
+        }
+        return SnapshotSequence.Step(label: label, snapshot: Snapshot(sections: sections), location: value.location)
+    }
+
+    /// Where each section and row id of one snapshot was first written.
+    struct Places {
+        var sections: [String: SourceLocation] = [:]
+        var rows: [String: SourceLocation] = [:]
+    }
+
+    mutating func section(_ value: LocatedValue, index: Int, rules: RowRules, places: inout Places) -> Section<String, Record<String>>? {
+        guard let keys = members(of: value, "a section", allowed: Self.sectionKeys) else { return nil }
+        guard let idMember = keys["id"] else {
+            error("missing-key", value.location, "a section needs an 'id'")
+            return nil
+        }
+        guard let id = idMember.value.scalarText else {
+            error("wrong-type", idMember.value.location, "a section's 'id' must be a string or a number, not \(idMember.value.typeName)")
+            return nil
+        }
+        if let first = places.sections[id] {
+            error("duplicate-section-id", idMember.value.location, "duplicate section id '\(id)' in this snapshot",
+                  notes: [Diagnostic.Note(location: first, message: "section '\(id)' first appears here")])
+        } else {
+            places.sections[id] = idMember.value.location
+        }
+        let header = string(keys["header"])
+        let footer = string(keys["footer"])
+        var rows: [Record<String>] = []
+        if let items = keys["items"] {
+            guard let read = self.rows(items, section: index, rules: rules, places: &places) else { return nil }
+            rows = read
+        }
+        return Section(id: id, header: header, footer: footer, rows: rows)
+    }
+
+    mutating func rows(_ member: LocatedValue.Member, section: Int, rules: RowRules, places: inout Places) -> [Record<String>]? {
+        guard let elements = list(member) else { return nil }
+        var rows: [Record<String>] = []
+        var complete = true
+        for element in elements {
+            guard let row = row(element, rules: rules) else {
+                complete = false
+                continue
+            }
+            if rules.identity != .content {
+                if let first = places.rows[row.id] {
+                    error("duplicate-row-id", element.location, "duplicate row id '\(row.id)' in this snapshot",
+                          notes: [Diagnostic.Note(location: first, message: "row '\(row.id)' first appears here")])
+                } else {
+                    places.rows[row.id] = element.location
+                }
+            }
+            rows.append(row)
+        }
+        return complete ? rows : nil
+    }
+
+    mutating func row(_ value: LocatedValue, rules: RowRules) -> Record<String>? {
+        switch value.kind {
+        case .string, .integer, .number:
+            // A plain value is its own id and text.
+            let text = value.scalarText!
+            for (key, field) in [("version", rules.versionField), ("moveHint", rules.moveHintField)] {
+                if let field {
+                    error(key == "version" ? "missing-version" : "missing-move-hint", value.location,
+                          "row '\(text)' is a plain value, but '\(key): \(field)' needs a '\(field)' field on every row")
+                    return nil
+                }
+            }
+            return Record(id: text, fields: [Field("title", .string(text))])
+        case .object(let list):
+            var fields: [Field] = []
+            var seen: [String: SourceLocation] = [:]
+            var valid = true
+            for member in list {
+                if let first = seen[member.key] {
+                    error("duplicate-key", member.keyLocation, "duplicate field '\(member.key)' in a row",
+                          notes: [Diagnostic.Note(location: first, message: "'\(member.key)' first appears here")])
+                    valid = false
+                    continue
+                }
+                seen[member.key] = member.keyLocation
+                guard let fieldValue = fieldValue(member.value) else {
+                    error("wrong-type", member.value.location,
+                          "field '\(member.key)' must be a string, number or boolean, not \(member.value.typeName)")
+                    valid = false
+                    continue
+                }
+                fields.append(Field(member.key, fieldValue))
+            }
+            guard valid else { return nil }
+            let id: String
+            switch rules.identity {
+            case .content:
+                id = fields.map { "\($0.name)=\($0.value)" }.joined(separator: "\u{1F}")
+            case .field(let name):
+                guard let field = fields.first(where: { $0.name == name }) else {
+                    error("missing-identity", value.location, "row has no '\(name)' field, which identifies rows"
+                            + (name == "id" ? " (set 'identity' to use another field, or 'content')" : ""))
+                    return nil
+                }
+                guard case .string = field.value else {
+                    if case .int(let number) = field.value { id = String(number); break }
+                    error("wrong-type", list.first { $0.key == name }!.value.location,
+                          "the identity field '\(name)' must be a string or a number, not \(list.first { $0.key == name }!.value.typeName)")
+                    return nil
+                }
+                id = field.value.description
+                fields.removeAll { $0.name == name }
+            }
+            var record = Record(id: id, fields: fields)
+            if let versionField = rules.versionField {
+                guard let version = fieldValue(named: versionField, in: list) else {
+                    error("missing-version", value.location, "row '\(id)' has no '\(versionField)' field, which 'version' names")
+                    return nil
+                }
+                record.version = version
+            }
+            if let hintField = rules.moveHintField {
+                guard let hint = fieldValue(named: hintField, in: list) else {
+                    error("missing-move-hint", value.location, "row '\(id)' has no '\(hintField)' field, which 'moveHint' names")
+                    return nil
+                }
+                record.moveHint = hint
+            }
+            return record
+        case .bool, .null, .array:
+            error("wrong-type", value.location, "a row must be a mapping of fields or a plain id, not \(value.typeName)")
+            return nil
+        }
+    }
+
+    func fieldValue(_ value: LocatedValue) -> FieldValue? {
+        switch value.kind {
+        case .string(let text): return .string(text)
+        case .integer(let number): return .int(number)
+        case .number(let number): return .double(number)
+        case .bool(let flag): return .bool(flag)
+        case .null: return .null
+        case .array, .object: return nil
+        }
+    }
+
+    func fieldValue(named name: String, in members: [LocatedValue.Member]) -> FieldValue? {
+        members.first { $0.key == name }.flatMap { fieldValue($0.value) }
+    }
+}

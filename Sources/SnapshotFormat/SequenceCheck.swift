@@ -1,0 +1,61 @@
+import Foundation
+import ListDiff
+
+/// The files a list of paths names: files as given, folders walked for
+/// snapshot sequences, in a stable order.
+public enum SequenceFiles {
+    public static func collect(_ paths: [String]) -> (found: [String], problems: [Diagnostic]) {
+        var found: [String] = []
+        var problems: [Diagnostic] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
+                problems.append(.error("no-such-file", at: SourceLocation(file: path, line: 1, column: 1), "no such file or folder"))
+                continue
+            }
+            guard isFolder.boolValue else {
+                found.append(path)
+                continue
+            }
+            let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+            let children = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { SnapshotReader.extensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                .sorted()
+            found.append(contentsOf: children.map { "\(base)/\($0)" })
+        }
+        return (found, problems)
+    }
+}
+
+/// Everything `rowmotion check` says about one snapshot sequence file: the
+/// reader's diagnostics, then warnings about its steps.
+public enum SequenceCheck {
+    public static func check(path: String) -> [Diagnostic] {
+        let (sequence, diagnostics) = SnapshotReader.read(path: path)
+        guard let sequence else { return diagnostics }
+        var result = diagnostics
+        do {
+            let changesets = try sequence.changesets()
+            for (index, changeset) in changesets.enumerated() {
+                let step = sequence.steps[index + 1]
+                if changeset.isEmpty {
+                    result.append(.warning("step-changes-nothing", at: step.location,
+                                           "step '\(step.label)' changes nothing: it is the same as the snapshot before it"))
+                }
+                var current = sequence.steps[index].snapshot
+                for stage in changeset.stages {
+                    for violation in Validator().validate(stage.batch, before: current.layout, after: stage.after.layout)
+                    where !(violation.rule == 23 && sequence.identity == .content) {
+                    // Content identity repeats identities on purpose.
+                        result.append(.warning("uikit-rule-\(violation.rule)", at: step.location, violation.message))
+                    }
+                    current = stage.after
+                }
+            }
+        } catch {
+            result.append(error)
+        }
+        return result
+    }
+}

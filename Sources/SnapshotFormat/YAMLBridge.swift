@@ -1,0 +1,91 @@
+import Yams
+
+/// Reads YAML through Yams' composer, which keeps every node's position, and
+/// turns it into the same located tree the JSON reader builds.
+enum YAMLBridge {
+    static func parse(_ text: String, file: String) -> Result<LocatedValue, Diagnostic> {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            return .failure(diagnostic(for: error, file: file))
+        } catch {
+            return .failure(.error("yaml-syntax", at: SourceLocation(file: file, line: 1, column: 1), "cannot read YAML: \(error)"))
+        }
+        guard let root else {
+            return .failure(.error("empty-file", at: SourceLocation(file: file, line: 1, column: 1),
+                                   "the file is empty; expected a mapping with 'steps'"))
+        }
+        return convert(root, file: file)
+    }
+
+    static func location(_ mark: Mark?, file: String) -> SourceLocation {
+        SourceLocation(file: file, line: max(mark?.line ?? 1, 1), column: max(mark?.column ?? 1, 1))
+    }
+
+    static func convert(_ node: Node, file: String) -> Result<LocatedValue, Diagnostic> {
+        let here = location(node.mark, file: file)
+        switch node {
+        case .scalar(let scalar):
+            return .success(LocatedValue(kind: value(of: scalar), location: here))
+        case .sequence(let sequence):
+            var elements: [LocatedValue] = []
+            for element in sequence {
+                switch convert(element, file: file) {
+                case .success(let value): elements.append(value)
+                case .failure(let diagnostic): return .failure(diagnostic)
+                }
+            }
+            return .success(LocatedValue(kind: .array(elements), location: here))
+        case .mapping(let mapping):
+            var members: [LocatedValue.Member] = []
+            for (key, value) in mapping {
+                guard case .scalar(let keyScalar) = key else {
+                    return .failure(.error("wrong-type", at: location(key.mark, file: file),
+                                           "a key must be a plain word, not \(key.sequence != nil ? "a list" : "a mapping")"))
+                }
+                switch convert(value, file: file) {
+                case .success(let converted):
+                    members.append(LocatedValue.Member(key: keyScalar.string, keyLocation: location(key.mark, file: file), value: converted))
+                case .failure(let diagnostic): return .failure(diagnostic)
+                }
+            }
+            return .success(LocatedValue(kind: .object(members), location: here))
+        case .alias:
+            return .failure(.error("yaml-alias", at: here, "YAML aliases are not supported in snapshot files"))
+        }
+    }
+
+    /// A scalar's value by the tag YAML's core schema resolved for it: plain
+    /// `42` is a number, quoted `"42"` a string.
+    static func value(of scalar: Node.Scalar) -> LocatedValue.Kind {
+        let node = Node.scalar(scalar)
+        switch scalar.tag.description {
+        case Tag.Name.int.rawValue: if let value = node.int { return .integer(value) }
+        case Tag.Name.float.rawValue: if let value = node.float, value.isFinite { return .number(value) }
+        case Tag.Name.bool.rawValue: if let value = node.bool { return .bool(value) }
+        case Tag.Name.null.rawValue: return .null
+        default: break
+        }
+        return .string(scalar.string)
+    }
+
+    static func diagnostic(for error: YamlError, file: String) -> Diagnostic {
+        func described(_ problem: String, _ context: YamlError.Context?) -> String {
+            guard let context else { return problem }
+            return "\(problem) (\(context.text) that starts at \(context.mark.line):\(context.mark.column))"
+        }
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+            return .error("yaml-syntax", at: location(mark, file: file), described(problem, context))
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return .error("duplicate-key", at: location(context.mark, file: file),
+                          "duplicate key \(keys) in a mapping; each key may appear once")
+        case let .reader(problem, _, _, _):
+            return .error("invalid-utf8", at: SourceLocation(file: file, line: 1, column: 1), "cannot read the file: \(problem)")
+        default:
+            return .error("yaml-syntax", at: SourceLocation(file: file, line: 1, column: 1), "cannot read YAML: \(error)")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import SnapshotFormat
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the batches of every step of a snapshot sequence.",
+        discussion: "The text format is what a developer would write inside performBatchUpdates; the JSON format is stable (see DESIGN.md).")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: "A snapshot sequence file (.yml, .yaml or .json).")
+    var file: String
+
+    @Option(help: "Output format: text (Swift calls) or json.")
+    var format: Format = .text
+
+    @Option(help: "Only the step into snapshot N (1 is the first change).")
+    var step: Int?
+
+    func run() throws {
+        let (sequence, diagnostics) = SnapshotReader.read(path: file)
+        report(diagnostics)
+        guard let sequence else { throw ExitCode(1) }
+        if let step, !(1..<sequence.steps.count).contains(step) {
+            throw ValidationError(sequence.steps.count > 1
+                ? "--step must be between 1 and \(sequence.steps.count - 1): '\(file)' has \(sequence.steps.count) snapshots"
+                : "'\(file)' has a single snapshot, so no step to show")
+        }
+        let diffReport: DiffReport
+        do {
+            diffReport = try DiffReport(file: file, sequence: sequence, only: step)
+        } catch {
+            report([error])
+            throw ExitCode(1)
+        }
+        print(format == .json ? diffReport.json : diffReport.swiftCalls, terminator: format == .json ? "" : "\n")
+    }
+}
