@@ -27,7 +27,7 @@ let package = Package(
             path: "Benchmarks/rowmotion-bench"
         ),
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff"]),
-        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat"], exclude: ["Fixtures"]),
         // Runs the built `rowmotion` binary end to end.
         .testTarget(name: "RowmotionCLITests", dependencies: ["rowmotion"]),
     ]

@@ -302,7 +302,7 @@ struct TreeReader {
             for (key, field) in [("version", rules.versionField), ("moveHint", rules.moveHintField)] {
                 if let field {
                     error(key == "version" ? "missing-version" : "missing-move-hint", value.location,
-                          "row '\(text)' is a plain value, but '\(key): \(field)' needs a '\(field)' field on every row")
+                          "row '\(text)' is a plain value, but '\(key): \(field)' needs the field '\(field)' on every row")
                     return nil
                 }
             }

@@ -3,10 +3,14 @@ import Yams
 /// Reads YAML through Yams' composer, which keeps every node's position, and
 /// turns it into the same located tree the JSON reader builds.
 enum YAMLBridge {
+    /// YAML 1.2's core schema for booleans: `no`, `off` and `yes` stay
+    /// strings (a country code `NO` is not false).
+    static let resolver = try! Resolver.default.replacing(.bool, with: "^(?:true|True|TRUE|false|False|FALSE)$")
+
     static func parse(_ text: String, file: String) -> Result<LocatedValue, Diagnostic> {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try Yams.compose(yaml: text, resolver)
         } catch let error as YamlError {
             return .failure(diagnostic(for: error, file: file))
         } catch {
@@ -60,7 +64,7 @@ enum YAMLBridge {
     /// `42` is a number, quoted `"42"` a string.
     static func value(of scalar: Node.Scalar) -> LocatedValue.Kind {
         let node = Node.scalar(scalar)
-        switch scalar.tag.description {
+        switch resolver.resolveTag(of: node).rawValue {
         case Tag.Name.int.rawValue: if let value = node.int { return .integer(value) }
         case Tag.Name.float.rawValue: if let value = node.float, value.isFinite { return .number(value) }
         case Tag.Name.bool.rawValue: if let value = node.bool { return .bool(value) }
