@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+/// The built `rowmotion` binary, run as a user runs it.
+enum CLI {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The binary next to this test bundle (the test target depends on it).
+    static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["ROWMOTION_BINARY"] { return URL(fileURLWithPath: path) }
+        var folder = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("rowmotion")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return root.appendingPathComponent(".build/debug/rowmotion")
+    }()
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `rowmotion` with `arguments` in the repository's root.
+    static func run(_ arguments: String...) throws -> Output {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = root
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes before waiting, so a large output cannot block the child.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite("rowmotion command line")
+struct CLITests {
+    /// DESIGN.md's JSON example, byte for byte in meaning.
+    @Test func diffJSON_messengerFirstStep_isDesignExample() throws {
+        let output = try CLI.run("diff", "examples/messenger.yml", "--format", "json", "--step", "1")
+        #expect(output.status == 0)
+        #expect(output.stderr.isEmpty)
+        let expected = """
+            {"file": "examples/messenger.yml",
+             "steps": [{"from": 0, "to": 1, "label": "Carol writes; Alice edits her last message",
+               "batches": [
+                 {"sections": {"delete": [], "insert": [], "move": [], "reload": []},
+                  "rows": {"delete": [[0, 1]], "insert": [[0, 3]], "move": [[[0, 2], [0, 0]]], "reload": []},
+                  "after": [{"id": "chats", "items": ["carol", "alice", "dave", "erin"]}]},
+                 {"sections": {"delete": [], "insert": [], "move": [], "reload": []},
+                  "rows": {"delete": [], "insert": [], "move": [], "reload": [[0, 1]]},
+                  "after": [{"id": "chats", "items": ["carol", "alice", "dave", "erin"]}]}],
+               "diagnostics": []}]}
+            """
+        let actual = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? NSDictionary
+        let wanted = try JSONSerialization.jsonObject(with: Data(expected.utf8)) as? NSDictionary
+        #expect(actual != nil && actual == wanted)
+    }
+
+    @Test func diffJSON_allSteps_keysAlwaysPresent() throws {
+        let output = try CLI.run("diff", "examples/profile.yml", "--format", "json")
+        #expect(output.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let steps = try #require(json["steps"] as? [[String: Any]])
+        #expect(steps.count == 2)
+        for step in steps {
+            for batch in step["batches"] as? [[String: Any]] ?? [] {
+                let sections = batch["sections"] as? [String: Any], rows = batch["rows"] as? [String: Any]
+                #expect(Set(sections?.keys.map { $0 } ?? []) == ["delete", "insert", "move", "reload"])
+                #expect(Set(rows?.keys.map { $0 } ?? []) == ["delete", "insert", "move", "reload"])
+                #expect(batch["after"] is [[String: Any]])
+            }
+            #expect(step["diagnostics"] as? [Any] != nil)
+        }
+    }
+
+    /// The default output is what a developer pastes into performBatchUpdates.
+    @Test func diffText_isSwiftCalls() throws {
+        let output = try CLI.run("diff", "examples/messenger.yml")
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("""
+            tableView.performBatchUpdates {
+                tableView.deleteRows(at: [IndexPath(row: 1, section: 0)], with: .fade)
+                tableView.insertRows(at: [IndexPath(row: 3, section: 0)], with: .fade)
+                tableView.moveRow(at: IndexPath(row: 2, section: 0), to: IndexPath(row: 0, section: 0))
+            }
+            """))
+        #expect(output.stdout.contains("tableView.reloadRows(at: [IndexPath(row: 1, section: 0)], with: .fade)"))
+    }
+
+    @Test func diffText_usesPerKindAnimations() throws {
+        let output = try CLI.run("diff", "examples/original-revised.yml")
+        #expect(output.stdout.contains("with: .right)"))
+        #expect(output.stdout.contains("with: .left)"))
+    }
+
+    @Test func check_examples_passesStrict() throws {
+        let output = try CLI.run("check", "--strict", "examples")
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty)
+        #expect(output.stdout.hasSuffix("0 errors, 0 warnings\n"))
+    }
+
+    /// One located diagnostic per problem, exit 1.
+    @Test func check_malformedCorpus_reportsEveryFileAndExits1() throws {
+        let folder = "Tests/SnapshotFormatTests/Fixtures/malformed"
+        let output = try CLI.run("check", folder)
+        #expect(output.status == 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent(folder).path)
+            .filter { !$0.hasSuffix(".expected") }
+        let errors = output.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        let located = #/^Tests/SnapshotFormatTests/Fixtures/malformed/[^:]+:\d+:\d+: error: .+$/#
+        #expect(errors.allSatisfy { $0.wholeMatch(of: located) != nil })
+        #expect(Set(errors.map { $0.split(separator: ":")[0] }).count == files.count)
+        // Each file's diagnostics match its golden file exactly.
+        for file in files {
+            let expected = try String(contentsOfFile: CLI.root.appendingPathComponent("\(folder)/\(file).expected").path, encoding: .utf8)
+            for line in expected.split(separator: "\n") {
+                #expect(output.stderr.contains("\(folder)/\(line)"), "missing: \(line)")
+            }
+        }
+    }
+
+    @Test func check_warning_failsOnlyUnderStrict() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("same.yml")
+        try "steps:\n  - items: [a]\n  - items: [a]\n".write(to: file, atomically: true, encoding: .utf8)
+        let lenient = try CLI.run("check", file.path)
+        #expect(lenient.status == 0)
+        #expect(lenient.stderr.contains("same.yml:3:5: warning: step 'Step 1' changes nothing"))
+        #expect(try CLI.run("check", "--strict", file.path).status == 1)
+    }
+
+    @Test func diff_brokenFile_exits1WithLocatedError() throws {
+        let output = try CLI.run("diff", "Tests/SnapshotFormatTests/Fixtures/malformed/duplicate-row-id.yml")
+        #expect(output.status == 1)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.hasPrefix("Tests/SnapshotFormatTests/Fixtures/malformed/duplicate-row-id.yml:7:9: error: duplicate row id '3'"))
+    }
+
+    @Test func missingFile_isALocatedError() throws {
+        let output = try CLI.run("check", "no/such/file.yml")
+        #expect(output.status == 1)
+        #expect(output.stderr == "no/such/file.yml:1:1: error: no such file or folder\n")
+    }
+
+    @Test func usageErrors_exit2() throws {
+        #expect(try CLI.run("diff").status == 2)
+        #expect(try CLI.run("diff", "examples/messenger.yml", "--format", "xml").status == 2)
+        #expect(try CLI.run("diff", "examples/messenger.yml", "--step", "9").status == 2)
+        #expect(try CLI.run("frobnicate").status == 2)
+    }
+
+    @Test func version_andHelp_exit0() throws {
+        #expect(try CLI.run("--version").stdout == "0.1.0\n")
+        #expect(try CLI.run("--help").status == 0)
+    }
+}
