@@ -2,25 +2,41 @@
 # Each target installs what it needs (Debian packages, the Python venv) when
 # it is missing, so a fresh Debian machine with only Swift can run them.
 
-SWIFT        ?= swift
-# Debian packages the build and the tests need (none yet beyond Swift).
+SWIFT  ?= swift
+PYTHON ?= python3
+VENV   := .venv
+# Debian packages the build and the tests always need (none yet beyond Swift).
 APT_PACKAGES :=
 
-.PHONY: site test build release deps bench clean
+.PHONY: site test build release deps venv bench clean
 
 ## Build the tool. (The site generator arrives with issue 4; until then
-## `make site` builds the `rowmotion` executable and nothing else.)
+## `make site` builds the `rowmotion` executable and checks the examples.)
 site: deps release
+	.build/release/rowmotion check examples
 
-## Everything CI checks: a debug build of every target and the Swift tests.
-test: deps build
+## Everything CI checks: every target built, the Swift tests (engine, file
+## format, command line), the JSON Schema tests, and a strict check of the
+## examples.
+test: deps build venv
 	$(SWIFT) test
+	$(VENV)/bin/pytest -q Tests/schema
+	.build/debug/rowmotion check --strict examples
 
 build:
 	$(SWIFT) build
 
 release:
 	$(SWIFT) build -c release --product rowmotion
+
+## The test venv, pinned by requirements-test.txt; remade when it changes.
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: requirements-test.txt
+	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || $(MAKE) --no-print-directory deps APT_PACKAGES="python3 python3-venv"
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-test.txt
+	touch $@
 
 ## ListDiff against the standard library (several minutes: the baseline
 ## takes seconds per run at 100,000 rows).
@@ -38,4 +54,4 @@ deps:
 	fi
 
 clean:
-	rm -rf .build _site
+	rm -rf .build _site $(VENV)
