@@ -23,11 +23,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "rowmotion-bench",
-            dependencies: ["ListDiff"],
+            dependencies: ["ListDiff", "SeededRandom"],
             path: "Benchmarks/rowmotion-bench"
         ),
-        .testTarget(name: "ListDiffTests", dependencies: ["ListDiff"]),
-        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat"], exclude: ["Fixtures"]),
+        // The seeded generator random tests and benchmark inputs share.
+        .target(name: "SeededRandom", path: "Tests/SeededRandom"),
+        .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
+        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "SeededRandom"], exclude: ["Fixtures"]),
         // Runs the built `rowmotion` binary end to end.
         .testTarget(name: "RowmotionCLITests", dependencies: ["rowmotion"]),
     ]

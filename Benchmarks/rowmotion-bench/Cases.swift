@@ -1,4 +1,5 @@
 import ListDiff
+import SeededRandom
 
 /// A benchmark row: an identity and a payload compared with `==`.
 struct BenchRow<ID: Hashable>: DiffableRow, Hashable {
@@ -11,18 +12,6 @@ enum IDKind: String {
     case uuid
 }
 
-/// SplitMix64: a small, seeded generator so every run sees the same data.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// One case: old and new row identities, flat, and how they split into sections.
 struct Case {

@@ -1,4 +1,5 @@
 import ListDiff
+import SeededRandom
 import Testing
 
 /// Counts the hash and equality calls the engine makes on identities.

@@ -1,5 +1,6 @@
 import Foundation
 import ListDiff
+import SeededRandom
 import Testing
 
 /// Random sectioned pairs: up to 8 sections of up to ~200 rows in all;

@@ -1,5 +1,6 @@
 import Foundation
 import ListDiff
+import SeededRandom
 @testable import SnapshotFormat
 import Testing
 

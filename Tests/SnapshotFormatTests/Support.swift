@@ -1,5 +1,6 @@
 import Foundation
 import ListDiff
+import SeededRandom
 @testable import SnapshotFormat
 import Testing
 
@@ -19,17 +20,4 @@ func files(in folder: URL, extensions: Set<String>) -> [URL] {
     ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
         .filter { extensions.contains($0.pathExtension) }
         .sorted { $0.lastPathComponent < $1.lastPathComponent }
-}
-
-/// SplitMix64, so a failing random case can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
