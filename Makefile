@@ -5,8 +5,8 @@
 SWIFT  ?= swift
 PYTHON ?= python3
 VENV   := .venv
-# Debian packages the build and the tests always need (none yet beyond Swift).
-APT_PACKAGES :=
+# Debian packages the build and the tests always need.
+APT_PACKAGES := libcmark-dev
 
 .PHONY: site test build release deps venv bench clean
 

@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
     ],
     targets: [
         // The diff engine: no dependencies, not even Foundation.
@@ -17,9 +18,18 @@ let package = Package(
         // Snapshot sequence files (YAML, JSON) into ListDiff values, with
         // file:line:column diagnostics.
         .target(name: "SnapshotFormat", dependencies: ["ListDiff", .product(name: "Yams", package: "Yams")]),
+        // libcmark from Debian's libcmark-dev.
+        .systemLibrary(name: "CCMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
+        // Markdown pages and examples to a static site: load, render, write.
+        .target(
+            name: "SiteGenerator",
+            dependencies: ["ListDiff", "SnapshotFormat", "CCMark", .product(name: "Mustache", package: "swift-mustache"),
+                           .product(name: "Yams", package: "Yams")]
+        ),
         .executableTarget(
             name: "rowmotion",
-            dependencies: ["ListDiff", "SnapshotFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ListDiff", "SnapshotFormat", "SiteGenerator",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "rowmotion-bench",
@@ -30,6 +40,7 @@ let package = Package(
         .target(name: "SeededRandom", path: "Tests/SeededRandom"),
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
         .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "SeededRandom"], exclude: ["Fixtures"]),
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "SeededRandom"]),
         // Runs the built `rowmotion` binary end to end.
         .testTarget(name: "RowmotionCLITests", dependencies: ["rowmotion"]),
     ]

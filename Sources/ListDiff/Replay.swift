@@ -147,3 +147,12 @@ extension Changeset {
         return current
     }
 }
+
+extension Batch {
+    /// Where UIKit puts each reloaded section (in `sectionReloads` order):
+    /// shifted by the section deletes and inserts alone.
+    public var sectionReloadTargets: [Int] {
+        let deletes = sectionDeletes.sorted(), inserts = sectionInserts.sorted()
+        return sectionReloads.map { reloadTarget($0, deletes: deletes, inserts: inserts) }
+    }
+}

@@ -37,3 +37,10 @@ enum KeySuggestions {
         nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 }
+
+/// "Did you mean" for other modules' keys (front matter, demo blocks).
+public enum KeySuggestionsBridge {
+    public static func hint(for word: String, in candidates: [String]) -> String {
+        KeySuggestions.hint(for: word, in: candidates)
+    }
+}

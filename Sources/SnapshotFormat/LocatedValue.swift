@@ -43,3 +43,46 @@ public struct LocatedValue: Sendable {
         }
     }
 }
+
+extension LocatedValue {
+    /// The same tree with every location moved down by `lines` (for YAML
+    /// that sits inside another file, such as front matter).
+    public func shifted(by lines: Int) -> LocatedValue {
+        guard lines != 0 else { return self }
+        var copy = self
+        copy.location.line += lines
+        switch kind {
+        case .array(let elements):
+            copy.kind = .array(elements.map { $0.shifted(by: lines) })
+        case .object(let members):
+            copy.kind = .object(members.map { member in
+                var moved = member
+                moved.keyLocation.line += lines
+                moved.value = member.value.shifted(by: lines)
+                return moved
+            })
+        default: break
+        }
+        return copy
+    }
+
+    /// The members of an object, or nil.
+    public var members: [Member]? {
+        if case .object(let members) = kind { return members }
+        return nil
+    }
+}
+
+/// YAML read into a located tree, for YAML embedded in other files.
+public enum LocatedYAML {
+    /// Parses `text`, which starts on line `lineOffset + 1` of `file`.
+    public static func parse(_ text: String, file: String, lineOffset: Int = 0) -> Result<LocatedValue, Diagnostic> {
+        switch YAMLBridge.parse(text, file: file) {
+        case .success(let value):
+            return .success(value.shifted(by: lineOffset))
+        case .failure(var diagnostic):
+            diagnostic.location.line += lineOffset
+            return .failure(diagnostic)
+        }
+    }
+}

@@ -48,6 +48,14 @@ public enum SnapshotReader {
         return (hasErrors ? nil : sequence, reader.diagnostics)
     }
 
+    /// Reads a sequence already parsed into a located tree (a demo block's
+    /// inline `steps:` in a Markdown page).
+    public static func read(value: LocatedValue, file: String) -> (sequence: SnapshotSequence?, diagnostics: [Diagnostic]) {
+        var reader = TreeReader(file: file)
+        let sequence = reader.sequence(from: value)
+        return (reader.diagnostics.contains { $0.severity == .error } ? nil : sequence, reader.diagnostics)
+    }
+
     /// The byte offset of the first byte that does not start or continue a
     /// valid UTF-8 sequence, or nil when the bytes are valid.
     static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {

@@ -1,0 +1,99 @@
+import ListDiff
+import SnapshotFormat
+
+/// The data a player needs, embedded in its page: the first snapshot in
+/// full, then each step's batches with the content of the cells they
+/// create (inserted and reloaded rows and sections). A page grows with the
+/// changes, not with steps × rows.
+public enum PlayerData {
+    public static func json(for sequence: SnapshotSequence, name: String) throws(Diagnostic) -> String {
+        let changesets = try sequence.changesets()
+        var steps: [String] = []
+        for (index, changeset) in changesets.enumerated() {
+            let batches = changeset.stages.map { batch($0, changeset: changeset) }
+            let reloads = changeset.rows.filter { $0.kind.contains(.reloaded) }
+            let changed = reloads.map { SafeJSON.string($0.id) + ":" + SafeJSON.array($0.changedFields.map(SafeJSON.string)) }
+            steps.append(SafeJSON.object([
+                "label": SafeJSON.string(sequence.steps[index + 1].label),
+                "batches": SafeJSON.array(batches),
+                "changedFields": "{" + changed.joined(separator: ",") + "}",
+            ]))
+        }
+        let animations = sequence.animations
+        return SafeJSON.object([
+            "example": SafeJSON.string(name),
+            "title": SafeJSON.string(sequence.title),
+            "animations": SafeJSON.object([
+                "insert": SafeJSON.string(animations.insert.rawValue),
+                "delete": SafeJSON.string(animations.delete.rawValue),
+                "reload": SafeJSON.string(animations.reload.rawValue),
+            ]),
+            "labels": SafeJSON.array(sequence.steps.map { SafeJSON.string($0.label) }),
+            "initial": SafeJSON.array(sequence.steps[0].snapshot.sections.map(section)),
+            "steps": SafeJSON.array(steps),
+        ])
+    }
+
+    static func section(_ section: Section<String, Record<String>>) -> String {
+        SafeJSON.object([
+            "id": SafeJSON.string(section.id),
+            "header": section.header.map(SafeJSON.string) ?? "null",
+            "footer": section.footer.map(SafeJSON.string) ?? "null",
+            "items": SafeJSON.array(section.rows.map(row)),
+        ])
+    }
+
+    static func row(_ row: Record<String>) -> String {
+        SafeJSON.object([
+            "id": SafeJSON.string(row.id),
+            "fields": SafeJSON.array(row.fields.map { SafeJSON.array([SafeJSON.string($0.name), value($0.value)]) }),
+        ])
+    }
+
+    static func value(_ value: FieldValue) -> String {
+        switch value {
+        case .string(let text): return SafeJSON.string(text)
+        case .int(let number): return String(number)
+        case .double(let number): return number.isFinite ? String(number) : "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .null: return "null"
+        }
+    }
+
+    /// One batch: its operations in UIKit coordinates, and the content of
+    /// the cells it creates, taken from the data source after it.
+    static func batch(_ stage: Changeset<String, Record<String>>.Stage, changeset: Changeset<String, Record<String>>) -> String {
+        let batch = stage.batch
+        func path(_ path: RowPath) -> String { "[\(path.section),\(path.row)]" }
+        func ints(_ values: [Int]) -> String { SafeJSON.array(values.map(String.init)) }
+        // New cells: inserted rows at their new paths, reloaded rows at the
+        // path of the same row in `after`; whole sections inserted or reloaded.
+        var cells: [String] = []
+        for inserted in batch.rowInserts {
+            cells.append(row(stage.after.sections[inserted.section].rows[inserted.row]))
+        }
+        var reloadedIDs: [String] = []
+        if !batch.rowReloads.isEmpty {
+            let reloaded = Set(changeset.rows.filter { $0.kind.contains(.reloaded) }.map(\.id))
+            for section in stage.after.sections {
+                for candidate in section.rows where reloaded.contains(candidate.id) { reloadedIDs.append(row(candidate)) }
+            }
+        }
+        let newSectionIndexes = batch.sectionInserts + batch.sectionReloadTargets
+        return SafeJSON.object([
+            "role": SafeJSON.string(stage.role.rawValue),
+            "sections": SafeJSON.object([
+                "delete": ints(batch.sectionDeletes), "insert": ints(batch.sectionInserts),
+                "move": SafeJSON.array(batch.sectionMoves.map { "[\($0.from),\($0.to)]" }), "reload": ints(batch.sectionReloads),
+            ]),
+            "rows": SafeJSON.object([
+                "delete": SafeJSON.array(batch.rowDeletes.map(path)), "insert": SafeJSON.array(batch.rowInserts.map(path)),
+                "move": SafeJSON.array(batch.rowMoves.map { "[\(path($0.from)),\(path($0.to))]" }),
+                "reload": SafeJSON.array(batch.rowReloads.map(path)),
+            ]),
+            "insertedRows": SafeJSON.array(cells),
+            "reloadedRows": SafeJSON.array(reloadedIDs),
+            "newSections": SafeJSON.array(newSectionIndexes.sorted().map { section(stage.after.sections[$0]) }),
+        ])
+    }
+}
