@@ -1,0 +1,98 @@
+import Foundation
+import SnapshotFormat
+
+/// What a demo block asks for: a sequence (an example file, or written
+/// inline) and how to play it.
+public struct DemoSpec: Sendable {
+    public enum Source: Sendable {
+        /// An example, by its path under `examples/`.
+        case example(String)
+        /// A sequence written in the block itself.
+        case inline(SnapshotSequence)
+    }
+
+    public var source: Source
+    /// The step to show first (0 is the first snapshot).
+    public var step = 0
+    public var autoplay = false
+    public var animation: RowAnimation?
+    /// `reloadData`: a second pane that jumps without animation.
+    public var compare: String?
+
+    static let keys = ["example", "step", "autoplay", "animation", "compare"]
+    static let comparisons = ["reloadData"]
+
+    /// Reads a demo block of the page `file`. `examples` is the examples
+    /// folder; a reference must resolve inside it, symlinks included.
+    static func read(_ block: DemoBlock, file: String, examples: URL) -> (spec: DemoSpec?, diagnostics: [Diagnostic]) {
+        let start = SourceLocation(file: file, line: block.firstLine, column: 1)
+        let value: LocatedValue
+        switch LocatedYAML.parse(block.source, file: file, lineOffset: block.firstLine - 1) {
+        case .success(let parsed): value = parsed
+        case .failure(let diagnostic): return (nil, [diagnostic])
+        }
+        guard let members = value.members else {
+            return (nil, [.error("wrong-type", at: start, "a rowmotion block holds 'example: NAME' and options, or a sequence with 'steps'")])
+        }
+        if members.contains(where: { $0.key == "steps" }) {
+            let (sequence, diagnostics) = SnapshotReader.read(value: value, file: file)
+            return (sequence.map { DemoSpec(source: .inline($0)) }, diagnostics)
+        }
+        var diagnostics: [Diagnostic] = []
+        var spec = DemoSpec(source: .example(""))
+        var example: String?
+        for member in members {
+            let location = member.value.location
+            switch (member.key, member.value.kind) {
+            case ("example", .string(let name)): example = name
+            case ("step", .integer(let step)) where step >= 0: spec.step = step
+            case ("autoplay", .bool(let flag)): spec.autoplay = flag
+            case ("animation", .string(let name)) where RowAnimation(rawValue: name) != nil: spec.animation = RowAnimation(rawValue: name)
+            case ("compare", .string(let name)) where comparisons.contains(name): spec.compare = name
+            case ("example", _): diagnostics.append(.error("wrong-type", at: location, "'example' must be a file name under examples/"))
+            case ("step", _): diagnostics.append(.error("wrong-type", at: location, "'step' must be a whole number from 0"))
+            case ("autoplay", _): diagnostics.append(.error("wrong-type", at: location, "'autoplay' must be true or false"))
+            case ("animation", _):
+                let styles = RowAnimation.allCases.map(\.rawValue)
+                diagnostics.append(.error("unknown-animation", at: location, "'animation' must be one of \(styles.joined(separator: ", "))"))
+            case ("compare", _): diagnostics.append(.error("unknown-value", at: location, "'compare' must be 'reloadData'"))
+            default:
+                diagnostics.append(.error("unknown-key", at: member.keyLocation,
+                                          "unknown key '\(member.key)' in a rowmotion block" + KeySuggestionsBridge.hint(for: member.key, in: keys)))
+            }
+        }
+        guard let example else {
+            diagnostics.append(.error("missing-key", at: start, "a rowmotion block needs 'example: NAME' (a file under examples/) or 'steps'"))
+            return (nil, diagnostics)
+        }
+        let location = members.first { $0.key == "example" }!.value.location
+        switch resolve(example, in: examples) {
+        case .success(let relative): spec.source = .example(relative)
+        case .failure(let error): diagnostics.append(.error("example-path", at: location, error.message))
+        }
+        return (diagnostics.contains { $0.severity == .error } ? nil : spec, diagnostics)
+    }
+
+    /// The example's path relative to `examples`, once it is certain to
+    /// lie inside it: no absolute path, no `..`, no symlink leading out.
+    static func resolve(_ name: String, in examples: URL) -> Result<String, ReferenceError> {
+        guard !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+            return .failure(ReferenceError("'\(name)' must be a path inside examples/, without '..'"))
+        }
+        let root = examples.resolvingSymlinksInPath().standardizedFileURL
+        let target = examples.appendingPathComponent(name).resolvingSymlinksInPath().standardizedFileURL
+        guard target.path.hasPrefix(root.path + "/") else {
+            return .failure(ReferenceError("'\(name)' leads outside examples/ (through a symbolic link)"))
+        }
+        guard FileManager.default.fileExists(atPath: target.path) else {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+            return .failure(ReferenceError("no example '\(name)' in examples/" + KeySuggestionsBridge.hint(for: name, in: names.sorted())))
+        }
+        return .success(String(target.path.dropFirst(root.path.count + 1)))
+    }
+
+    struct ReferenceError: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+}

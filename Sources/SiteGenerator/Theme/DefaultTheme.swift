@@ -1,0 +1,202 @@
+import Foundation
+import Mustache
+import SnapshotFormat
+
+/// Where a theme file comes from.
+public enum ThemeSource: Equatable, Sendable {
+    /// The project's own file, which overrides the default.
+    case project(String)
+    /// The default theme built into the binary.
+    case builtIn
+}
+
+/// The default theme, built into the binary (`DefaultTheme+Files.swift`,
+/// generated from `templates/`).
+public enum DefaultTheme {}
+
+/// A loaded theme: templates ready to render, and assets by name.
+public struct Theme {
+    public static let templateNames = ["page", "example", "index", "head", "nav", "player"]
+    public static let assetNames = ["rowmotion.css", "rowmotion.js"]
+
+    /// Where each file was found, for messages and `--verbose`.
+    public var sources: [String: ThemeSource] = [:]
+    var texts: [String: String] = [:]
+    var library = MustacheLibrary()
+    public var assets: [String: String] = [:]
+
+    /// The places a theme file is looked for, first match wins: the
+    /// project's templates folder, then the built-in default.
+    public static func lookup(_ fileName: String, projectTemplates: String?) -> [ThemeSource] {
+        var places: [ThemeSource] = []
+        if let projectTemplates { places.append(.project((projectTemplates as NSString).appendingPathComponent(fileName))) }
+        places.append(.builtIn)
+        return places
+    }
+
+    /// Loads every template and asset, each from the first place that has it.
+    public static func load(projectTemplates: String?) throws(Diagnostic) -> Theme {
+        var theme = Theme()
+        var templates: [String: MustacheTemplate] = [:]
+        for fileName in templateNames.map({ $0 + ".mustache" }) + assetNames {
+            var found: (String, ThemeSource)?
+            for place in lookup(fileName, projectTemplates: projectTemplates) {
+                switch place {
+                case .project(let path):
+                    if let data = FileManager.default.contents(atPath: path) { found = (String(decoding: data, as: UTF8.self), place) }
+                case .builtIn:
+                    found = DefaultTheme.files[fileName].map { ($0, place) }
+                }
+                if found != nil { break }
+            }
+            guard let (text, source) = found else {
+                throw .error("theme", at: SourceLocation(file: fileName, line: 1, column: 1), "no theme file '\(fileName)'")
+            }
+            theme.sources[fileName] = source
+            theme.texts[fileName] = text
+            if fileName.hasSuffix(".mustache") {
+                let name = String(fileName.dropLast(".mustache".count))
+                do {
+                    templates[name] = try MustacheTemplate(string: text)
+                } catch let error as MustacheTemplate.ParserError {
+                    throw .error("template-syntax", at: theme.location(of: fileName, line: error.context.lineNumber,
+                                                                       column: error.context.columnNumber),
+                                 "cannot parse the template: \(error.error)")
+                } catch {
+                    throw .error("template-syntax", at: theme.location(of: fileName), "cannot parse the template: \(error)")
+                }
+            } else {
+                theme.assets[fileName] = text
+            }
+        }
+        theme.library = MustacheLibrary(templates: templates)
+        return theme
+    }
+
+    /// Where a theme file's line is, for diagnostics.
+    func location(of fileName: String, line: Int = 1, column: Int = 1) -> SourceLocation {
+        let file: String
+        switch sources[fileName] {
+        case .project(let path)?: file = path
+        default: file = "<built-in theme>/\(fileName)"
+        }
+        return SourceLocation(file: file, line: line, column: column)
+    }
+
+    /// Renders `template` with `context`, after checking that every name the
+    /// template (and its partials) uses exists in the context: Mustache
+    /// would otherwise render a misspelt name as nothing.
+    public func render(_ template: String, _ context: Any) throws(Diagnostic) -> String {
+        var problems: [Diagnostic] = []
+        TemplateCheck.check(template: template, theme: self, scopes: [context], problems: &problems, depth: 0)
+        if let first = problems.first { throw first }
+        return library.render(context, withTemplate: template) ?? ""
+    }
+}
+
+/// Finds names a template uses that its context does not have, following
+/// Mustache's context stack through sections and into partials.
+enum TemplateCheck {
+    static func check(template: String, theme: Theme, scopes: [Any], problems: inout [Diagnostic], depth: Int) {
+        let fileName = template + ".mustache"
+        guard depth < 16, let text = theme.texts[fileName] else { return }
+        var stack = scopes
+        // Sections whose contents cannot be checked (empty lists, optionals
+        // that are nil) are skipped until their closing tag.
+        var skipping: [String] = []
+        var sections: [String] = []
+        for tag in tags(in: text) {
+            let name = tag.name
+            switch tag.kind {
+            case "!", "=": continue
+            case "/":
+                if skipping.last == name { skipping.removeLast() } else if sections.last == name {
+                    sections.removeLast()
+                    stack.removeLast()
+                }
+                continue
+            default: break
+            }
+            guard skipping.isEmpty else {
+                if tag.kind == "#" || tag.kind == "^" { skipping.append(name) }
+                continue
+            }
+            if tag.kind == ">" {
+                if theme.texts[name + ".mustache"] == nil {
+                    problems.append(.error("unknown-partial", at: theme.location(of: fileName, line: tag.line, column: tag.column),
+                                           "the template includes a partial '\(name)' the theme does not have"))
+                } else {
+                    check(template: name, theme: theme, scopes: stack, problems: &problems, depth: depth + 1)
+                }
+                continue
+            }
+            guard name != "." else { continue }
+            let head = String(name.split(separator: ".").first ?? Substring(name))
+            guard let value = lookup(head, in: stack) else {
+                problems.append(.error("unknown-template-variable", at: theme.location(of: fileName, line: tag.line, column: tag.column),
+                                       "the template uses '\(name)', which its context does not have"))
+                if tag.kind == "#" || tag.kind == "^" { skipping.append(name) }
+                continue
+            }
+            guard tag.kind == "#" || tag.kind == "^" else { continue }
+            // Inside the section, the value (or a list's first element) is on
+            // top of the stack; an empty list or a nil cannot be checked.
+            if tag.kind == "^" {
+                sections.append(name)
+                stack.append(stack.last!)
+            } else if let element = sectionScope(value) {
+                sections.append(name)
+                stack.append(element)
+            } else {
+                skipping.append(name)
+            }
+        }
+    }
+
+    /// The value a name has in the innermost scope that has it.
+    static func lookup(_ name: String, in stack: [Any]) -> Any? {
+        for scope in stack.reversed() {
+            for child in Mirror(reflecting: scope).children where child.label == name { return child.value }
+            if let dictionary = scope as? [String: Any], let value = dictionary[name] { return value }
+        }
+        return nil
+    }
+
+    static func sectionScope(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional { return mirror.children.first.map { sectionScope($0.value) } ?? nil }
+        if mirror.displayStyle == .collection { return mirror.children.first?.value }
+        return value
+    }
+
+    struct Tag {
+        var kind: Character?
+        var name: String
+        var line: Int
+        var column: Int
+    }
+
+    /// The tags of a template, with their line and column.
+    static func tags(in text: String) -> [Tag] {
+        var result: [Tag] = []
+        var index = text.startIndex
+        while let open = text[index...].range(of: "{{") {
+            let triple = text[open.upperBound...].hasPrefix("{")
+            let closing = triple ? "}}}" : "}}"
+            let contentStart = triple ? text.index(after: open.upperBound) : open.upperBound
+            guard let close = text[contentStart...].range(of: closing) else { break }
+            var content = text[contentStart..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            var kind: Character? = triple ? "&" : nil
+            if let first = content.first, "#^/!>&=".contains(first) {
+                kind = first
+                content = String(content.dropFirst()).trimmingCharacters(in: .whitespaces)
+            }
+            let before = text[..<open.lowerBound]
+            let line = before.filter { $0 == "\n" }.count + 1
+            let column = before.count - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
+            result.append(Tag(kind: kind, name: content, line: line, column: column))
+            index = close.upperBound
+        }
+        return result
+    }
+}
