@@ -8,20 +8,23 @@ VENV   := .venv
 # Debian packages the build and the tests always need.
 APT_PACKAGES := libcmark-dev
 
-.PHONY: site test build release deps venv bench clean
+.PHONY: site test build release deps venv node bench clean
 
-## Build the tool. (The site generator arrives with issue 4; until then
-## `make site` builds the `rowmotion` executable and checks the examples.)
+## Build the tool, then the site: site/ and examples/ into _site/ with the
+## default theme (a project's templates/ overrides it file by file).
 site: deps release
-	.build/release/rowmotion check examples
+	.build/release/rowmotion build
 
 ## Everything CI checks: every target built, the Swift tests (engine, file
-## format, command line), the JSON Schema tests, and a strict check of the
-## examples.
-test: deps build venv
+## format, site generator, command line), the JSON Schema tests, a strict
+## build of the site (warnings are errors) written aside, and the player's
+## JavaScript model replaying that site's examples against the engine.
+test: deps build venv node
 	$(SWIFT) test
 	$(VENV)/bin/pytest -q Tests/schema
-	.build/debug/rowmotion check --strict examples
+	.build/debug/rowmotion check --strict
+	.build/debug/rowmotion build --strict --out .build/strict-site
+	node --test Tests/js
 
 build:
 	$(SWIFT) build
@@ -37,6 +40,10 @@ $(VENV)/.installed: requirements-test.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-test.txt
 	touch $@
+
+## Node, for the player's JavaScript tests (Debian's nodejs when missing).
+node:
+	@command -v node >/dev/null 2>&1 || $(MAKE) --no-print-directory deps APT_PACKAGES="nodejs"
 
 ## ListDiff against the standard library (several minutes: the baseline
 ## takes seconds per run at 100,000 rows).

@@ -59,8 +59,8 @@
         placed.set(slotIndex, reloaded.get(row.id) || row);
       });
       var rest = old.items.filter(function (_, i) { return !removed.has(i); });
-      var items = [];
-      for (var i = 0; i < rest.length + placed.size; i++) items.push(placed.has(i) ? placed.get(i) : rest.shift());
+      var items = [], total = rest.length + placed.size;
+      for (var i = 0; i < total; i++) items.push(placed.has(i) ? placed.get(i) : rest.shift());
       return { id: old.id, header: old.header, footer: old.footer, items: items };
     });
   }

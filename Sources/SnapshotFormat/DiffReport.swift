@@ -102,7 +102,7 @@ public struct DiffReport {
         return lines.joined(separator: "\n")
     }
 
-    static func explanation(of role: BatchRole) -> String {
+    public static func explanation(of role: BatchRole) -> String {
         switch role {
         case .structure: return "deletes, inserts, moves and the reloads that can share them"
         case .sections: return "sections first: rows change inside a section that moves, which must not share its batch"
@@ -111,7 +111,7 @@ public struct DiffReport {
         }
     }
 
-    static func calls(for batch: Batch, animations: RowAnimations) -> [String] {
+    public static func calls(for batch: Batch, animations: RowAnimations) -> [String] {
         func indexPath(_ path: RowPath) -> String { "IndexPath(row: \(path.row), section: \(path.section))" }
         func indexPaths(_ paths: [RowPath]) -> String { "[" + paths.map(indexPath).joined(separator: ", ") + "]" }
         func indexSet(_ sections: [Int]) -> String {

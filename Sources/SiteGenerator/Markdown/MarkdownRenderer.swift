@@ -28,6 +28,13 @@ public enum MarkdownRenderer {
     ///   - player: the HTML that replaces a demo block, or nil to leave a
     ///     visible placeholder (the caller reports why).
     public static func render(_ markdown: String, lineOffset: Int = 0, player: (DemoBlock) -> String?) -> String {
+        render(markdown, lineOffset: lineOffset, player: player, link: { _, _ in nil })
+    }
+
+    /// Renders `markdown`; `link` sees every link's URL (with its line) and
+    /// may return a replacement (`.md` pages become `.html`).
+    public static func render(_ markdown: String, lineOffset: Int = 0, player: (DemoBlock) -> String?,
+                              link: (_ url: String, _ line: Int) -> String?) -> String {
         let options = CMARK_OPT_UNSAFE | CMARK_OPT_SMART
         let bytes = Array(markdown.utf8)
         guard let document = cmark_parse_document(bytes, bytes.count, options) else { return "" }
@@ -37,8 +44,19 @@ public enum MarkdownRenderer {
         var blocks: [OpaquePointer] = []
         let iterator = cmark_iter_new(document)
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator),
-                  cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK else { continue }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            if cmark_node_get_type(node) == CMARK_NODE_LINK, let url = cmark_node_get_url(node).map({ String(cString: $0) }) {
+                var line = Int(cmark_node_get_start_line(node))
+                // Inline nodes carry no position in cmark 0.30: use the enclosing block's.
+                var parent = cmark_node_parent(node)
+                while line == 0, let block = parent {
+                    line = Int(cmark_node_get_start_line(block))
+                    parent = cmark_node_parent(block)
+                }
+                if let replacement = link(url, line + lineOffset) { cmark_node_set_url(node, replacement) }
+                continue
+            }
+            guard cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK else { continue }
             // cmark 0.30 has no cmark_node_get_fenced: a non-empty info string means fenced.
             let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
             if info.split(separator: " ").first == "rowmotion" { blocks.append(node) }

@@ -15,7 +15,7 @@ public enum ThemeSource: Equatable, Sendable {
 public enum DefaultTheme {}
 
 /// A loaded theme: templates ready to render, and assets by name.
-public struct Theme {
+public struct Theme: Sendable {
     public static let templateNames = ["page", "example", "index", "head", "nav", "player"]
     public static let assetNames = ["rowmotion.css", "rowmotion.js"]
 

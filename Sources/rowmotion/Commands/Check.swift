@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SiteGenerator
 import SnapshotFormat
 
 struct Check: ParsableCommand {
@@ -7,17 +8,26 @@ struct Check: ParsableCommand {
         abstract: "Check snapshot sequences without writing anything.",
         discussion: "Reports every problem as path:line:column: error: message. Exits 1 when any file has an error (or a warning, with --strict).")
 
-    @Argument(help: "Files or folders to check (default: examples).")
+    @Argument(help: "Snapshot sequence files or folders to check (default: the examples, and the site's pages).")
     var paths: [String] = []
 
-    @Flag(help: "Treat warnings as errors.")
-    var strict = false
+    @OptionGroup var siteOptions: SiteOptions
+
+    var strict: Bool { siteOptions.strict }
 
     func run() throws {
-        let files = SequenceFiles.collect(paths.isEmpty ? ["examples"] : paths)
+        let files = SequenceFiles.collect(paths.isEmpty ? [siteOptions.examples] : paths)
         var all = DiagnosticReport(files.problems)
-        for file in files.found {
-            all.append(contentsOf: SequenceCheck.check(path: file))
+        if paths.isEmpty && FileManager.default.fileExists(atPath: siteOptions.site) {
+            // The whole build, in memory: its diagnostics include the examples'.
+            all.append(contentsOf: SiteBuilder.build(siteOptions.buildOptions()).diagnostics)
+            for file in files.found {
+                all.append(contentsOf: SequenceCheck.check(path: file).filter { $0.severity == .warning })
+            }
+        } else {
+            for file in files.found {
+                all.append(contentsOf: SequenceCheck.check(path: file))
+            }
         }
         report(all.sorted)
         let errors = all.diagnostics.filter { $0.severity == .error }.count

@@ -1,0 +1,363 @@
+import Dispatch
+import Foundation
+import ListDiff
+import SnapshotFormat
+
+/// What `rowmotion build` is asked to do.
+public struct BuildOptions: Sendable {
+    public var site = "site"
+    public var examples = "examples"
+    public var templates = "templates"
+    public var out = "_site"
+    public var baseURL = "/"
+    public var drafts = false
+    public var strict = false
+
+    public init() {}
+}
+
+/// A built site, not yet written: its files and what was found on the way.
+public struct BuiltSite {
+    public var files: [String: [UInt8]] = [:]
+    public var diagnostics: [Diagnostic] = []
+    public var pageCount = 0
+    public var exampleCount = 0
+
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// Markdown pages and snapshot sequences to a static site: load → render →
+/// write. The same inputs give byte-identical output whatever the order of
+/// files on disk or of the threads that render them.
+public enum SiteBuilder {
+    /// Builds the site in memory.
+    public static func build(_ options: BuildOptions) -> BuiltSite {
+        var site = BuiltSite()
+        let manager = FileManager.default
+        let templates = manager.fileExists(atPath: options.templates) ? options.templates : nil
+        let theme: Theme
+        do { theme = try Theme.load(projectTemplates: templates) } catch {
+            site.diagnostics.append(error)
+            return site
+        }
+
+        // Examples, by their path under examples/.
+        let examplesURL = URL(fileURLWithPath: options.examples)
+        var examples: [(name: String, sequence: SnapshotSequence)] = []
+        let found = manager.fileExists(atPath: options.examples) ? SequenceFiles.collect([options.examples]).found : []
+        for path in found {
+            let name = String(path.dropFirst(options.examples.count).drop { $0 == "/" })
+            let (sequence, diagnostics) = SnapshotReader.read(path: path)
+            site.diagnostics.append(contentsOf: diagnostics)
+            if let sequence { examples.append((name, sequence)) }
+        }
+        let byName = Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0.sequence) })
+
+        // Pages.
+        var pages = loadPages(options, diagnostics: &site.diagnostics)
+        pages.removeAll { $0.frontMatter.draft && !options.drafts }
+        let home = pages.first { $0.output == "index.html" }
+        let siteTitle = home?.title ?? "Rowmotion"
+        let navPages = pages.filter { $0.output != "index.html" }
+            .sorted { ($0.frontMatter.order ?? .max, $0.title, $0.output) < ($1.frontMatter.order ?? .max, $1.title, $1.output) }
+        let outputs = Set(pages.map(\.output) + examples.map { "examples/" + htmlName($0.name) })
+
+        let stylesheetText = theme.assets["rowmotion.css"] ?? ""
+        let scriptText = theme.assets["rowmotion.js"] ?? ""
+        let stylesheet = "assets/rowmotion.\(contentHash(stylesheetText)).css"
+        let script = "assets/rowmotion.\(contentHash(scriptText)).js"
+        site.files[stylesheet] = Array(stylesheetText.utf8)
+        site.files[script] = Array(scriptText.utf8)
+
+        func chrome(for output: String) -> Chrome {
+            let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
+            return Chrome(siteTitle: siteTitle, root: root, stylesheet: stylesheet, script: script,
+                          nav: navPages.map { NavItem(title: $0.title, href: $0.output, current: $0.output == output) })
+        }
+
+        // Render pages on every core; each result lands in its own slot.
+        let results = ResultSlots<RenderedPage>(count: pages.count)
+        let toRender = pages
+        let chromes = pages.map { chrome(for: $0.output) }
+        DispatchQueue.concurrentPerform(iterations: toRender.count) { index in
+            results[index] = render(page: toRender[index], theme: theme, examples: byName, examplesURL: examplesURL,
+                                    outputs: outputs, chrome: chromes[index], options: options,
+                                    isHome: toRender[index].output == "index.html")
+        }
+        var referenced = Set<String>()
+        var homeContent = ""
+        for (page, result) in zip(pages, results.values) {
+            site.diagnostics.append(contentsOf: result.diagnostics)
+            referenced.formUnion(result.examples)
+            if page.output == "index.html" { homeContent = result.html } else { site.files[page.output] = Array(result.html.utf8) }
+        }
+
+        // Example pages.
+        for (name, sequence) in examples {
+            let output = "examples/" + htmlName(name)
+            do {
+                let html = try examplePage(name: name, sequence: sequence, theme: theme, chrome: chrome(for: output))
+                site.files[output] = Array(html.utf8)
+            } catch {
+                site.diagnostics.append(error)
+            }
+            if !referenced.contains(name) {
+                site.diagnostics.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1),
+                                                 "no page shows this example in a rowmotion block"))
+            }
+        }
+
+        // The home page: site/index.md, if any, and the example gallery.
+        let chromeHome = chrome(for: "index.html")
+        let cards = examples.map { example in
+            CardView(title: example.sequence.title, href: "examples/" + htmlName(example.name),
+                     stepCount: example.sequence.steps.count, sparkline: sparkline(example.sequence))
+        }
+        do {
+            let index = IndexContext(siteTitle: siteTitle, title: home?.title ?? siteTitle, description: home?.frontMatter.description,
+                                     root: chromeHome.root, stylesheet: stylesheet, script: script, nav: chromeHome.nav,
+                                     content: homeContent, examples: cards)
+            site.files["index.html"] = Array(try theme.render("index", index).utf8)
+        } catch {
+            site.diagnostics.append(error)
+        }
+        site.pageCount = pages.count
+        site.exampleCount = examples.count
+        return site
+    }
+
+    /// Builds and, when nothing failed (and, under `--strict`, nothing
+    /// warned), writes the site atomically.
+    public static func buildAndWrite(_ options: BuildOptions) -> (site: BuiltSite, written: (written: Int, reused: Int)?) {
+        var site = build(options)
+        let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
+        guard !failed else { return (site, nil) }
+        do {
+            return (site, try SiteWriter.write(site.files, to: options.out))
+        } catch {
+            site.diagnostics.append(error)
+            return (site, nil)
+        }
+    }
+
+    // MARK: Pages
+
+    struct Page: Sendable {
+        var source: String
+        var output: String
+        var title: String
+        var frontMatter: FrontMatter
+        var body: String
+        var bodyLineOffset: Int
+    }
+
+    struct RenderedPage: Sendable {
+        var html = ""
+        var diagnostics: [Diagnostic] = []
+        var examples: Set<String> = []
+    }
+
+    static func loadPages(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [Page] {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: options.site) else { return [] }
+        let relative = (manager.enumerator(atPath: options.site)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".md") }.sorted()
+        var pages: [Page] = []
+        for path in relative {
+            let file = (options.site as NSString).appendingPathComponent(path)
+            let start = SourceLocation(file: file, line: 1, column: 1)
+            guard let data = manager.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+                diagnostics.append(.error("unreadable-file", at: start, "cannot read the page as UTF-8 text"))
+                continue
+            }
+            guard let (yaml, body, offset) = FrontMatter.split(text) else {
+                diagnostics.append(.error("front-matter", at: start, "front matter starts with '---' but is never closed"))
+                continue
+            }
+            let matter = yaml.map { FrontMatter.read($0, file: file, diagnostics: &diagnostics) } ?? FrontMatter()
+            let heading = body.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) }
+            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            pages.append(Page(source: file, output: String(path.dropLast(3)) + ".html",
+                              title: matter.title ?? heading ?? name, frontMatter: matter, body: body, bodyLineOffset: offset))
+        }
+        return pages
+    }
+
+    static func render(page: Page, theme: Theme, examples: [String: SnapshotSequence], examplesURL: URL,
+                       outputs: Set<String>, chrome: Chrome, options: BuildOptions, isHome: Bool) -> RenderedPage {
+        var result = RenderedPage()
+        let directory = (page.output as NSString).deletingLastPathComponent
+        let content = MarkdownRenderer.render(page.body, lineOffset: page.bodyLineOffset, player: { block in
+            let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
+            result.diagnostics.append(contentsOf: diagnostics)
+            guard let spec else { return nil }
+            let sequence: SnapshotSequence
+            let name: String
+            switch spec.source {
+            case .inline(let inline):
+                sequence = inline
+                name = "inline"
+            case .example(let path):
+                guard let loaded = examples[path] else {
+                    result.diagnostics.append(.error("example-invalid", at: SourceLocation(file: page.source, line: block.firstLine, column: 1),
+                                                     "the example '\(path)' has errors (see above)"))
+                    return nil
+                }
+                sequence = loaded
+                name = path
+                result.examples.insert(path)
+            }
+            do throws(Diagnostic) {
+                return try theme.render("player", playerView(name: name, sequence: sequence, spec: spec))
+            } catch {
+                result.diagnostics.append(error)
+                return nil
+            }
+        }, link: { url, line in
+            // Relative links to pages: `.md` becomes `.html`, and the target must exist.
+            guard !url.contains(":"), !url.hasPrefix("/"), !url.hasPrefix("#"), !url.isEmpty else { return nil }
+            let target = String(url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            let rewritten = target.hasSuffix(".md") ? String(target.dropLast(3)) + ".html" : target
+            let resolved = normalize(directory.isEmpty ? rewritten : directory + "/" + rewritten)
+            if !rewritten.isEmpty, !outputs.contains(resolved), !resolved.hasPrefix("assets/") {
+                result.diagnostics.append(.warning("broken-link", at: SourceLocation(file: page.source, line: max(line, 1), column: 1),
+                                                   "link to '\(target)', which no page of the site produces"))
+            }
+            return rewritten == target ? nil : url.replacingOccurrences(of: target, with: rewritten)
+        })
+        if isHome {
+            result.html = content
+            return result
+        }
+        do throws(Diagnostic) {
+            result.html = try theme.render("page", PageContext(chrome, title: page.title, description: page.frontMatter.description, content: content))
+        } catch {
+            result.diagnostics.append(error)
+        }
+        return result
+    }
+
+    /// `a/./b/../c` to `a/c`.
+    static func normalize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
+        }
+        return parts.joined(separator: "/")
+    }
+
+    static func htmlName(_ exampleName: String) -> String {
+        (exampleName as NSString).deletingPathExtension + ".html"
+    }
+
+    // MARK: Examples
+
+    static func playerView(name: String, sequence: SnapshotSequence, spec: DemoSpec?) throws(Diagnostic) -> PlayerView {
+        var sequence = sequence
+        if let animation = spec?.animation { sequence.animations = RowAnimations(insert: animation, delete: animation, reload: animation) }
+        return PlayerView(name: name, title: sequence.title, step: min(spec?.step ?? 0, sequence.steps.count - 1),
+                          autoplay: spec?.autoplay ?? false, compare: spec?.compare,
+                          initialHTML: staticList(sequence.steps[0].snapshot),
+                          data: try PlayerData.json(for: sequence, name: name))
+    }
+
+    /// The first snapshot as HTML, so a page shows the list before (and
+    /// without) its script. Row text is escaped: it never becomes markup.
+    static func staticList(_ snapshot: Snapshot<String, Record<String>>) -> String {
+        var html = ""
+        for section in snapshot.sections {
+            html += "<div class=\"rowmotion-section\" data-section-id=\"\(HTMLText.escape(section.id))\">"
+            if let header = section.header { html += "<h3>\(HTMLText.escape(header))</h3>" }
+            for row in section.rows {
+                html += "<div class=\"rowmotion-row\" role=\"listitem\" data-item-id=\"\(HTMLText.escape(row.id))\">"
+                let fields = row.fields.isEmpty ? [Field("id", .string(row.id))] : row.fields
+                for (index, field) in fields.enumerated() {
+                    html += "<span class=\"field\(index == 0 ? " primary" : "")\" data-field=\"\(HTMLText.escape(field.name))\">"
+                        + HTMLText.escape(field.value.description) + "</span>"
+                }
+                html += "</div>"
+            }
+            if let footer = section.footer { html += "<p class=\"footer\">\(HTMLText.escape(footer))</p>" }
+            html += "</div>\n"
+        }
+        return html
+    }
+
+    static func examplePage(name: String, sequence: SnapshotSequence, theme: Theme, chrome: Chrome) throws(Diagnostic) -> String {
+        let report = try DiffReport(file: name, sequence: sequence)
+        var problems: [String] = []
+        let steps = report.steps.map { step -> StepView in
+            problems.append(contentsOf: step.diagnostics)
+            let kinds = step.changeset.rows.map(\.kind)
+            var counts: [String] = []
+            for (label, kind) in [("inserted", RowChangeKind.inserted), ("deleted", .deleted), ("moved", .moved), ("reloaded", .reloaded)] {
+                let count = kinds.filter { $0.contains(kind) }.count
+                if count > 0 { counts.append("\(count) \(label)") }
+            }
+            let batches = step.changeset.stages.enumerated().map { number, stage in
+                BatchView(number: number + 1, explanation: DiffReport.explanation(of: stage.role),
+                          calls: DiffReport.calls(for: stage.batch, animations: sequence.animations).joined(separator: "\n"))
+            }
+            return StepView(number: step.to, label: step.label, counts: counts.isEmpty ? "no row changes" : counts.joined(separator: ", "),
+                            deferred: batches.count > 1, batchCount: batches.count, batches: batches)
+        }
+        let description = sequence.description.map { MarkdownRenderer.render($0) { _ in nil } } ?? ""
+        let context = ExampleContext(
+            siteTitle: chrome.siteTitle, title: sequence.title, description: nil, root: chrome.root,
+            stylesheet: chrome.stylesheet, script: chrome.script, nav: chrome.nav, descriptionHTML: description,
+            player: try playerView(name: name, sequence: sequence, spec: nil),
+            initialLabel: sequence.steps[0].label, initialRows: sequence.steps[0].snapshot.rowCount, steps: steps,
+            validation: problems.isEmpty ? "Every batch passes UIKit's batch-update rules."
+                                         : "UIKit rule problems: " + problems.joined(separator: "; "))
+        return try theme.render("example", context)
+    }
+
+    /// A small inline SVG: per step, stacked bars of inserts, deletes, moves
+    /// and reloads.
+    static func sparkline(_ sequence: SnapshotSequence) -> String {
+        let changesets = (try? sequence.changesets()) ?? []
+        let counts = changesets.map { changeset -> [Int] in
+            let kinds = changeset.rows.map(\.kind)
+            return [RowChangeKind.inserted, .deleted, .moved, .reloaded].map { kind in kinds.filter { $0.contains(kind) }.count }
+        }
+        let tallest = max(counts.map { $0.reduce(0, +) }.max() ?? 1, 1)
+        let width = max(counts.count * 8, 8), height = 24
+        var svg = "<svg class=\"sparkline\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"changes per step\">"
+        for (step, values) in counts.enumerated() {
+            var top = height
+            for (kind, value) in zip(["insert", "delete", "move", "reload"], values) where value > 0 {
+                let barHeight = max(1, value * height / tallest)
+                top -= barHeight
+                svg += "<rect class=\"\(kind)\" x=\"\(step * 8)\" y=\"\(top)\" width=\"6\" height=\"\(barHeight)\"/>"
+            }
+        }
+        return svg + "</svg>"
+    }
+
+    /// FNV-1a, 64 bits, as 16 hex digits: a stable content hash for asset names.
+    static func contentHash(_ text: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// Slots that parallel workers fill, one each, read once all have finished.
+final class ResultSlots<Value>: @unchecked Sendable {
+    private var slots: [Value?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    subscript(index: Int) -> Value? {
+        get { lock.withLock { slots[index] } }
+        set { lock.withLock { slots[index] = newValue } }
+    }
+
+    var values: [Value] { lock.withLock { slots.map { $0! } } }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import SiteGenerator
+import SnapshotFormat
+
+/// The options `build` and `check` share.
+struct SiteOptions: ParsableArguments {
+    @Option(help: "The folder of Markdown pages.")
+    var site = "site"
+
+    @Option(help: "The folder of snapshot sequences.")
+    var examples = "examples"
+
+    @Option(help: "A folder of theme files that override the built-in theme, file by file.")
+    var templates = "templates"
+
+    @Flag(help: "Include pages whose front matter says draft: true.")
+    var drafts = false
+
+    @Flag(help: "Treat warnings (broken links, examples no page shows, UIKit rule problems) as errors.")
+    var strict = false
+
+    func buildOptions(out: String = "_site", baseURL: String = "/") -> BuildOptions {
+        var options = BuildOptions()
+        options.site = site
+        options.examples = examples
+        options.templates = templates
+        options.out = out
+        options.baseURL = baseURL
+        options.drafts = drafts
+        options.strict = strict
+        return options
+    }
+}
+
+struct Build: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build the site: a page per Markdown file, a page per example, and an index.",
+        discussion: "The site is written to a temporary folder beside --out and swapped in; a failed build leaves the previous site untouched, and a folder Rowmotion did not create is never replaced.")
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    @Option(help: "The folder to write the site to.")
+    var out = "_site"
+
+    @Option(name: .customLong("base-url"), help: "The URL path the site is served under (links are relative either way).")
+    var baseURL = "/"
+
+    func run() throws {
+        let (site, written) = SiteBuilder.buildAndWrite(siteOptions.buildOptions(out: out, baseURL: baseURL))
+        report(DiagnosticReport(site.diagnostics).sorted)
+        guard let written else { throw ExitCode(1) }
+        print("built \(site.pageCount) page\(site.pageCount == 1 ? "" : "s") and \(site.exampleCount) example\(site.exampleCount == 1 ? "" : "s") "
+              + "into \(out) (\(written.written) files written, \(written.reused) unchanged)")
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import SeededRandom
+@testable import SiteGenerator
+import SnapshotFormat
+import Testing
+
+/// A small project on disk: pages, examples, written in a given order.
+struct FixtureProject {
+    let root: URL
+
+    init(files: [(String, String)]) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-site-\(UUID().uuidString)")
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+    }
+
+    var options: BuildOptions {
+        var options = BuildOptions()
+        options.site = root.appendingPathComponent("site").path
+        options.examples = root.appendingPathComponent("examples").path
+        options.templates = root.appendingPathComponent("templates").path
+        options.out = root.appendingPathComponent("_site").path
+        return options
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+let sampleFiles: [(String, String)] = [
+    ("site/index.md", "---\ntitle: Home\n---\n# Home\n\n```rowmotion\nexample: list.yml\n```\n"),
+    ("site/guide/intro.md", "---\ntitle: Intro\norder: 2\n---\n# Intro\n\nSee [home](../index.md).\n\n```rowmotion\nsteps:\n  - items: [a, b]\n  - items: [b, a]\n```\n"),
+    ("site/zeta.md", "---\norder: 1\n---\n# Zeta page\n"),
+    ("examples/list.yml", "title: A list\ndescription: Rows move.\nsteps:\n  - items: [a, b, c]\n  - items: [c, a, b]\n"),
+    ("examples/more/second.yml", "title: Second\ndescription: Another.\nsteps:\n  - items: [x]\n  - items: [x, y]\n"),
+]
+
+@Suite("Site builder")
+struct SiteBuilderTests {
+    /// The same inputs give the same bytes, whatever order the files were
+    /// created in (and so whatever order the disk lists them).
+    @Test func build_isDeterministic_acrossFileCreationOrders() throws {
+        var random = SeededGenerator(seed: 11)
+        var outputs: [[String: [UInt8]]] = []
+        for _ in 0..<3 {
+            let project = try FixtureProject(files: sampleFiles.shuffled(using: &random))
+            defer { project.remove() }
+            let site = SiteBuilder.build(project.options)
+            #expect(!site.hasErrors, "\(site.diagnostics)")
+            outputs.append(site.files)
+        }
+        #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
+        #expect(outputs[0].keys.sorted().filter { !$0.hasPrefix("assets/") }
+            == ["examples/list.html", "examples/more/second.html", "guide/intro.html", "index.html", "zeta.html"])
+    }
+
+    @Test func writtenSite_isByteIdenticalToTheBuild_andRebuildsInPlace() throws {
+        let project = try FixtureProject(files: sampleFiles)
+        defer { project.remove() }
+        let first = SiteBuilder.buildAndWrite(project.options)
+        #expect(first.written != nil)
+        for (path, bytes) in first.site.files {
+            #expect(FileManager.default.contents(atPath: project.root.appendingPathComponent("_site/\(path)").path) == Data(bytes))
+        }
+        let second = SiteBuilder.buildAndWrite(project.options)
+        #expect(second.written?.written == 0)
+        #expect(second.written?.reused == first.site.files.count)
+    }
+
+    @Test func navigation_isOrderedByOrderThenTitle_andLinksAreRelative() throws {
+        let project = try FixtureProject(files: sampleFiles)
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        let intro = String(decoding: site.files["guide/intro.html"] ?? [], as: UTF8.self)
+        let zeta = try #require(intro.range(of: "Zeta page"))
+        let introLink = try #require(intro.range(of: ">Intro<"))
+        #expect(zeta.lowerBound < introLink.lowerBound)
+        #expect(intro.contains("href=\"../assets/rowmotion."))
+        #expect(intro.contains("<a href=\"../index.html\">home</a>"))
+        #expect(intro.contains("data-rowmotion-player=\"inline\""))
+    }
+
+    /// Row text reaches the page as text: inside the JSON data it cannot end
+    /// the script, and in the static list it cannot become markup.
+    @Test func hostileRowText_staysInert() throws {
+        let hostile = "</script><script>alert(1)</script><!-- \"><img src=x onerror=alert(2)> \u{2028}"
+        let escapedForYAML = hostile.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\u{2028}", with: "\\u2028")
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n\n```rowmotion\nexample: evil.yml\n```\n"),
+            ("examples/evil.yml", "title: \"\(escapedForYAML)\"\ndescription: x\nsteps:\n  - items: [{id: a, title: \"\(escapedForYAML)\"}]\n  - items: [{id: a, title: \"changed \(escapedForYAML)\"}]\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        #expect(!site.hasErrors, "\(site.diagnostics)")
+        for path in ["index.html", "examples/evil.html"] {
+            let html = String(decoding: site.files[path] ?? [], as: UTF8.self)
+            #expect(!html.contains("<script>alert"), "\(path)")
+            #expect(!html.contains("<img src=x"), "\(path)")
+            #expect(!html.contains("<!-- \""), "\(path)")
+            #expect(!html.contains("\u{2028}") || !html.contains("rowmotion-data\">\u{2028}"), "\(path)")
+            // Exactly the theme's scripts: the JSON data block and the player script.
+            #expect(html.components(separatedBy: "<script").count - 1 == 2, "\(path)")
+            #expect(html.contains("\\u003C/script\\u003E"), "\(path)")
+        }
+    }
+
+    /// References outside examples/ are refused, symlinks included.
+    @Test func demoBlock_referencesOutsideExamples_areErrors() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n\n```rowmotion\nexample: ../../etc/passwd\n```\n\n```rowmotion\nexample: /etc/passwd\n```\n\n```rowmotion\nexample: link.yml\n```\n"),
+            ("examples/real.yml", "title: R\ndescription: d\nsteps:\n  - items: [a]\n  - items: [b]\n"),
+            ("secret.yml", "title: S\nsteps:\n  - items: [a]\n"),
+        ])
+        defer { project.remove() }
+        try FileManager.default.createSymbolicLink(atPath: project.root.appendingPathComponent("examples/link.yml").path,
+                                                   withDestinationPath: project.root.appendingPathComponent("secret.yml").path)
+        let site = SiteBuilder.build(project.options)
+        let messages = site.diagnostics.filter { $0.severity == .error }.map { "\($0.location.line): \($0.message)" }
+        #expect(messages.contains("4: '../../etc/passwd' must be a path inside examples/, without '..'"))
+        #expect(messages.contains("8: '/etc/passwd' must be a path inside examples/, without '..'"))
+        #expect(messages.contains("12: 'link.yml' leads outside examples/ (through a symbolic link)"))
+    }
+
+    @Test func errorsInPages_areLocatedInTheMarkdownFile() throws {
+        let project = try FixtureProject(files: [
+            ("site/page.md", "---\ntitle: P\nordr: 1\n---\n# P\n\n```rowmotion\nexample: nope.yml\nspeed: 2\n```\n"),
+            ("examples/real.yml", "title: R\ndescription: d\nsteps:\n  - items: [a]\n  - items: [b]\n"),
+        ])
+        defer { project.remove() }
+        let page = project.root.appendingPathComponent("site/page.md").path
+        let site = SiteBuilder.build(project.options)
+        let errors = site.diagnostics.filter { $0.severity == .error }.map(\.description)
+        #expect(errors.contains("\(page):3:1: error: unknown front matter key 'ordr'; did you mean 'order'?"))
+        #expect(errors.contains("\(page):9:1: error: unknown key 'speed' in a rowmotion block"))
+        #expect(errors.contains("\(page):8:10: error: no example 'nope.yml' in examples/"))
+    }
+
+    @Test func strictBuild_withWarnings_writesNothing() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n\n[gone](gone.md)\n"),
+            ("examples/real.yml", "title: R\ndescription: d\nsteps:\n  - items: [a]\n  - items: [b]\n"),
+        ])
+        defer { project.remove() }
+        var options = project.options
+        options.strict = true
+        let result = SiteBuilder.buildAndWrite(options)
+        #expect(result.written == nil)
+        #expect(!FileManager.default.fileExists(atPath: options.out))
+        #expect(Set(result.site.diagnostics.map(\.id)) == ["broken-link", "unreferenced-example"])
+    }
+
+    @Test func templateLookup_isProjectThenBuiltIn() {
+        #expect(Theme.lookup("page.mustache", projectTemplates: "templates") == [.project("templates/page.mustache"), .builtIn])
+        #expect(Theme.lookup("page.mustache", projectTemplates: nil) == [.builtIn])
+    }
+
+    @Test func projectTemplate_overridesOneFile_andUnknownVariablesAreErrors() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n"),
+            ("site/other.md", "# Other\n"),
+            ("templates/page.mustache", "<p>{{title}}</p>\n<p>{{titel}}</p>\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        let template = project.root.appendingPathComponent("templates/page.mustache").path
+        #expect(site.diagnostics.map(\.description).contains(
+            "\(template):2:4: error: the template uses 'titel', which its context does not have"))
+    }
+
+    /// The binary's built-in theme is the repository's templates/ folder.
+    @Test func builtInTheme_matchesTemplatesFolder() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("templates")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names == DefaultTheme.files.keys.sorted())
+        for name in names {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            #expect(DefaultTheme.files[name] == text, "templates/\(name) differs: run python3 scripts/embed-theme.py")
+        }
+    }
+}
