@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "SeededRandom", path: "Tests/SeededRandom"),
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
         .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "SeededRandom"], exclude: ["Fixtures"]),
-        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "SeededRandom"]),
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "SeededRandom"], exclude: ["Fixtures"]),
         // Runs the built `rowmotion` binary end to end.
         .testTarget(name: "RowmotionCLITests", dependencies: ["rowmotion"]),
     ]

@@ -69,8 +69,12 @@ public enum SiteBuilder {
         site.files[stylesheet] = Array(stylesheetText.utf8)
         site.files[script] = Array(scriptText.utf8)
 
+        // With the default base URL every link is relative, so pages open from
+        // disk; another base (a GitHub Pages sub-path) makes them absolute.
+        let base = options.baseURL == "/" || options.baseURL.isEmpty ? nil
+            : (options.baseURL.hasSuffix("/") ? options.baseURL : options.baseURL + "/")
         func chrome(for output: String) -> Chrome {
-            let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
+            let root = base ?? String(repeating: "../", count: output.split(separator: "/").count - 1)
             return Chrome(siteTitle: siteTitle, root: root, stylesheet: stylesheet, script: script,
                           nav: navPages.map { NavItem(title: $0.title, href: $0.output, current: $0.output == output) })
         }
@@ -96,8 +100,11 @@ public enum SiteBuilder {
         for (name, sequence) in examples {
             let output = "examples/" + htmlName(name)
             do {
-                let html = try examplePage(name: name, sequence: sequence, theme: theme, chrome: chrome(for: output))
+                let (html, problems) = try examplePage(name: name, sequence: sequence, theme: theme, chrome: chrome(for: output))
                 site.files[output] = Array(html.utf8)
+                for problem in problems {
+                    site.diagnostics.append(.warning("uikit-rule", at: SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1), problem))
+                }
             } catch {
                 site.diagnostics.append(error)
             }
@@ -284,7 +291,8 @@ public enum SiteBuilder {
         return html
     }
 
-    static func examplePage(name: String, sequence: SnapshotSequence, theme: Theme, chrome: Chrome) throws(Diagnostic) -> String {
+    /// The example's page, and any UIKit rule problems its batches have.
+    static func examplePage(name: String, sequence: SnapshotSequence, theme: Theme, chrome: Chrome) throws(Diagnostic) -> (String, [String]) {
         let report = try DiffReport(file: name, sequence: sequence)
         var problems: [String] = []
         let steps = report.steps.map { step -> StepView in
@@ -310,7 +318,7 @@ public enum SiteBuilder {
             initialLabel: sequence.steps[0].label, initialRows: sequence.steps[0].snapshot.rowCount, steps: steps,
             validation: problems.isEmpty ? "Every batch passes UIKit's batch-update rules."
                                          : "UIKit rule problems: " + problems.joined(separator: "; "))
-        return try theme.render("example", context)
+        return (try theme.render("example", context), problems)
     }
 
     /// A small inline SVG: per step, stacked bars of inserts, deletes, moves

@@ -152,6 +152,45 @@ struct SiteBuilderTests {
         #expect(Set(result.site.diagnostics.map(\.id)) == ["broken-link", "unreferenced-example"])
     }
 
+    /// Every page of a fixture site, byte for byte. `ROWMOTION_RECORD=1
+    /// swift test` rewrites the expected pages (review the diff).
+    @Test func goldenSite_pagesMatchByteForByte() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/golden-site")
+        var options = BuildOptions()
+        options.site = fixture.appendingPathComponent("site").path
+        options.examples = fixture.appendingPathComponent("examples").path
+        options.templates = fixture.appendingPathComponent("no-templates").path
+        let site = SiteBuilder.build(options)
+        #expect(site.diagnostics.isEmpty, "\(site.diagnostics)")
+        let pages = site.files.filter { $0.key.hasSuffix(".html") }
+        let expected = fixture.appendingPathComponent("expected")
+        if ProcessInfo.processInfo.environment["ROWMOTION_RECORD"] == "1" {
+            try? FileManager.default.removeItem(at: expected)
+            for (path, bytes) in pages {
+                let url = expected.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(bytes).write(to: url)
+            }
+            return
+        }
+        let recorded = (FileManager.default.enumerator(atPath: expected.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".html") }
+        #expect(Set(recorded) == Set(pages.keys))
+        for (path, bytes) in pages {
+            let golden = FileManager.default.contents(atPath: expected.appendingPathComponent(path).path)
+            #expect(golden == Data(bytes), "\(path) differs from its golden copy")
+        }
+    }
+
+    @Test func baseURL_makesLinksAbsoluteUnderIt() throws {
+        let project = try FixtureProject(files: sampleFiles)
+        defer { project.remove() }
+        var options = project.options
+        options.baseURL = "/docs"
+        let intro = String(decoding: SiteBuilder.build(options).files["guide/intro.html"] ?? [], as: UTF8.self)
+        #expect(intro.contains("href=\"/docs/assets/rowmotion."))
+        #expect(intro.contains("href=\"/docs/index.html\""))
+    }
+
     @Test func templateLookup_isProjectThenBuiltIn() {
         #expect(Theme.lookup("page.mustache", projectTemplates: "templates") == [.project("templates/page.mustache"), .builtIn])
         #expect(Theme.lookup("page.mustache", projectTemplates: nil) == [.builtIn])
