@@ -33,7 +33,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rowmotion-bench",
-            dependencies: ["ListDiff", "SeededRandom"],
+            dependencies: ["ListDiff", "SeededRandom", "SiteGenerator", "CCMark"],
             path: "Benchmarks/rowmotion-bench"
         ),
         // The seeded generator random tests and benchmark inputs share.

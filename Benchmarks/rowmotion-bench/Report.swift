@@ -23,11 +23,13 @@ struct Result {
 /// The median wall time of `runs` calls after one warm-up call, in
 /// milliseconds. When the warm-up alone takes over `slowAfterMs`, it counts
 /// as the first of `slowRuns` samples instead.
-func medianMilliseconds(runs: Int, slowRuns: Int = .max, slowAfterMs: Double = .infinity, _ body: () -> Void) -> Double {
+func medianMilliseconds(runs: Int, slowRuns: Int = .max, slowAfterMs: Double = .infinity,
+                        prepare: () -> Void = {}, _ body: () -> Void) -> Double {
     let clock = ContinuousClock()
     func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
     }
+    prepare()
     let warmUp = milliseconds(clock.measure(body))
     var samples: [Double] = []
     var count = max(runs, 1)
@@ -36,6 +38,7 @@ func medianMilliseconds(runs: Int, slowRuns: Int = .max, slowAfterMs: Double = .
         count = min(count, slowRuns) - 1
     }
     for _ in 0..<max(count, 0) {
+        prepare()
         samples.append(milliseconds(clock.measure(body)))
     }
     samples.sort()

@@ -24,7 +24,7 @@ struct Options {
             case "--case": only.insert(rest.popFirst() ?? "")
             case "--listdiff-only": listDiffOnly = true
             case "-h", "--help":
-                print("usage: rowmotion-bench [--json] [--runs N] [--case NAME]... [--listdiff-only]")
+                print("usage: rowmotion-bench [--json] [--runs N] [--case NAME]... [--listdiff-only]\n       rowmotion-bench site [--json] [--runs N]")
                 exit(0)
             default:
                 printError("rowmotion-bench: error: unknown argument '\(argument)'")
@@ -32,6 +32,13 @@ struct Options {
             }
         }
     }
+}
+
+if CommandLine.arguments.dropFirst().first == "site" {
+    let rest = Array(CommandLine.arguments.dropFirst(2))
+    let runs = rest.firstIndex(of: "--runs").flatMap { rest.indices.contains($0 + 1) ? Int(rest[$0 + 1]) : nil } ?? 5
+    SiteBench.run(runs: runs, json: rest.contains("--json"))
+    exit(0)
 }
 
 let options = Options(CommandLine.arguments)

@@ -76,7 +76,7 @@ public enum SiteBuilder {
         func chrome(for output: String) -> Chrome {
             let root = base ?? String(repeating: "../", count: output.split(separator: "/").count - 1)
             return Chrome(siteTitle: siteTitle, root: root, stylesheet: stylesheet, script: script,
-                          nav: navPages.map { NavItem(title: $0.title, href: $0.output, current: $0.output == output) })
+                          nav: navigation(navPages, current: output))
         }
 
         // Render pages on every core; each result lands in its own slot.
@@ -130,6 +130,9 @@ public enum SiteBuilder {
         }
         site.pageCount = pages.count
         site.exampleCount = examples.count
+        // A theme problem shows up once per page: say it once.
+        var seen = Set<Diagnostic>()
+        site.diagnostics = site.diagnostics.filter { seen.insert($0).inserted }
         return site
     }
 
@@ -242,6 +245,33 @@ public enum SiteBuilder {
             result.diagnostics.append(error)
         }
         return result
+    }
+
+    /// The navigation for one page: the site's top-level pages and one entry
+    /// per folder (linking to its first page), with the pages of the current
+    /// page's folder listed under its entry — every page is reachable, and a
+    /// page's size does not grow with the whole site.
+    static func navigation(_ pages: [Page], current: String) -> [NavItem] {
+        let currentFolder = current.split(separator: "/").dropLast().first.map(String.init)
+        var items: [NavItem] = []
+        var folderIndex: [String: Int] = [:]
+        for page in pages {
+            let parts = page.output.split(separator: "/")
+            guard parts.count > 1 else {
+                items.append(NavItem(title: page.title, href: page.output, current: page.output == current))
+                continue
+            }
+            let folder = String(parts[0])
+            if folderIndex[folder] == nil {
+                folderIndex[folder] = items.count
+                items.append(NavItem(title: folder.replacingOccurrences(of: "-", with: " ").capitalizedFirstLetter,
+                                     href: page.output, current: false))
+            }
+            if folder == currentFolder {
+                items[folderIndex[folder]!].children.append(NavItem(title: page.title, href: page.output, current: page.output == current))
+            }
+        }
+        return items
     }
 
     /// `a/./b/../c` to `a/c`.
@@ -368,4 +398,8 @@ final class ResultSlots<Value>: @unchecked Sendable {
     }
 
     var values: [Value] { lock.withLock { slots.map { $0! } } }
+}
+
+extension String {
+    var capitalizedFirstLetter: String { prefix(1).uppercased() + dropFirst() }
 }

@@ -69,13 +69,26 @@ struct SiteBuilderTests {
         #expect(second.written?.reused == first.site.files.count)
     }
 
+    /// Top-level pages and folders everywhere; a folder's pages only inside it.
+    @Test func navigation_listsTheCurrentFoldersPages() throws {
+        let project = try FixtureProject(files: sampleFiles + [("site/guide/more.md", "---\ntitle: More\norder: 3\n---\n# More\n")])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        let inside = String(decoding: site.files["guide/intro.html"] ?? [], as: UTF8.self)
+        let outside = String(decoding: site.files["zeta.html"] ?? [], as: UTF8.self)
+        #expect(inside.contains("<a href=\"../guide/more.html\">More</a>"))
+        #expect(inside.contains("<a href=\"../guide/intro.html\" aria-current=\"page\">Intro</a>"))
+        #expect(outside.contains("<a href=\"guide/intro.html\">Guide</a>"))
+        #expect(!outside.contains("guide/more.html"))
+    }
+
     @Test func navigation_isOrderedByOrderThenTitle_andLinksAreRelative() throws {
         let project = try FixtureProject(files: sampleFiles)
         defer { project.remove() }
         let site = SiteBuilder.build(project.options)
         let intro = String(decoding: site.files["guide/intro.html"] ?? [], as: UTF8.self)
         let zeta = try #require(intro.range(of: "Zeta page"))
-        let introLink = try #require(intro.range(of: ">Intro<"))
+        let introLink = try #require(intro.range(of: ">Guide<"))
         #expect(zeta.lowerBound < introLink.lowerBound)
         #expect(intro.contains("href=\"../assets/rowmotion."))
         #expect(intro.contains("<a href=\"../index.html\">home</a>"))
@@ -189,6 +202,17 @@ struct SiteBuilderTests {
         let intro = String(decoding: SiteBuilder.build(options).files["guide/intro.html"] ?? [], as: UTF8.self)
         #expect(intro.contains("href=\"/docs/assets/rowmotion."))
         #expect(intro.contains("href=\"/docs/index.html\""))
+    }
+
+    @Test func drafts_areSkipped_unlessAskedFor() throws {
+        let project = try FixtureProject(files: sampleFiles + [("site/wip.md", "---\ntitle: WIP\ndraft: true\n---\n# WIP\n")])
+        defer { project.remove() }
+        #expect(SiteBuilder.build(project.options).files["wip.html"] == nil)
+        var options = project.options
+        options.drafts = true
+        let site = SiteBuilder.build(options)
+        #expect(site.files["wip.html"] != nil)
+        #expect(String(decoding: site.files["zeta.html"] ?? [], as: UTF8.self).contains(">WIP</a>"))
     }
 
     @Test func templateLookup_isProjectThenBuiltIn() {

@@ -1,9 +1,29 @@
-/// One typed context per template: what each template may name.
+import Mustache
 
-struct NavItem {
+/// One typed context per template: what each template may name. Each
+/// answers Mustache's lookups with a switch (`MustacheParent`) rather than
+/// runtime reflection, which dominated build time for large sites.
+
+struct NavItem: MustacheParent {
     var title: String
     var href: String
     var current: Bool
+    /// The pages of a folder, when the item is that folder and the current
+    /// page is in it.
+    var children: [NavItem] = []
+    /// Whether the item lists its pages.
+    var expanded: Bool { !children.isEmpty }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "expanded": return self.expanded
+        case "title": return self.title
+        case "href": return self.href
+        case "current": return self.current
+        case "children": return self.children
+        default: return nil
+        }
+    }
 }
 
 /// What every page's head and navigation use.
@@ -95,4 +115,111 @@ struct IndexContext {
     var nav: [NavItem]
     var content: String
     var examples: [CardView]
+}
+
+
+extension PageContext: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "siteTitle": return self.siteTitle
+        case "title": return self.title
+        case "description": return self.description
+        case "root": return self.root
+        case "stylesheet": return self.stylesheet
+        case "script": return self.script
+        case "nav": return self.nav
+        case "content": return self.content
+        default: return nil
+        }
+    }
+}
+
+extension PlayerView: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "name": return self.name
+        case "title": return self.title
+        case "step": return self.step
+        case "autoplay": return self.autoplay
+        case "compare": return self.compare
+        case "initialHTML": return self.initialHTML
+        case "data": return self.data
+        default: return nil
+        }
+    }
+}
+
+extension BatchView: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "number": return self.number
+        case "explanation": return self.explanation
+        case "calls": return self.calls
+        default: return nil
+        }
+    }
+}
+
+extension StepView: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "number": return self.number
+        case "label": return self.label
+        case "counts": return self.counts
+        case "deferred": return self.deferred
+        case "batchCount": return self.batchCount
+        case "batches": return self.batches
+        default: return nil
+        }
+    }
+}
+
+extension ExampleContext: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "siteTitle": return self.siteTitle
+        case "title": return self.title
+        case "description": return self.description
+        case "root": return self.root
+        case "stylesheet": return self.stylesheet
+        case "script": return self.script
+        case "nav": return self.nav
+        case "descriptionHTML": return self.descriptionHTML
+        case "player": return self.player
+        case "initialLabel": return self.initialLabel
+        case "initialRows": return self.initialRows
+        case "steps": return self.steps
+        case "validation": return self.validation
+        default: return nil
+        }
+    }
+}
+
+extension CardView: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "title": return self.title
+        case "href": return self.href
+        case "stepCount": return self.stepCount
+        case "sparkline": return self.sparkline
+        default: return nil
+        }
+    }
+}
+
+extension IndexContext: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "siteTitle": return self.siteTitle
+        case "title": return self.title
+        case "description": return self.description
+        case "root": return self.root
+        case "stylesheet": return self.stylesheet
+        case "script": return self.script
+        case "nav": return self.nav
+        case "content": return self.content
+        case "examples": return self.examples
+        default: return nil
+        }
+    }
 }

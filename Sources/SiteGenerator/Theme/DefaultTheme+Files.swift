@@ -79,7 +79,12 @@ extension DefaultTheme {
   <a class="site-title" href="{{root}}index.html">{{siteTitle}}</a>
   <ul>
 {{#nav}}
-    <li><a href="{{root}}{{href}}"{{#current}} aria-current="page"{{/current}}>{{title}}</a></li>
+    <li><a href="{{root}}{{href}}"{{#current}} aria-current="page"{{/current}}>{{title}}</a>{{#expanded}}
+      <ul>
+{{#children}}
+        <li><a href="{{root}}{{href}}"{{#current}} aria-current="page"{{/current}}>{{title}}</a></li>
+{{/children}}
+      </ul>{{/expanded}}</li>
 {{/nav}}
   </ul>
 </nav>
@@ -151,6 +156,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rowmotion-error { border: 1px solid var(--delete); color: var(--delete); padding: .75rem 1rem; border-radius: 8px; }
 @media (max-width: 48rem) { body { grid-template-columns: 1fr; } .site-nav { border-right: 0; border-bottom: 1px solid var(--line); } .page { padding: 1.5rem; } }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
+.site-nav ul ul { margin: .15rem 0 .35rem .75rem; }
 """# + "\n",
         "rowmotion.js": #"""
 /* Rowmotion's player: replays each step's batches the way UIKit applies

@@ -24,6 +24,8 @@ public struct Theme: Sendable {
     var texts: [String: String] = [:]
     var library = MustacheLibrary()
     public var assets: [String: String] = [:]
+    /// Templates whose names have been checked against a full context.
+    let checked = CheckedTemplates()
 
     /// The places a theme file is looked for, first match wins: the
     /// project's templates folder, then the built-in default.
@@ -86,10 +88,16 @@ public struct Theme: Sendable {
     /// Renders `template` with `context`, after checking that every name the
     /// template (and its partials) uses exists in the context: Mustache
     /// would otherwise render a misspelt name as nothing.
+    /// The names are checked once per template and build: contexts are
+    /// typed, so one context that fills every section proves them all.
     public func render(_ template: String, _ context: Any) throws(Diagnostic) -> String {
-        var problems: [Diagnostic] = []
-        TemplateCheck.check(template: template, theme: self, scopes: [context], problems: &problems, depth: 0)
-        if let first = problems.first { throw first }
+        if !checked.contains(template) {
+            var problems: [Diagnostic] = []
+            var skipped = false
+            TemplateCheck.check(template: template, theme: self, scopes: [context], problems: &problems, skipped: &skipped, depth: 0)
+            if let first = problems.first { throw first }
+            if !skipped { checked.insert(template) }
+        }
         return library.render(context, withTemplate: template) ?? ""
     }
 }
@@ -97,7 +105,7 @@ public struct Theme: Sendable {
 /// Finds names a template uses that its context does not have, following
 /// Mustache's context stack through sections and into partials.
 enum TemplateCheck {
-    static func check(template: String, theme: Theme, scopes: [Any], problems: inout [Diagnostic], depth: Int) {
+    static func check(template: String, theme: Theme, scopes: [Any], problems: inout [Diagnostic], skipped: inout Bool, depth: Int) {
         let fileName = template + ".mustache"
         guard depth < 16, let text = theme.texts[fileName] else { return }
         var stack = scopes
@@ -126,7 +134,7 @@ enum TemplateCheck {
                     problems.append(.error("unknown-partial", at: theme.location(of: fileName, line: tag.line, column: tag.column),
                                            "the template includes a partial '\(name)' the theme does not have"))
                 } else {
-                    check(template: name, theme: theme, scopes: stack, problems: &problems, depth: depth + 1)
+                    check(template: name, theme: theme, scopes: stack, problems: &problems, skipped: &skipped, depth: depth + 1)
                 }
                 continue
             }
@@ -149,6 +157,7 @@ enum TemplateCheck {
                 stack.append(element)
             } else {
                 skipping.append(name)
+                skipped = true
             }
         }
     }
@@ -156,6 +165,13 @@ enum TemplateCheck {
     /// The value a name has in the innermost scope that has it.
     static func lookup(_ name: String, in stack: [Any]) -> Any? {
         for scope in stack.reversed() {
+            // As rendering does: a context answers for itself when it can.
+            if let parent = scope as? MustacheParent {
+                if let value = parent.child(named: name) { return value }
+                // A stored optional that is nil is still a name the context has.
+                if Mirror(reflecting: scope).children.contains(where: { $0.label == name }) { return Optional<Any>.none as Any }
+                continue
+            }
             for child in Mirror(reflecting: scope).children where child.label == name { return child.value }
             if let dictionary = scope as? [String: Any], let value = dictionary[name] { return value }
         }
@@ -199,4 +215,13 @@ enum TemplateCheck {
         }
         return result
     }
+}
+
+/// The set of templates already checked, shared by the threads that render.
+final class CheckedTemplates: @unchecked Sendable {
+    private var names = Set<String>()
+    private let lock = NSLock()
+
+    func contains(_ name: String) -> Bool { lock.withLock { names.contains(name) } }
+    func insert(_ name: String) { _ = lock.withLock { names.insert(name) } }
 }

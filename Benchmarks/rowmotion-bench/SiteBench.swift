@@ -1,0 +1,110 @@
+import CCMark
+import Foundation
+import SeededRandom
+import SiteGenerator
+
+/// `rowmotion-bench site`: a full build of 1,000 generated Markdown pages
+/// (about 2 KB each: headings, lists, code, links) and 100 snapshot
+/// sequences, next to the floor measured in the same run: libcmark alone
+/// reading, rendering and writing the same Markdown files into the same
+/// kind of folder.
+enum SiteBench {
+    struct Figures {
+        var pages: Int
+        var sequences: Int
+        var buildMs: Double
+        var floorMs: Double
+
+        var json: String {
+            "{\"pages\": \(pages), \"sequences\": \(sequences), \"build_ms\": \(format(buildMs, digits: 2)), \"floor_ms\": \(format(floorMs, digits: 2))}"
+        }
+    }
+
+    static func run(runs: Int, json: Bool) {
+        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            .appendingPathComponent(".build/bench-site-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (pages, sequences) = generate(into: root, pages: 1_000, sequences: 100)
+        var options = BuildOptions()
+        options.site = root.appendingPathComponent("site").path
+        options.examples = root.appendingPathComponent("examples").path
+        options.templates = root.appendingPathComponent("templates").path
+        options.out = root.appendingPathComponent("_site").path
+        let floorOut = root.appendingPathComponent("_floor")
+
+        // Each run is a clean build: the previous output is removed untimed.
+        let build = medianMilliseconds(runs: runs, prepare: { try? FileManager.default.removeItem(atPath: options.out) }) {
+            let result = SiteBuilder.buildAndWrite(options)
+            precondition(result.written != nil, "the benchmark site failed to build: \(result.site.diagnostics.prefix(3))")
+        }
+        let markdown = pages.map { root.appendingPathComponent("site").appendingPathComponent($0) }
+        let floor = medianMilliseconds(runs: runs, prepare: { try? FileManager.default.removeItem(at: floorOut) }) {
+            try? FileManager.default.createDirectory(at: floorOut, withIntermediateDirectories: true)
+            for (index, file) in markdown.enumerated() {
+                let bytes = [UInt8](FileManager.default.contents(atPath: file.path) ?? Data())
+                guard let html = cmark_markdown_to_html(bytes, bytes.count, CMARK_OPT_UNSAFE | CMARK_OPT_SMART) else { continue }
+                FileManager.default.createFile(atPath: floorOut.appendingPathComponent("\(index).html").path,
+                                               contents: Data(bytes: html, count: strlen(html)))
+                free(html)
+            }
+        }
+        let figures = Figures(pages: pages.count, sequences: sequences, buildMs: build, floorMs: floor)
+        if json {
+            print(figures.json)
+        } else {
+            print("site build: \(figures.pages) pages + \(figures.sequences) sequences, median of \(runs) clean builds")
+            print("  rowmotion build   \(format(build, digits: 1)) ms")
+            print("  libcmark floor    \(format(floor, digits: 1)) ms  (read, render, write the same Markdown)")
+            print("  ratio             \(format(build / floor, digits: 2))×")
+        }
+    }
+
+    /// Seeded pages and sequences; a tenth of the pages embed a player.
+    static func generate(into root: URL, pages count: Int, sequences: Int) -> (pages: [String], sequences: Int) {
+        var random = SeededGenerator(seed: 2026)
+        let manager = FileManager.default
+        try? manager.removeItem(at: root)
+        let words = ["list", "row", "section", "batch", "animation", "update", "snapshot", "identity", "move", "insert",
+                     "delete", "reload", "table", "cell", "index", "path", "diff", "engine", "page", "theme"]
+        func sentence(_ length: Int) -> String {
+            (0..<length).map { _ in words.randomElement(using: &random)! }.joined(separator: " ").capitalizedFirst + "."
+        }
+        for number in 0..<sequences {
+            let rows = (0..<20).map { "r\($0)" }
+            var steps: [String] = []
+            var current = rows
+            for step in 0..<5 {
+                if step > 0 {
+                    current.shuffle(using: &random)
+                    current.removeLast()
+                    current.append("n\(number)-\(step)")
+                }
+                steps.append("  - items: [" + current.joined(separator: ", ") + "]")
+            }
+            let text = "title: Sequence \(number)\ndescription: Generated.\nsteps:\n" + steps.joined(separator: "\n") + "\n"
+            let url = root.appendingPathComponent("examples/seq\(number).yml")
+            try? manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            manager.createFile(atPath: url.path, contents: Data(text.utf8))
+        }
+        var names: [String] = []
+        for number in 0..<count {
+            let name = "section\(number % 10)/page\(number).md"
+            var text = "---\ntitle: Page \(number)\norder: \(number)\n---\n# Page \(number)\n\n"
+            while text.utf8.count < 1_900 {
+                text += "## \(sentence(3))\n\n\(sentence(25)) See [page \((number + 1) % count)](../section\(((number + 1) % count) % 10)/page\((number + 1) % count).md).\n\n"
+                text += "- \(sentence(6))\n- \(sentence(5))\n- `code` and **bold** \(sentence(4))\n\n"
+                text += "```swift\nlet value = \(number) // \(sentence(4))\n```\n\n"
+            }
+            if number < sequences { text += "```rowmotion\nexample: seq\(number).yml\n```\n" }
+            let url = root.appendingPathComponent("site/\(name)")
+            try? manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            manager.createFile(atPath: url.path, contents: Data(text.utf8))
+            names.append(name)
+        }
+        return (names, sequences)
+    }
+}
+
+extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}
