@@ -8,7 +8,7 @@ VENV   := .venv
 # Debian packages the build and the tests always need.
 APT_PACKAGES := libcmark-dev
 
-.PHONY: site test build release deps venv node bench clean
+.PHONY: site test build release deps venv node browser bench clean
 
 ## Build the tool, then the site: site/ and examples/ into _site/ with the
 ## default theme (a project's templates/ overrides it file by file).
@@ -16,15 +16,16 @@ site: deps release
 	.build/release/rowmotion build
 
 ## Everything CI checks: every target built, the Swift tests (engine, file
-## format, site generator, command line), the JSON Schema tests, a strict
-## build of the site (warnings are errors) written aside, and the player's
-## JavaScript model replaying that site's examples against the engine.
-test: deps build venv node
+## format, site generator, command line), a strict build of the site
+## (warnings are errors) written aside, the player's JavaScript model
+## replaying that site's examples against the engine, the JSON Schema tests,
+## and the browser tests in a real headless Chromium.
+test: deps build venv node browser
 	$(SWIFT) test
-	$(VENV)/bin/pytest -q Tests/schema
 	.build/debug/rowmotion check --strict
 	.build/debug/rowmotion build --strict --out .build/strict-site
 	node --test Tests/js
+	$(VENV)/bin/pytest -q Tests/schema Tests/browser
 
 build:
 	$(SWIFT) build
@@ -44,6 +45,11 @@ $(VENV)/.installed: requirements-test.txt
 ## Node, for the player's JavaScript tests (Debian's nodejs when missing).
 node:
 	@command -v node >/dev/null 2>&1 || $(MAKE) --no-print-directory deps APT_PACKAGES="nodejs"
+
+## Debian's chromium and chromium-driver (the same version), for the browser tests.
+browser:
+	@command -v chromium >/dev/null 2>&1 && [ -x /usr/bin/chromedriver ] || \
+		$(MAKE) --no-print-directory deps APT_PACKAGES="chromium chromium-driver"
 
 ## ListDiff against the standard library (several minutes: the baseline
 ## takes seconds per run at 100,000 rows).

@@ -1,0 +1,36 @@
+"""A real headless Chromium (Debian's), driven through Debian's chromedriver:
+pointing Selenium's Service at the binary keeps it off the network."""
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = Path(os.environ.get("ROWMOTION_SITE", ROOT / ".build" / "strict-site"))
+BINARY = Path(os.environ.get("ROWMOTION_BINARY", ROOT / ".build" / "debug" / "rowmotion"))
+SCREENSHOTS = ROOT / ".build" / "browser-screenshots"
+
+
+@pytest.fixture(scope="session")
+def driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1200,1000", "--allow-file-access-from-files"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    browser.set_script_timeout(30)
+    yield browser
+    browser.quit()
+
+
+@pytest.fixture(scope="session")
+def rowmotion():
+    """Runs the built rowmotion binary from the repository's root."""
+    def run(*arguments):
+        return subprocess.run([str(BINARY), *arguments], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return run
