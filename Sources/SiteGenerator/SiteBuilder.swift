@@ -121,8 +121,7 @@ public enum SiteBuilder {
                      stepCount: example.sequence.steps.count, sparkline: sparkline(example.sequence))
         }
         do {
-            let index = IndexContext(siteTitle: siteTitle, title: home?.title ?? siteTitle, description: home?.frontMatter.description,
-                                     root: chromeHome.root, stylesheet: stylesheet, script: script, nav: chromeHome.nav,
+            let index = IndexContext(chrome: chromeHome, title: home?.title ?? siteTitle, description: home?.frontMatter.description,
                                      content: homeContent, examples: cards)
             site.files["index.html"] = Array(try theme.render("index", index).utf8)
         } catch {
@@ -240,7 +239,7 @@ public enum SiteBuilder {
             return result
         }
         do throws(Diagnostic) {
-            result.html = try theme.render("page", PageContext(chrome, title: page.title, description: page.frontMatter.description, content: content))
+            result.html = try theme.render("page", PageContext(chrome: chrome, title: page.title, description: page.frontMatter.description, content: content))
         } catch {
             result.diagnostics.append(error)
         }
@@ -342,8 +341,7 @@ public enum SiteBuilder {
         }
         let description = sequence.description.map { MarkdownRenderer.render($0) { _ in nil } } ?? ""
         let context = ExampleContext(
-            siteTitle: chrome.siteTitle, title: sequence.title, description: nil, root: chrome.root,
-            stylesheet: chrome.stylesheet, script: chrome.script, nav: chrome.nav, descriptionHTML: description,
+            chrome: chrome, title: sequence.title, description: nil, descriptionHTML: description,
             player: try playerView(name: name, sequence: sequence, spec: nil),
             initialLabel: sequence.steps[0].label, initialRows: sequence.steps[0].snapshot.rowCount, steps: steps,
             validation: problems.isEmpty ? "Every batch passes UIKit's batch-update rules."

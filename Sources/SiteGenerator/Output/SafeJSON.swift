@@ -1,35 +1,12 @@
+import SnapshotFormat
+
 /// JSON that can sit inside `<script type="application/json">` in an HTML
 /// page: `<`, `>` and `&` are written as `\u003C`, `\u003E`, `\u0026`, so
 /// `</script>` and `<!--` in row text cannot end or change the script, and
 /// U+2028 and U+2029 are escaped for older JavaScript parsers. The JSON's
 /// meaning is unchanged.
 public enum SafeJSON {
-    public static func string(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<": out += "\\u003C"
-            case ">": out += "\\u003E"
-            case "&": out += "\\u0026"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    public static func string(_ text: String) -> String { JSONText.string(text, htmlSafe: true) }
 
     /// A JSON array of already encoded values.
     static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }

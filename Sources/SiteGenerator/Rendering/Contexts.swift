@@ -4,7 +4,7 @@ import Mustache
 /// answers Mustache's lookups with a switch (`MustacheParent`) rather than
 /// runtime reflection, which dominated build time for large sites.
 
-struct NavItem: MustacheParent {
+struct NavItem: MustacheParent, Sendable {
     var title: String
     var href: String
     var current: Bool
@@ -26,35 +26,32 @@ struct NavItem: MustacheParent {
     }
 }
 
-/// What every page's head and navigation use.
-struct Chrome {
+/// What every page's head and navigation use; page contexts hold one and
+/// pass it the names they do not have.
+struct Chrome: MustacheParent, Sendable {
     var siteTitle: String
     var root: String
     var stylesheet: String
     var script: String
     var nav: [NavItem]
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "siteTitle": return siteTitle
+        case "root": return root
+        case "stylesheet": return stylesheet
+        case "script": return script
+        case "nav": return nav
+        default: return nil
+        }
+    }
 }
 
 struct PageContext {
-    var siteTitle: String
+    var chrome: Chrome
     var title: String
     var description: String?
-    var root: String
-    var stylesheet: String
-    var script: String
-    var nav: [NavItem]
     var content: String
-
-    init(_ chrome: Chrome, title: String, description: String?, content: String) {
-        siteTitle = chrome.siteTitle
-        self.title = title
-        self.description = description
-        root = chrome.root
-        stylesheet = chrome.stylesheet
-        script = chrome.script
-        nav = chrome.nav
-        self.content = content
-    }
 }
 
 struct PlayerView {
@@ -83,13 +80,9 @@ struct StepView {
 }
 
 struct ExampleContext {
-    var siteTitle: String
+    var chrome: Chrome
     var title: String
     var description: String?
-    var root: String
-    var stylesheet: String
-    var script: String
-    var nav: [NavItem]
     var descriptionHTML: String
     var player: PlayerView
     var initialLabel: String
@@ -106,13 +99,9 @@ struct CardView {
 }
 
 struct IndexContext {
-    var siteTitle: String
+    var chrome: Chrome
     var title: String
     var description: String?
-    var root: String
-    var stylesheet: String
-    var script: String
-    var nav: [NavItem]
     var content: String
     var examples: [CardView]
 }
@@ -121,15 +110,10 @@ struct IndexContext {
 extension PageContext: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
-        case "siteTitle": return self.siteTitle
         case "title": return self.title
         case "description": return self.description
-        case "root": return self.root
-        case "stylesheet": return self.stylesheet
-        case "script": return self.script
-        case "nav": return self.nav
         case "content": return self.content
-        default: return nil
+        default: return chrome.child(named: key)
         }
     }
 }
@@ -177,20 +161,15 @@ extension StepView: MustacheParent {
 extension ExampleContext: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
-        case "siteTitle": return self.siteTitle
         case "title": return self.title
         case "description": return self.description
-        case "root": return self.root
-        case "stylesheet": return self.stylesheet
-        case "script": return self.script
-        case "nav": return self.nav
         case "descriptionHTML": return self.descriptionHTML
         case "player": return self.player
         case "initialLabel": return self.initialLabel
         case "initialRows": return self.initialRows
         case "steps": return self.steps
         case "validation": return self.validation
-        default: return nil
+        default: return chrome.child(named: key)
         }
     }
 }
@@ -210,16 +189,11 @@ extension CardView: MustacheParent {
 extension IndexContext: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
-        case "siteTitle": return self.siteTitle
         case "title": return self.title
         case "description": return self.description
-        case "root": return self.root
-        case "stylesheet": return self.stylesheet
-        case "script": return self.script
-        case "nav": return self.nav
         case "content": return self.content
         case "examples": return self.examples
-        default: return nil
+        default: return chrome.child(named: key)
         }
     }
 }
