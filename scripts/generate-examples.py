@@ -93,20 +93,20 @@ def large_list():
     steps = []
     for step in range(20):
         if step:
-            for _ in range(10):
+            for _ in range(25):
                 rows.pop(rng.randrange(len(rows)))
-            for _ in range(10):
+            for _ in range(25):
                 rows.insert(rng.randrange(len(rows) + 1), f"row-{next_id:04d}")
                 next_id += 1
-            for _ in range(20):
+            for _ in range(50):
                 row = rows.pop(rng.randrange(len(rows)))
                 rows.insert(rng.randrange(len(rows) + 1), row)
         steps.append({"label": "Initial" if step == 0 else f"Update {step}",
                       "items": list(rows)})
     document = {
-        "title": "A thousand rows — twenty updates of forty changes each",
-        "description": "A 1,000-row list updated twenty times: each update deletes 10 rows, inserts 10 and "
-                       "moves 20, forty changes in all. Rows off-screen are not animated, as in UIKit. "
+        "title": "A thousand rows — twenty updates of a hundred changes each",
+        "description": "A 1,000-row list updated twenty times: each update deletes 25 rows, inserts 25 and "
+                       "moves 50, a hundred changes in all. Rows off-screen are not animated, as in UIKit. "
                        "Written in JSON, as exported data usually is.",
         "animation": "fade",
         "steps": steps,

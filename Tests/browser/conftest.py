@@ -34,3 +34,10 @@ def rowmotion():
     def run(*arguments):
         return subprocess.run([str(BINARY), *arguments], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     return run
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Prints the figures the browser tests measure (see test_animation.py)."""
+    report = ROOT / ".build" / "browser-report.json"
+    if report.exists():
+        terminalreporter.write_line(f"browser figures: {report.read_text()}")

@@ -157,6 +157,20 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 @media (max-width: 48rem) { body { grid-template-columns: 1fr; } .site-nav { border-right: 0; border-bottom: 1px solid var(--line); } .page { padding: 1.5rem; } }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
 .site-nav ul ul { margin: .15rem 0 .35rem .75rem; }
+.rowmotion-sections { position: relative; }
+.rowmotion-overlay { position: absolute; inset: 0; pointer-events: none; overflow: hidden; }
+.rowmotion-overlay > * { background: var(--background); }
+.rowmotion-row { background: var(--background); position: relative; }
+.rowmotion-row [data-changed] { background: color-mix(in srgb, var(--reload) 35%, transparent); border-radius: 4px; }
+.rowmotion-row[data-change="inserted"], .rowmotion-section[data-change="inserted"] { box-shadow: inset 4px 0 0 var(--insert); }
+.rowmotion-row[data-change="moved"] { box-shadow: inset 4px 0 0 var(--move); }
+.rowmotion-row[data-change="reloaded"] { box-shadow: inset 4px 0 0 var(--reload); }
+.rowmotion-row[data-change]::after { content: attr(data-change); margin-left: auto; font-size: .75rem; color: var(--muted); }
+.rowmotion-controls { display: flex; gap: .35rem; align-items: center; margin-bottom: .5rem; flex-wrap: wrap; }
+.rowmotion-controls button, .rowmotion-controls select { font: inherit; font-size: .85rem; padding: .2rem .55rem; border-radius: 8px; border: 1px solid var(--line); background: var(--background); color: var(--text); }
+.rowmotion-controls label { font-size: .85rem; color: var(--muted); }
+.rowmotion-status { margin: 0 0 .5rem; font-size: .85rem; color: var(--muted); }
+.rowmotion-player:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 """# + "\n",
         "rowmotion.js": #"""
 /* Rowmotion's player: replays each step's batches the way UIKit applies
@@ -226,51 +240,165 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
     });
   }
 
-  // ---- Render: text only, never HTML from the data -----------------------
-  function render(list, state) {
-    var fragment = document.createDocumentFragment();
-    state.forEach(function (section) {
-      var block = document.createElement('div');
-      block.className = 'rowmotion-section';
-      block.setAttribute('data-section-id', section.id);
-      if (section.header !== null) {
-        var header = document.createElement('h3');
-        header.textContent = section.header;
-        block.appendChild(header);
-      }
-      section.items.forEach(function (row) {
-        var line = document.createElement('div');
-        line.className = 'rowmotion-row';
-        line.setAttribute('role', 'listitem');
-        line.setAttribute('data-item-id', row.id);
-        var fields = row.fields.length ? row.fields : [['id', row.id]];
-        fields.forEach(function (field, k) {
-          var span = document.createElement('span');
-          span.className = 'field' + (k === 0 ? ' primary' : '');
-          span.setAttribute('data-field', field[0]);
-          span.textContent = field[1] === null ? '' : String(field[1]);
-          line.appendChild(span);
-        });
-        block.appendChild(line);
+  // ---- Render: reconcile the DOM with a state, text only -----------------
+  // Row and section elements are kept per key across batches, so a batch can
+  // be animated from where each element was to where it is now.
+  var REDUCED = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+  function rowKeys(state) {
+    var seen = new Map();
+    return state.map(function (section) {
+      return section.items.map(function (row) {
+        var n = (seen.get(row.id) || 0) + 1;
+        seen.set(row.id, n);
+        return row.id + '\u0000' + n; // repeated ids (content identity) pair by occurrence
       });
-      if (section.footer !== null) {
-        var footer = document.createElement('p');
-        footer.className = 'footer';
-        footer.textContent = section.footer;
-        block.appendChild(footer);
-      }
-      fragment.appendChild(block);
     });
-    list.replaceChildren(fragment);
   }
 
-  // ---- Player: the API object ---------------------------------------------
+  function fillRow(line, row) {
+    var fields = row.fields.length ? row.fields : [['id', row.id]];
+    var spans = line.children;
+    while (spans.length > fields.length) line.removeChild(line.lastChild);
+    fields.forEach(function (field, k) {
+      var span = spans[k];
+      if (!span) {
+        span = document.createElement('span');
+        line.appendChild(span);
+      }
+      span.className = 'field' + (k === 0 ? ' primary' : '');
+      span.setAttribute('data-field', field[0]);
+      var text = field[1] === null ? '' : String(field[1]);
+      if (span.textContent !== text) span.textContent = text;
+    });
+  }
+
+  function makeRow(row) {
+    var line = document.createElement('div');
+    line.className = 'rowmotion-row';
+    line.setAttribute('role', 'listitem');
+    line.setAttribute('data-item-id', row.id);
+    fillRow(line, row);
+    return line;
+  }
+
+  function makeSection(section) {
+    var block = document.createElement('div');
+    block.className = 'rowmotion-section';
+    block.setAttribute('data-section-id', section.id);
+    return block;
+  }
+
+  function setText(block, tag, className, text, before) {
+    var element = block.querySelector(':scope > ' + tag + (className ? '.' + className : ''));
+    if (text === null) { if (element) element.remove(); return; }
+    if (!element) {
+      element = document.createElement(tag);
+      if (className) element.className = className;
+      if (before) block.insertBefore(element, block.firstChild); else block.appendChild(element);
+    }
+    if (element.textContent !== text) element.textContent = text;
+  }
+
+  // Puts `state` in `list`, reusing the elements in `view` (key -> element).
+  // Returns the elements that left, with the view's new maps.
+  function reconcile(list, state, view) {
+    var keys = rowKeys(state);
+    var rows = new Map(), sections = new Map(), born = new Set();
+    state.forEach(function (section, s) {
+      var block = view.sections.get(section.id);
+      if (!block) { block = makeSection(section); born.add(block); }
+      sections.set(section.id, block);
+      setText(block, 'h3', '', section.header, true);
+      var anchor = block.querySelector(':scope > h3');
+      var previous = anchor;
+      section.items.forEach(function (row, r) {
+        var key = keys[s][r];
+        var line = view.rows.get(key);
+        if (!line) { line = makeRow(row); born.add(line); } else fillRow(line, row);
+        rows.set(key, line);
+        var next = previous ? previous.nextSibling : block.firstChild;
+        if (next !== line) block.insertBefore(line, next);
+        previous = line;
+      });
+      // Anything after the last row but the footer is stale.
+      var stale = previous ? previous.nextSibling : block.firstChild;
+      while (stale) {
+        var following = stale.nextSibling;
+        if (!(stale.tagName === 'P' && stale.classList.contains('footer'))) block.removeChild(stale);
+        stale = following;
+      }
+      setText(block, 'p', 'footer', section.footer, false);
+      if (list.children[s] !== block) list.insertBefore(block, list.children[s] || null);
+    });
+    while (list.children.length > state.length) list.removeChild(list.lastChild);
+    var leftRows = [], leftSections = [];
+    view.rows.forEach(function (line, key) { if (!rows.has(key)) leftRows.push(line); });
+    view.sections.forEach(function (block, id) { if (!sections.has(id)) leftSections.push(block); });
+    return { view: { rows: rows, sections: sections }, born: born, leftRows: leftRows, leftSections: leftSections, keys: keys };
+  }
+
+  // Plain render for jumps: the end state at once.
+  function render(list, state, view) {
+    return reconcile(list, state, view || { rows: new Map(), sections: new Map() }).view;
+  }
+
+  // ---- Animate: one function per operation kind ---------------------------
+  var EASING = 'ease-in-out';
+
+  function entering(style, edge) {
+    switch (style) {
+      case 'fade': return [{ opacity: 0 }, { opacity: 1 }];
+      case 'right': return [{ transform: 'translateX(100%)' }, { transform: 'translateX(0)' }];
+      case 'left': return [{ transform: 'translateX(-100%)' }, { transform: 'translateX(0)' }];
+      case 'top': return [{ transform: 'translateY(-100%)', opacity: 0 }, { transform: 'translateY(0)', opacity: 1 }];
+      case 'bottom': return [{ transform: 'translateY(100%)', opacity: 0 }, { transform: 'translateY(0)', opacity: 1 }];
+      case 'middle': return [{ transform: 'scaleY(0)' }, { transform: 'scaleY(1)' }];
+      case 'none': return null;
+      default: return entering(edge === 'start' ? 'bottom' : 'top'); // automatic
+    }
+  }
+
+  function reversed(frames) { return frames ? frames.slice().reverse() : null; }
+
+  var animate = {
+    insert: function (element, style, timing, edge) {
+      var frames = entering(style, edge);
+      return frames ? element.animate(frames, timing) : null;
+    },
+    delete: function (element, style, timing, edge) {
+      var frames = reversed(entering(style, edge));
+      return frames ? element.animate(frames, Object.assign({ fill: 'forwards' }, timing)) : null;
+    },
+    move: function (element, dx, dy, timing) {
+      if (!dx && !dy) return null;
+      element.style.zIndex = '2';
+      var motion = element.animate([{ transform: 'translate(' + dx + 'px,' + dy + 'px)' }, { transform: 'translate(0,0)' }], timing);
+      motion.finished.then(clear, clear);
+      function clear() { element.style.zIndex = ''; }
+      return motion;
+    },
+    reload: function (element, timing) {
+      return element.animate([{ opacity: 0.25 }, { opacity: 1 }], timing);
+    }
+  };
+
+  // ---- Queue and player -----------------------------------------------------
   function makePlayer(element) {
     var data = readData(element);
     var list = element.querySelector('.rowmotion-list');
     var states = [data.initial];
-    var timer = null;
-    var current = 0;
+    var timer = null, current = 0, pending = 0, view = null, speed = 1, linear = false;
+    var running = [], chain = Promise.resolve(), generation = 0;
+    // Sections live in their own container; leaving rows are pinned in an
+    // overlay beside it, which the player alone controls.
+    var container = document.createElement('div');
+    container.className = 'rowmotion-sections';
+    var overlay = document.createElement('div');
+    overlay.className = 'rowmotion-overlay';
+    overlay.setAttribute('aria-hidden', 'true');
+    list.replaceChildren(container, overlay);
+
     function stateAt(n) {
       while (states.length <= n) {
         var k = states.length - 1;
@@ -278,44 +406,294 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
       }
       return states[n];
     }
+
+    function timing() {
+      return { duration: (linear ? 250 : 300) / speed, easing: linear ? 'linear' : EASING };
+    }
+
+    function positions() {
+      var map = new Map();
+      container.querySelectorAll('.rowmotion-row, .rowmotion-section').forEach(function (node) {
+        map.set(node, node.getBoundingClientRect());
+      });
+      return map;
+    }
+
+    function finishRunning() {
+      running.forEach(function (animation) { try { animation.finish(); } catch (e) { /* already done */ } });
+      running = [];
+      overlay.replaceChildren();
+    }
+
+    // Rows leaving are pinned in the overlay, where they were.
+    function pin(node, rect, origin) {
+      var ghost = node.cloneNode(true);
+      ghost.removeAttribute('data-item-id');
+      ghost.removeAttribute('data-section-id');
+      ghost.querySelectorAll('[data-item-id],[data-section-id]').forEach(function (inner) {
+        inner.removeAttribute('data-item-id');
+        inner.removeAttribute('data-section-id');
+      });
+      ghost.style.position = 'absolute';
+      ghost.style.left = (rect.left - origin.left) + 'px';
+      ghost.style.top = (rect.top - origin.top + list.scrollTop) + 'px';
+      ghost.style.width = rect.width + 'px';
+      overlay.appendChild(ghost);
+      return ghost;
+    }
+
+    function visible(rect, box) { return rect.bottom >= box.top && rect.top <= box.bottom; }
+
+    function playBatch(state, batch, changed) {
+      var before = positions();
+      var box = list.getBoundingClientRect();
+      var result = reconcile(container, state, view);
+      view = result.view;
+      var after = positions();
+      var t = timing();
+      var animations = [];
+      var kinds = data.animations;
+      var reloadedIds = new Set(batch.reloadedRows.map(function (row) { return row.id; }));
+      var movedTo = new Set(batch.rows.move.map(function (m) { return m[1][0] + ':' + m[1][1]; }));
+      if (REDUCED) {
+        // No motion: tint what changed, with a label, then settle.
+        result.born.forEach(function (node) { node.setAttribute('data-change', 'inserted'); });
+        state.forEach(function (section, s) {
+          section.items.forEach(function (row, r) {
+            var line = view.rows.get(result.keys[s][r]);
+            if (reloadedIds.has(row.id)) line.setAttribute('data-change', 'reloaded');
+            else if (movedTo.has(s + ':' + r)) line.setAttribute('data-change', 'moved');
+          });
+        });
+        return new Promise(function (resolve) { setTimeout(resolve, t.duration); });
+      }
+      result.leftSections.concat(result.leftRows).forEach(function (node) {
+        var rect = before.get(node);
+        if (!rect || !visible(rect, box)) return;
+        var ghost = pin(node, rect, box);
+        var edge = node.previousSibling && node.previousSibling.tagName !== 'H3' ? 'end' : 'start';
+        var a = animate.delete(ghost, kinds.delete, t, edge);
+        if (a) { animations.push(a); a.finished.then(function () { ghost.remove(); }, function () { ghost.remove(); }); } else ghost.remove();
+      });
+      // Sections glide first; a row inside a gliding section moves by its
+      // own offset only.
+      var sectionShift = new Map();
+      after.forEach(function (rect, node) {
+        if (!node.classList.contains('rowmotion-section')) return;
+        var old = before.get(node);
+        if (result.born.has(node)) {
+          if (!visible(rect, box)) return;
+          var edge = node.previousSibling ? 'end' : 'start';
+          var a = animate.insert(node, kinds.insert, t, edge);
+          if (a) animations.push(a);
+          return;
+        }
+        if (!old) return;
+        var shift = { x: old.left - rect.left, y: old.top - rect.top };
+        if (!visible(rect, box) && !visible(old, box)) return;
+        sectionShift.set(node, shift);
+        var m = animate.move(node, shift.x, shift.y, t);
+        if (m) animations.push(m);
+      });
+      after.forEach(function (rect, node) {
+        if (node.classList.contains('rowmotion-section')) return;
+        var old = before.get(node);
+        // Off-screen rows are not animated, as in UIKit.
+        if (!visible(rect, box) && !(old && visible(old, box))) return;
+        if (result.born.has(node)) {
+          if (result.born.has(node.parentNode)) return; // a new section brings its rows
+          var edge = node.previousSibling && node.previousSibling.tagName !== 'H3' ? 'end' : 'start';
+          var a = animate.insert(node, kinds.insert, t, edge);
+          if (a) animations.push(a);
+          return;
+        }
+        if (!old) return;
+        var parentShift = sectionShift.get(node.parentNode) || { x: 0, y: 0 };
+        var m = animate.move(node, old.left - rect.left - parentShift.x, old.top - rect.top - parentShift.y, t);
+        if (m) animations.push(m);
+      });
+      state.forEach(function (section, s) {
+        section.items.forEach(function (row, r) {
+          if (!reloadedIds.has(row.id)) return;
+          var line = view.rows.get(result.keys[s][r]);
+          (changed[row.id] || []).forEach(function (name) {
+            var field = line.querySelector('[data-field="' + CSS.escape(name) + '"]');
+            if (field) field.setAttribute('data-changed', '');
+          });
+          animations.push(animate.reload(line, t));
+        });
+      });
+      running = running.concat(animations);
+      return Promise.all(animations.map(function (a) { return a.finished.catch(function () {}); }));
+    }
+
+    function clearMarks() {
+      container.querySelectorAll('[data-change],[data-changed]').forEach(function (node) {
+        node.removeAttribute('data-change');
+        node.removeAttribute('data-changed');
+      });
+    }
+
+    function settle(target) {
+      current = target;
+      element.setAttribute('data-current-step', String(target));
+      updateControls();
+      return player;
+    }
+
+    // One step forward, batch after batch; anything else jumps.
+    function run(target, token) {
+      clearMarks();
+      if (target === current + 1 && view) {
+        var step = data.steps[current];
+        var state = states[current];
+        var sequence = Promise.resolve();
+        step.batches.forEach(function (batch) {
+          sequence = sequence.then(function () {
+            if (token !== generation) return;
+            state = applyBatch(state, batch);
+            return playBatch(state, batch, step.changedFields || {});
+          });
+        });
+        stateAt(target);
+        return sequence.then(function () {
+          if (token === generation) { overlay.replaceChildren(); settle(target); }
+          return player;
+        });
+      }
+      view = render(container, stateAt(target), view);
+      return Promise.resolve(settle(target));
+    }
+
+    function goTo(n, queued) {
+      var target = Math.max(0, Math.min(data.steps.length, Number(n) || 0));
+      pending = target;
+      if (!queued) {
+        // A user who skips ahead sees the end state at once.
+        generation += 1;
+        finishRunning();
+        var token = generation;
+        chain = Promise.resolve().then(function () { return run(target, token); });
+        return chain;
+      }
+      var queuedToken = generation;
+      chain = chain.then(function () { return run(target, queuedToken); });
+      return chain;
+    }
+
+    // ---- Controls ------------------------------------------------------------
+    var controls = document.createElement('div');
+    controls.className = 'rowmotion-controls';
+    function button(label, title, action) {
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = label;
+      b.title = title;
+      b.setAttribute('aria-label', title);
+      b.addEventListener('click', action);
+      controls.appendChild(b);
+      return b;
+    }
+    button('⏮', 'Restart (Home)', function () { player.pause(); player.goTo(0); });
+    button('◀', 'Previous step (←)', function () { player.pause(); player.prev(); });
+    var playButton = button('▶', 'Play (space)', function () { if (timer) player.pause(); else player.play(); });
+    button('▶▶', 'Next step (→)', function () { player.pause(); player.next(); });
+    var speedSelect = document.createElement('select');
+    speedSelect.setAttribute('aria-label', 'Speed');
+    [['0.25', '0.25×'], ['0.5', '0.5×'], ['1', '1×'], ['2', '2×'], ['uxkit', 'UXKit (0.25 s linear)']].forEach(function (option) {
+      var o = document.createElement('option');
+      o.value = option[0];
+      o.textContent = option[1];
+      if (option[0] === '1') o.selected = true;
+      speedSelect.appendChild(o);
+    });
+    speedSelect.addEventListener('change', function () {
+      linear = speedSelect.value === 'uxkit';
+      speed = linear ? 1 : Number(speedSelect.value);
+    });
+    controls.appendChild(speedSelect);
+    var loop = document.createElement('label');
+    var loopBox = document.createElement('input');
+    loopBox.type = 'checkbox';
+    loop.appendChild(loopBox);
+    loop.appendChild(document.createTextNode(' loop'));
+    controls.appendChild(loop);
+    var status = document.createElement('p');
+    status.className = 'rowmotion-status';
+    status.setAttribute('aria-live', 'polite');
+    element.insertBefore(controls, list);
+    element.insertBefore(status, list);
+
+    function updateControls() {
+      var labels = data.labels || [];
+      status.textContent = 'Step ' + current + ' of ' + data.steps.length + (labels[current] ? ': ' + labels[current] : '');
+      playButton.textContent = timer ? '⏸' : '▶';
+    }
+
+    element.tabIndex = 0;
+    element.setAttribute('aria-keyshortcuts', 'Space ArrowLeft ArrowRight Home');
+    element.addEventListener('keydown', function (event) {
+      if (event.target !== element) return;
+      var handled = true;
+      switch (event.key) {
+        case ' ': if (timer) player.pause(); else player.play(); break;
+        case 'ArrowLeft': player.pause(); player.prev(); break;
+        case 'ArrowRight': player.pause(); player.next(); break;
+        case 'Home': player.pause(); player.goTo(0); break;
+        default: handled = false;
+      }
+      if (handled) event.preventDefault();
+    });
+
     var player = {
       element: element,
       stepCount: data.steps.length + 1,
       get step() { return current; },
-      goTo: function (n) {
-        var target = Math.max(0, Math.min(player.stepCount - 1, Number(n) || 0));
-        render(list, stateAt(target));
-        current = target;
-        element.setAttribute('data-current-step', String(target));
-        return Promise.resolve(player);
-      },
-      next: function () { return player.goTo(current + 1); },
-      prev: function () { return player.goTo(current - 1); },
+      goTo: function (n) { return goTo(n, false); },
+      // Counted from where the queue will be, so quick presses add up.
+      next: function () { return goTo(pending + 1, true); },
+      prev: function () { return goTo(pending - 1, false); },
       play: function () {
-        player.pause();
+        if (timer) return chain;
         return new Promise(function (resolve) {
-          timer = setInterval(function () {
-            if (current >= player.stepCount - 1) { player.pause(); resolve(player); return; }
-            player.next();
-          }, 1200);
+          timer = true;
+          updateControls();
+          (function advance() {
+            if (!timer) { resolve(player); return; }
+            if (current >= data.steps.length) {
+              if (!loopBox.checked) { timer = null; updateControls(); resolve(player); return; }
+              goTo(0, false);
+            }
+            goTo(pending + 1, true).then(function () {
+              if (!timer) { resolve(player); return; }
+              timer = setTimeout(advance, 600 / speed);
+            });
+          })();
         });
       },
       pause: function () {
-        if (timer !== null) { clearInterval(timer); timer = null; }
-        return Promise.resolve(player);
+        if (timer !== null && timer !== true) clearTimeout(timer);
+        timer = null;
+        updateControls();
+        return chain.then(function () { return player; });
       },
       state: function () {
-        return Array.prototype.map.call(list.querySelectorAll('[data-section-id]'), function (section) {
+        return Array.prototype.map.call(container.querySelectorAll(':scope > [data-section-id]'), function (section) {
           return {
             id: section.getAttribute('data-section-id'),
-            items: Array.prototype.map.call(section.querySelectorAll('[data-item-id]'), function (row) {
+            items: Array.prototype.map.call(section.querySelectorAll(':scope > [data-item-id]'), function (row) {
               return row.getAttribute('data-item-id');
             })
           };
         });
       }
     };
-    player.goTo(Number(element.getAttribute('data-step')) || 0);
+    var start = Number(element.getAttribute('data-step')) || 0;
+    var hash = /^#step-(\d+)$/.exec(window.location.hash || '');
+    if (hash && element === document.querySelector('[data-rowmotion-player]')) start = Number(hash[1]);
+    current = pending = Math.min(start, data.steps.length);
+    view = render(container, stateAt(current), null);
+    settle(current);
     if (element.hasAttribute('data-autoplay')) player.play();
     return Object.freeze(player);
   }

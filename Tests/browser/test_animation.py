@@ -1,0 +1,141 @@
+"""What the player shows while a step plays: real animations on transform
+and opacity, in series and queued, and none at all under reduced motion.
+Every wait is on the player's promises or on animation frames."""
+import json
+
+from conftest import ROOT, SITE
+
+from test_player import act, expected_states, fill_unchanged, open_example
+
+MESSENGER = ROOT / "examples" / "messenger.yml"
+
+# Start the next step and, one frame later, report each row's animations.
+MID_STEP = """
+const done = arguments[arguments.length - 1];
+const player = window.Rowmotion.players[0];
+const finished = player.next();
+requestAnimationFrame(() => requestAnimationFrame(() => {
+  const rows = {};
+  player.element.querySelectorAll('[data-item-id]').forEach((row) => {
+    rows[row.getAttribute('data-item-id')] = {
+      animations: row.getAnimations().map((a) => ({state: a.playState, frames: a.effect.getKeyframes()})),
+      transform: getComputedStyle(row).transform,
+      opacity: Number(getComputedStyle(row).opacity),
+      change: row.getAttribute('data-change'),
+    };
+  });
+  const ghosts = player.element.querySelectorAll('.rowmotion-overlay > *').length;
+  finished.then(() => done({rows: rows, ghosts: ghosts, step: player.step, state: player.state(),
+                            leftover: player.element.querySelectorAll('.rowmotion-overlay > *').length}));
+}));
+"""
+
+
+def test_step_animates_moves_inserts_and_deletes(driver, rowmotion):
+    open_example(driver, MESSENGER)
+    act(driver, "goTo", 0)
+    result = driver.execute_async_script(MID_STEP)
+    carol, erin = result["rows"]["carol"], result["rows"]["erin"]
+    # Carol glides up: a running transform animation, mid-way.
+    assert any(a["state"] == "running" for a in carol["animations"]), carol
+    assert carol["transform"] not in ("none", "matrix(1, 0, 0, 1, 0, 0)"), carol
+    # Erin fades in (animation: fade): her animation starts transparent.
+    assert erin["animations"] and erin["animations"][0]["frames"][0].get("opacity") in (0, "0"), erin
+    assert erin["opacity"] < 1
+    # Bob leaves from the overlay, which is empty once the step has settled.
+    assert result["ghosts"] >= 1
+    assert result["leftover"] == 0
+    assert result["state"] == fill_unchanged(expected_states(MESSENGER, rowmotion))[1]
+
+
+def test_reduced_motion_tints_instead_of_moving(driver, rowmotion):
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        open_example(driver, MESSENGER)
+        act(driver, "goTo", 0)
+        result = driver.execute_async_script(MID_STEP)
+        assert all(not row["animations"] for row in result["rows"].values()), result["rows"]
+        assert result["rows"]["erin"]["change"] == "inserted"
+        assert result["rows"]["carol"]["change"] == "moved"
+        assert result["state"] == fill_unchanged(expected_states(MESSENGER, rowmotion))[1]
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_quick_next_presses_queue_and_never_overlap(driver, rowmotion):
+    states = fill_unchanged(expected_states(MESSENGER, rowmotion))
+    open_example(driver, MESSENGER)
+    act(driver, "goTo", 0)
+    result = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const player = window.Rowmotion.players[0];
+        const seen = [];
+        const first = player.next().then(() => seen.push(player.step));
+        const second = player.next().then(() => seen.push(player.step));
+        Promise.all([first, second]).then(() => done({seen: seen, state: player.state()}));
+    """)
+    assert result["seen"] == [1, 2]
+    assert result["state"] == states[2]
+
+
+def test_skipping_ahead_shows_the_end_state_at_once(driver, rowmotion):
+    states = fill_unchanged(expected_states(MESSENGER, rowmotion))
+    open_example(driver, MESSENGER)
+    act(driver, "goTo", 0)
+    result = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const player = window.Rowmotion.players[0];
+        player.next();
+        requestAnimationFrame(() => player.goTo(3).then(() => done({
+          step: player.step, state: player.state(),
+          ghosts: player.element.querySelectorAll('.rowmotion-overlay > *').length,
+          running: Array.from(player.element.querySelectorAll('[data-item-id]')).some((row) => row.getAnimations().length > 0),
+        })));
+    """)
+    assert result == {"step": 3, "state": states[3], "ghosts": 0, "running": False}
+
+
+def test_keyboard_and_deep_link(driver, rowmotion):
+    from selenium.webdriver.common.keys import Keys
+    states = fill_unchanged(expected_states(MESSENGER, rowmotion))
+    page = open_example(driver, MESSENGER)
+    driver.get("about:blank")  # a new hash on the same page would not reload it
+    driver.get(page.as_uri() + "#step-2")
+    assert driver.execute_script("return window.Rowmotion.players[0].step") == 2
+    assert driver.execute_script("return window.Rowmotion.players[0].state()") == states[2]
+    player = driver.find_element("css selector", "[data-rowmotion-player]")
+    player.send_keys(Keys.HOME)
+    assert act(driver, "pause")["step"] == 0
+    player.send_keys(Keys.ARROW_RIGHT)
+    assert act(driver, "pause")["step"] == 1
+
+
+def test_large_list_frame_times_are_reported(driver, rowmotion):
+    """Frame times while a step of the 1,000-row example plays, measured in
+    the page with requestAnimationFrame; reported, not asserted (timing on a
+    shared machine is not a test)."""
+    path = ROOT / "examples" / "large-list.json"
+    open_example(driver, path)
+    act(driver, "goTo", 0)
+    result = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const player = window.Rowmotion.players[0];
+        const deltas = [];
+        let last = null, settled = false;
+        // Frames from the step's start until it has settled, and at least 30.
+        function frame(now) {
+          if (last !== null) deltas.push(now - last);
+          last = now;
+          if (!settled || deltas.length < 30) requestAnimationFrame(frame);
+          else done({deltas: deltas, state: player.state()});
+        }
+        requestAnimationFrame((now) => { last = now; player.next().then(() => { settled = true; }); requestAnimationFrame(frame); });
+    """)
+    assert result["state"] == fill_unchanged(expected_states(path, rowmotion))[1]
+    deltas = sorted(result["deltas"])
+    assert deltas, "no frames were drawn"
+    p95 = deltas[min(len(deltas) - 1, int(len(deltas) * 0.95))]
+    report = ROOT / ".build" / "browser-report.json"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(json.dumps({"large_list_step_frames": len(deltas), "p95_frame_ms": round(p95, 2),
+                                  "max_frame_ms": round(deltas[-1], 2)}))
