@@ -208,6 +208,27 @@
     }
   };
 
+  // ---- Counts of a step's changes ------------------------------------------
+  function counts(step) {
+    var c = { insert: 0, delete: 0, move: 0, reload: 0 };
+    step.batches.forEach(function (batch) {
+      c.insert += batch.rows.insert.length + batch.sections.insert.length;
+      c.delete += batch.rows.delete.length + batch.sections.delete.length;
+      c.move += batch.rows.move.length + batch.sections.move.length;
+      c.reload += batch.rows.reload.length + batch.sections.reload.length;
+    });
+    return c;
+  }
+
+  function describe(c) {
+    var parts = [];
+    if (c.insert) parts.push(c.insert + ' inserted');
+    if (c.delete) parts.push(c.delete + ' deleted');
+    if (c.move) parts.push(c.move + ' moved');
+    if (c.reload) parts.push(c.reload + ' reloaded');
+    return parts.length ? parts.join(', ') : 'no changes';
+  }
+
   // ---- Queue and player -----------------------------------------------------
   function makePlayer(element) {
     var data = readData(element);
@@ -419,7 +440,7 @@
       controls.appendChild(b);
       return b;
     }
-    button('⏮', 'Restart (Home)', function () { player.pause(); player.goTo(0); });
+    button('Restart', 'Restart (Home)', function () { player.pause(); player.goTo(0); });
     button('◀', 'Previous step (←)', function () { player.pause(); player.prev(); });
     var playButton = button('▶', 'Play (space)', function () { if (timer) player.pause(); else player.play(); });
     button('▶▶', 'Next step (→)', function () { player.pause(); player.next(); });
@@ -449,10 +470,65 @@
     element.insertBefore(controls, list);
     element.insertBefore(status, list);
 
+    // The timeline: one button per snapshot, with the step's counts.
+    var timeline = document.createElement('ol');
+    timeline.className = 'rowmotion-timeline';
+    var marks = [];
+    for (var k = 0; k <= data.steps.length; k++) {
+      var item = document.createElement('li');
+      var mark = document.createElement('button');
+      mark.type = 'button';
+      mark.textContent = String(k);
+      mark.title = (data.labels || [])[k] + (k ? ' — ' + describe(counts(data.steps[k - 1])) : '');
+      mark.addEventListener('click', (function (target) { return function () { player.pause(); player.goTo(target); }; })(k));
+      if (k && data.steps[k - 1].batches.length > 1) mark.setAttribute('data-deferred', '');
+      item.appendChild(mark);
+      timeline.appendChild(item);
+      marks.push(mark);
+    }
+    element.insertBefore(timeline, list);
+
+    // The "reloadData" pane jumps to each state without animation, for comparison.
+    var comparePane = null, compareView = null;
+    if (element.getAttribute('data-compare') === 'reloadData') {
+      var wrap = document.createElement('div');
+      wrap.className = 'rowmotion-compare';
+      var caption = document.createElement('p');
+      caption.className = 'rowmotion-compare-caption';
+      caption.textContent = 'reloadData()';
+      comparePane = document.createElement('div');
+      comparePane.className = 'rowmotion-list rowmotion-compare-list';
+      comparePane.setAttribute('data-compare-pane', '');
+      wrap.appendChild(caption);
+      wrap.appendChild(comparePane);
+      list.parentNode.insertBefore(wrap, list.nextSibling);
+    }
+
+    function showCompare(target) {
+      if (comparePane) compareView = render(comparePane, stateAt(target), compareView);
+    }
+
     function updateControls() {
       var labels = data.labels || [];
-      status.textContent = 'Step ' + current + ' of ' + data.steps.length + (labels[current] ? ': ' + labels[current] : '');
+      var text = 'Step ' + current + ' of ' + data.steps.length + (labels[current] ? ': ' + labels[current] : '');
+      var advice = adviceFor(current);
+      status.textContent = advice ? text + ' — ' + advice : text;
       playButton.textContent = timer ? '⏸' : '▶';
+      marks.forEach(function (mark, k) {
+        if (k === current) mark.setAttribute('aria-current', 'step'); else mark.removeAttribute('aria-current');
+      });
+      showCompare(current);
+    }
+
+    // When animating is the wrong choice (as SwiftDataTables advises).
+    function adviceFor(k) {
+      if (k === 0) return 'first load: show it with reloadData(), not an animation';
+      var c = counts(data.steps[k - 1]);
+      var total = c.insert + c.delete + c.move + c.reload;
+      var rows = stateAt(k - 1).reduce(function (sum, section) { return sum + section.items.length; }, 0);
+      if (total > 1000) return total + ' changes: reloadData() would serve better than an animation';
+      if (rows && total > rows / 2) return 'more than half the rows change: consider reloadData()';
+      return '';
     }
 
     element.tabIndex = 0;

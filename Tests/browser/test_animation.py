@@ -139,3 +139,45 @@ def test_large_list_frame_times_are_reported(driver, rowmotion):
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text(json.dumps({"large_list_step_frames": len(deltas), "p95_frame_ms": round(p95, 2),
                                   "max_frame_ms": round(deltas[-1], 2)}))
+
+
+def test_compare_pane_jumps_to_each_state_without_animation(driver, rowmotion, tmp_path):
+    import subprocess
+    (tmp_path / "site").mkdir()
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "messenger.yml").write_text(MESSENGER.read_text())
+    (tmp_path / "site" / "index.md").write_text("# Compare\n\n```rowmotion\nexample: messenger.yml\ncompare: reloadData\n```\n")
+    subprocess.run([str(ROOT / ".build" / "debug" / "rowmotion"), "build", "--site", "site", "--examples", "examples", "--out", "_site"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    states = fill_unchanged(expected_states(MESSENGER, rowmotion))
+    driver.get((tmp_path / "_site" / "index.html").as_uri())
+    for step in [1, 2, 0, 3]:
+        result = driver.execute_async_script("""
+            const [step, done] = arguments;
+            const player = window.Rowmotion.players[0];
+            player.goTo(step).then(() => {
+              const pane = player.element.querySelector('[data-compare-pane]');
+              done(Array.from(pane.querySelectorAll('[data-section-id]')).map((s) => ({
+                id: s.getAttribute('data-section-id'),
+                items: Array.from(s.querySelectorAll('[data-item-id]')).map((r) => r.getAttribute('data-item-id')),
+              })));
+            });
+        """, step)
+        assert result == states[step]
+
+
+def test_timeline_and_advice(driver, rowmotion):
+    open_example(driver, MESSENGER)
+    act(driver, "goTo", 0)
+    marks = driver.execute_script("""
+        const player = window.Rowmotion.players[0];
+        return Array.from(player.element.querySelectorAll('.rowmotion-timeline button')).map((b) => ({
+          text: b.textContent, current: b.hasAttribute('aria-current'), deferred: b.hasAttribute('data-deferred'), title: b.title}));
+    """)
+    assert [m["text"] for m in marks] == ["0", "1", "2", "3"]
+    assert marks[0]["current"] and marks[1]["deferred"]
+    assert "1 inserted, 1 deleted, 1 moved, 1 reloaded" in marks[1]["title"]
+    status = driver.execute_script("return window.Rowmotion.players[0].element.querySelector('.rowmotion-status').textContent")
+    assert "first load" in status
+    driver.find_elements("css selector", ".rowmotion-timeline button")[2].click()
+    assert act(driver, "pause")["step"] == 2

@@ -112,6 +112,16 @@ def test_every_step_forward_backward_and_by_random_jumps(driver, rowmotion, path
     assert errors == [], errors
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(SCREENSHOTS / f"{path.stem}-settled.png"))
+    # A frame in the middle of the first step's animation, for review.
+    act(driver, "goTo", 0)
+    driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        window.__rowmotionStep = window.Rowmotion.players[0].next();
+        let frames = 0;
+        (function wait() { if (++frames === 7) done(true); else requestAnimationFrame(wait); })();
+    """)
+    driver.save_screenshot(str(SCREENSHOTS / f"{path.stem}-mid.png"))
+    driver.execute_async_script("const done = arguments[arguments.length - 1]; window.__rowmotionStep.then(() => done(true));")
 
 
 def test_play_runs_to_the_last_step_and_pause_stops(driver, rowmotion):
