@@ -181,3 +181,34 @@ def test_timeline_and_advice(driver, rowmotion):
     assert "first load" in status
     driver.find_elements("css selector", ".rowmotion-timeline button")[2].click()
     assert act(driver, "pause")["step"] == 2
+
+
+def test_scroll_position_is_kept_when_rows_above_change(driver, rowmotion):
+    """Scrolled down the 1,000-row list, stepping keeps the first row in view
+    where it was, whatever is inserted or deleted above it."""
+    path = ROOT / "examples" / "large-list.json"
+    states = fill_unchanged(expected_states(path, rowmotion))
+    open_example(driver, path)
+    act(driver, "goTo", 0)
+    # A row that is kept from step 0 to 1 and has rows deleted or inserted above it.
+    before, after = states[0][0]["items"], states[1][0]["items"]
+    anchor = next(row for row in before[300:] if row in after and before.index(row) != after.index(row))
+    result = driver.execute_async_script("""
+        const [anchor, done] = arguments;
+        const player = window.Rowmotion.players[0];
+        const list = player.element.querySelector('.rowmotion-list');
+        const row = () => player.element.querySelector('[data-item-id="' + anchor + '"]');
+        row().scrollIntoView({block: 'start'});
+        list.scrollTop -= 1;  // the anchor is the first row in view
+        const offset = () => row().getBoundingClientRect().top - list.getBoundingClientRect().top;
+        const first = offset();
+        player.next().then(() => done({before: first, after: offset(), state: player.state()}));
+    """, anchor)
+    assert result["state"] == states[1]
+    assert abs(result["after"] - result["before"]) <= 1, result
+
+
+def test_current_step_is_marked_in_the_step_list(driver, rowmotion):
+    open_example(driver, MESSENGER)
+    act(driver, "goTo", 2)
+    assert driver.execute_script("return document.querySelector('.step-list > li[aria-current]').id") == "step-2"

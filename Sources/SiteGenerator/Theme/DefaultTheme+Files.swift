@@ -177,6 +177,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rowmotion-timeline button[data-deferred] { box-shadow: inset 0 -3px 0 var(--reload); }
 .rowmotion-compare { margin-top: .75rem; }
 .rowmotion-compare-caption { margin: 0 0 .25rem; font-size: .8rem; color: var(--muted); font-family: ui-monospace, monospace; }
+.step-list > li[aria-current] { border-left: 3px solid var(--accent); padding-left: .6rem; margin-left: -.75rem; }
 """# + "\n",
         "rowmotion.js": #"""
 /* Rowmotion's player: replays each step's batches the way UIKit applies
@@ -471,11 +472,32 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 
     function visible(rect, box) { return rect.bottom >= box.top && rect.top <= box.bottom; }
 
+    // Keep the scroll position when rows above the viewport change: the first
+    // row in view stays where it was (a row that leaves gives no anchor).
+    function scrollAnchor() {
+      if (list.scrollTop === 0) return null;
+      var box = list.getBoundingClientRect();
+      var rows = container.querySelectorAll('.rowmotion-row');
+      for (var i = 0; i < rows.length; i++) {
+        var rect = rows[i].getBoundingClientRect();
+        if (rect.bottom > box.top) return { node: rows[i], offset: rect.top - box.top };
+      }
+      return null;
+    }
+
+    function restoreScroll(anchor) {
+      if (!anchor || !anchor.node.isConnected) return;
+      var delta = anchor.node.getBoundingClientRect().top - list.getBoundingClientRect().top - anchor.offset;
+      if (delta) list.scrollTop += delta;
+    }
+
     function playBatch(state, batch, changed) {
+      var anchor = scrollAnchor();
       var before = positions();
       var box = list.getBoundingClientRect();
       var result = reconcile(container, state, view);
       view = result.view;
+      restoreScroll(anchor);
       var after = positions();
       var t = timing();
       var animations = [];
@@ -564,6 +586,11 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
     function settle(target) {
       current = target;
       element.setAttribute('data-current-step', String(target));
+      if (element === document.querySelector('[data-rowmotion-player]')) {
+        document.querySelectorAll('.step-list > li[id^="step-"]').forEach(function (item) {
+          if (item.id === 'step-' + target) item.setAttribute('aria-current', 'step'); else item.removeAttribute('aria-current');
+        });
+      }
       updateControls();
       return player;
     }
@@ -588,7 +615,9 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
           return player;
         });
       }
+      var anchor = scrollAnchor();
       view = render(container, stateAt(target), view);
+      restoreScroll(anchor);
       return Promise.resolve(settle(target));
     }
 
