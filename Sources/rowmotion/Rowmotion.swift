@@ -7,7 +7,7 @@ struct Rowmotion: ParsableCommand {
         commandName: "rowmotion",
         abstract: "Replays list snapshot sequences as UIKit batch updates.",
         version: "0.1.0",
-        subcommands: [Build.self, Diff.self, Check.self]
+        subcommands: [Build.self, Diff.self, Check.self, Init.self]
     )
 
     /// Parses and runs, with DESIGN.md's exit codes: 0 success, 1 an input
@@ -27,10 +27,16 @@ struct Rowmotion: ParsableCommand {
     }
 }
 
-/// Prints diagnostics to standard error, swiftc's way.
+/// Prints diagnostics to standard error, swiftc's way; under GitHub Actions
+/// (or `ROWMOTION_DIAGNOSTICS=github`) each is also printed as a workflow
+/// command, so the pull request shows it on the line it is about.
 func report(_ diagnostics: [Diagnostic]) {
     guard !diagnostics.isEmpty else { return }
-    let text = diagnostics.map(\.description).joined(separator: "\n") + "\n"
+    var text = diagnostics.map(\.description).joined(separator: "\n") + "\n"
+    let environment = ProcessInfo.processInfo.environment
+    if environment["GITHUB_ACTIONS"] == "true" || environment["ROWMOTION_DIAGNOSTICS"] == "github" {
+        text += diagnostics.map(GitHubAnnotation.line).joined(separator: "\n") + "\n"
+    }
     FileHandle.standardError.write(Data(text.utf8))
 }
 

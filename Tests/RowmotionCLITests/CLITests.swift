@@ -25,10 +25,19 @@ enum CLI {
 
     /// Runs `rowmotion` with `arguments` in the repository's root.
     static func run(_ arguments: String...) throws -> Output {
+        try run(arguments, in: root)
+    }
+
+    /// Runs `rowmotion` in `folder`, with extra environment variables.
+    static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.currentDirectoryURL = root
+        process.currentDirectoryURL = folder
+        var variables = ProcessInfo.processInfo.environment
+        variables["GITHUB_ACTIONS"] = nil
+        variables.merge(environment) { $1 }
+        process.environment = variables
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -160,6 +169,32 @@ struct CLITests {
         #expect(try CLI.run("diff", "examples/messenger.yml", "--format", "xml").status == 2)
         #expect(try CLI.run("diff", "examples/messenger.yml", "--step", "9").status == 2)
         #expect(try CLI.run("frobnicate").status == 2)
+    }
+
+    @Test func githubActions_annotatesEachDiagnostic() throws {
+        let file = "Tests/SnapshotFormatTests/Fixtures/malformed/duplicate-row-id.yml"
+        let output = try CLI.run(["check", file], in: CLI.root, environment: ["GITHUB_ACTIONS": "true"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("\(file):7:9: error: duplicate row id '3' in this snapshot\n"))
+        #expect(output.stderr.contains("::error file=\(file),line=7,col=9::duplicate row id '3' in this snapshot%0A\(file):6:9: note: row '3' first appears here\n"))
+        // Without the variable, only swiftc's form.
+        #expect(!(try CLI.run("check", file)).stderr.contains("::error"))
+    }
+
+    /// `init` starts a site that builds, and never overwrites.
+    @Test func init_startsASiteThatBuilds_andRefusesToOverwrite() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-init-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try CLI.run(["init"], in: folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try String(contentsOf: folder.appendingPathComponent(".gitignore"), encoding: .utf8) == "_site/\n")
+        let build = try CLI.run(["build", "--strict"], in: folder)
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("_site/examples/inbox.html").path))
+        let again = try CLI.run(["init"], in: folder)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("site/index.md:1:1: error: already exists; rowmotion init does not overwrite files"))
     }
 
     @Test func version_andHelp_exit0() throws {
