@@ -22,6 +22,10 @@ public struct BuiltSite {
     public var diagnostics: [Diagnostic] = []
     public var pageCount = 0
     public var exampleCount = 0
+    /// Each page's source and output, in output order.
+    public var pages: [(source: String, output: String, title: String)] = []
+    /// Each example's steps: label, batch count and row change counts.
+    public var examples: [(name: String, title: String, output: String, steps: [StepSummary])] = []
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
@@ -129,6 +133,12 @@ public enum SiteBuilder {
         }
         site.pageCount = pages.count
         site.exampleCount = examples.count
+        site.pages = pages.map { ($0.source, $0.output, $0.title) }.sorted { $0.output < $1.output }
+        site.examples = examples.map { example in
+            let changesets = (try? example.sequence.changesets()) ?? []
+            return (example.name, example.sequence.title, "examples/" + htmlName(example.name),
+                    zip(example.sequence.steps.dropFirst(), changesets).map { StepSummary(label: $0.label, changeset: $1) })
+        }
         // A theme problem shows up once per page: say it once.
         var seen = Set<Diagnostic>()
         site.diagnostics = site.diagnostics.filter { seen.insert($0).inserted }
@@ -380,6 +390,47 @@ public enum SiteBuilder {
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// One step of an example, counted.
+public struct StepSummary: Sendable {
+    public var label: String
+    public var batches: Int
+    public var inserted = 0, deleted = 0, moved = 0, reloaded = 0
+
+    init(label: String, changeset: Changeset<String, Record<String>>) {
+        self.label = label
+        batches = changeset.stages.count
+        for row in changeset.rows {
+            if row.kind.contains(.inserted) { inserted += 1 }
+            if row.kind.contains(.deleted) { deleted += 1 }
+            if row.kind.contains(.moved) { moved += 1 }
+            if row.kind.contains(.reloaded) { reloaded += 1 }
+        }
+    }
+}
+
+extension BuiltSite {
+    /// The machine-readable summary `rowmotion build --report` writes.
+    public var reportJSON: String {
+        func string(_ text: String) -> String { JSONText.string(text) }
+        let pageList = pages.map { "{\"source\": \(string($0.source)), \"output\": \(string($0.output)), \"title\": \(string($0.title))}" }
+        let exampleList = examples.map { example in
+            let steps = example.steps.map { step in
+                "{\"label\": \(string(step.label)), \"batches\": \(step.batches), \"inserted\": \(step.inserted), "
+                    + "\"deleted\": \(step.deleted), \"moved\": \(step.moved), \"reloaded\": \(step.reloaded)}"
+            }
+            return "{\"example\": \(string(example.name)), \"title\": \(string(example.title)), \"output\": \(string(example.output)), "
+                + "\"stepCount\": \(example.steps.count + 1), \"steps\": [\(steps.joined(separator: ", "))]}"
+        }
+        let diagnosticList = DiagnosticReport(diagnostics).sorted.map { diagnostic in
+            "{\"severity\": \(string(diagnostic.severity.rawValue)), \"id\": \(string(diagnostic.id)), "
+                + "\"file\": \(string(diagnostic.location.file)), \"line\": \(diagnostic.location.line), "
+                + "\"column\": \(diagnostic.location.column), \"message\": \(string(diagnostic.message))}"
+        }
+        return "{\"pages\": [\(pageList.joined(separator: ",\n  "))],\n \"examples\": [\(exampleList.joined(separator: ",\n  "))],\n"
+            + " \"diagnostics\": [\(diagnosticList.joined(separator: ",\n  "))]}\n"
     }
 }
 

@@ -197,6 +197,27 @@ struct CLITests {
         #expect(again.stderr.contains("site/index.md:1:1: error: already exists; rowmotion init does not overwrite files"))
     }
 
+    @Test func buildReport_summarisesPagesExamplesAndDiagnostics() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try CLI.run(["init"], in: folder)
+        try "# Extra\n\n[gone](gone.md)\n".write(to: folder.appendingPathComponent("site/extra.md"), atomically: true, encoding: .utf8)
+        let output = try CLI.run(["build", "--report", "report.json"], in: folder)
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any])
+        let pages = try #require(report["pages"] as? [[String: Any]])
+        #expect(pages.compactMap { $0["output"] as? String } == ["extra.html", "index.html"])
+        let example = try #require((report["examples"] as? [[String: Any]])?.first)
+        #expect(example["example"] as? String == "inbox.yml")
+        #expect(example["stepCount"] as? Int == 2)
+        let step = try #require((example["steps"] as? [[String: Any]])?.first)
+        #expect(step["inserted"] as? Int == 1 && step["deleted"] as? Int == 1 && step["batches"] as? Int == 1)
+        let diagnostic = try #require((report["diagnostics"] as? [[String: Any]])?.first)
+        #expect(diagnostic["id"] as? String == "broken-link")
+        #expect(diagnostic["line"] as? Int == 3)
+    }
+
     @Test func version_andHelp_exit0() throws {
         #expect(try CLI.run("--version").stdout == "0.1.0\n")
         #expect(try CLI.run("--help").status == 0)

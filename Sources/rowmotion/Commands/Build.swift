@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SiteGenerator
 import SnapshotFormat
 
@@ -42,12 +43,24 @@ struct Build: ParsableCommand {
     @Option(help: "The folder to write the site to.")
     var out = "_site"
 
-    @Option(name: .customLong("base-url"), help: "The URL path the site is served under (links are relative either way).")
+    @Option(name: .customLong("base-url"), help: "The URL path the site is served under (default: relative links, for file://).")
     var baseURL = "/"
+
+    @Option(name: .customLong("report"), help: "Also write a JSON summary here: every page, every example with its steps' batches and change counts, every diagnostic.")
+    var reportPath: String?
 
     func run() throws {
         let (site, written) = SiteBuilder.buildAndWrite(siteOptions.buildOptions(out: out, baseURL: baseURL))
         report(DiagnosticReport(site.diagnostics).sorted)
+        if let reportPath {
+            // Written whether or not the build succeeded: CI wants to know why.
+            do {
+                try Data(site.reportJSON.utf8).write(to: URL(fileURLWithPath: reportPath))
+            } catch {
+                report([.error("report", at: SourceLocation(file: reportPath, line: 1, column: 1), "cannot write the report: \(error.localizedDescription)")])
+                throw ExitCode(1)
+            }
+        }
         guard let written else { throw ExitCode(1) }
         print("built \(site.pageCount) page\(site.pageCount == 1 ? "" : "s") and \(site.exampleCount) example\(site.exampleCount == 1 ? "" : "s") "
               + "into \(out) (\(written.written) files written, \(written.reused) unchanged)")
