@@ -186,3 +186,6 @@ public struct Changeset<SectionID: Hashable, Row: DiffableRow> {
         stages.reduce(0) { $0 + $1.batch.rowMoves.count + $1.batch.sectionMoves.count }
     }
 }
+
+extension Changeset: Sendable where SectionID: Sendable, Row: Sendable, Row.ID: Sendable {}
+extension Changeset.Stage: Sendable where SectionID: Sendable, Row: Sendable {}

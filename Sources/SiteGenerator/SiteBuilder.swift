@@ -12,8 +12,30 @@ public struct BuildOptions: Sendable {
     public var baseURL = "/"
     public var drafts = false
     public var strict = false
+    /// Told when each phase ends (name, milliseconds) and, while pages
+    /// render, how many are done of how many.
+    public var progress: (@Sendable (BuildEvent) -> Void)?
 
     public init() {}
+}
+
+/// What a build reports as it goes, for `--verbose` and progress lines.
+public enum BuildEvent: Sendable {
+    case phase(String, milliseconds: Double)
+    case rendered(Int, of: Int)
+}
+
+/// Times the phases of a build.
+struct PhaseClock {
+    let report: (@Sendable (BuildEvent) -> Void)?
+    var last = ContinuousClock.now
+
+    mutating func lap(_ name: String) {
+        let now = ContinuousClock.now
+        let elapsed = last.duration(to: now)
+        last = now
+        report?(.phase(name, milliseconds: Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15))
+    }
 }
 
 /// A built site, not yet written: its files and what was found on the way.
@@ -37,6 +59,7 @@ public enum SiteBuilder {
     /// Builds the site in memory.
     public static func build(_ options: BuildOptions) -> BuiltSite {
         var site = BuiltSite()
+        var clock = PhaseClock(report: options.progress)
         let manager = FileManager.default
         let templates = manager.fileExists(atPath: options.templates) ? options.templates : nil
         let theme: Theme
@@ -47,15 +70,22 @@ public enum SiteBuilder {
 
         // Examples, by their path under examples/.
         let examplesURL = URL(fileURLWithPath: options.examples)
-        var examples: [(name: String, sequence: SnapshotSequence)] = []
+        // Each example is read and diffed once; every page that shows it reuses that.
+        var examples: [Example] = []
         let found = manager.fileExists(atPath: options.examples) ? SequenceFiles.collect([options.examples]).found : []
         for path in found {
             let name = String(path.dropFirst(options.examples.count).drop { $0 == "/" })
             let (sequence, diagnostics) = SnapshotReader.read(path: path)
             site.diagnostics.append(contentsOf: diagnostics)
-            if let sequence { examples.append((name, sequence)) }
+            guard let sequence else { continue }
+            do {
+                examples.append(Example(name: name, sequence: sequence, changesets: try sequence.changesets()))
+            } catch {
+                site.diagnostics.append(error)
+            }
         }
-        let byName = Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0.sequence) })
+        let byName = Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) })
+        clock.lap("load theme and examples")
 
         // Pages.
         var pages = loadPages(options, diagnostics: &site.diagnostics)
@@ -84,14 +114,22 @@ public enum SiteBuilder {
         }
 
         // Render pages on every core; each result lands in its own slot.
+        clock.lap("load pages")
         let results = ResultSlots<RenderedPage>(count: pages.count)
         let toRender = pages
         let chromes = pages.map { chrome(for: $0.output) }
+        let done = ResultSlots<Int>(count: 1)
+        done[0] = 0
         DispatchQueue.concurrentPerform(iterations: toRender.count) { index in
             results[index] = render(page: toRender[index], theme: theme, examples: byName, examplesURL: examplesURL,
                                     outputs: outputs, chrome: chromes[index], options: options,
                                     isHome: toRender[index].output == "index.html")
+            if let progress = options.progress {
+                let count = done.increment(0)
+                if count % 50 == 0 || count == toRender.count { progress(.rendered(count, of: toRender.count)) }
+            }
         }
+        clock.lap("render pages")
         var referenced = Set<String>()
         var homeContent = ""
         for (page, result) in zip(pages, results.values) {
@@ -101,10 +139,11 @@ public enum SiteBuilder {
         }
 
         // Example pages.
-        for (name, sequence) in examples {
+        for example in examples {
+            let name = example.name
             let output = "examples/" + htmlName(name)
             do {
-                let (html, problems) = try examplePage(name: name, sequence: sequence, theme: theme, chrome: chrome(for: output))
+                let (html, problems) = try examplePage(example, theme: theme, chrome: chrome(for: output))
                 site.files[output] = Array(html.utf8)
                 for problem in problems {
                     site.diagnostics.append(.warning("uikit-rule", at: SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1), problem))
@@ -118,11 +157,12 @@ public enum SiteBuilder {
             }
         }
 
+        clock.lap("render example pages")
         // The home page: site/index.md, if any, and the example gallery.
         let chromeHome = chrome(for: "index.html")
         let cards = examples.map { example in
             CardView(title: example.sequence.title, href: "examples/" + htmlName(example.name),
-                     stepCount: example.sequence.steps.count, sparkline: sparkline(example.sequence))
+                     stepCount: example.sequence.steps.count, sparkline: sparkline(example.changesets))
         }
         do {
             let index = IndexContext(chrome: chromeHome, title: home?.title ?? siteTitle, description: home?.frontMatter.description,
@@ -135,10 +175,10 @@ public enum SiteBuilder {
         site.exampleCount = examples.count
         site.pages = pages.map { ($0.source, $0.output, $0.title) }.sorted { $0.output < $1.output }
         site.examples = examples.map { example in
-            let changesets = (try? example.sequence.changesets()) ?? []
-            return (example.name, example.sequence.title, "examples/" + htmlName(example.name),
-                    zip(example.sequence.steps.dropFirst(), changesets).map { StepSummary(label: $0.label, changeset: $1) })
+            (example.name, example.sequence.title, "examples/" + htmlName(example.name),
+             zip(example.sequence.steps.dropFirst(), example.changesets).map { StepSummary(label: $0.label, changeset: $1) })
         }
+        clock.lap("render the index")
         // A theme problem shows up once per page: say it once.
         var seen = Set<Diagnostic>()
         site.diagnostics = site.diagnostics.filter { seen.insert($0).inserted }
@@ -152,7 +192,10 @@ public enum SiteBuilder {
         let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
         guard !failed else { return (site, nil) }
         do {
-            return (site, try SiteWriter.write(site.files, to: options.out))
+            var clock = PhaseClock(report: options.progress)
+            let written = try SiteWriter.write(site.files, to: options.out)
+            clock.lap("write")
+            return (site, written)
         } catch {
             site.diagnostics.append(error)
             return (site, nil)
@@ -202,7 +245,14 @@ public enum SiteBuilder {
         return pages
     }
 
-    static func render(page: Page, theme: Theme, examples: [String: SnapshotSequence], examplesURL: URL,
+    /// An example, read and diffed.
+    struct Example: Sendable {
+        var name: String
+        var sequence: SnapshotSequence
+        var changesets: [Changeset<String, Record<String>>]
+    }
+
+    static func render(page: Page, theme: Theme, examples: [String: Example], examplesURL: URL,
                        outputs: Set<String>, chrome: Chrome, options: BuildOptions, isHome: Bool) -> RenderedPage {
         var result = RenderedPage()
         let directory = (page.output as NSString).deletingLastPathComponent
@@ -210,24 +260,26 @@ public enum SiteBuilder {
             let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
             result.diagnostics.append(contentsOf: diagnostics)
             guard let spec else { return nil }
-            let sequence: SnapshotSequence
-            let name: String
+            let example: Example
             switch spec.source {
             case .inline(let inline):
-                sequence = inline
-                name = "inline"
+                do throws(Diagnostic) {
+                    example = Example(name: "inline", sequence: inline, changesets: try inline.changesets())
+                } catch {
+                    result.diagnostics.append(error)
+                    return nil
+                }
             case .example(let path):
                 guard let loaded = examples[path] else {
                     result.diagnostics.append(.error("example-invalid", at: SourceLocation(file: page.source, line: block.firstLine, column: 1),
                                                      "the example '\(path)' has errors (see above)"))
                     return nil
                 }
-                sequence = loaded
-                name = path
+                example = loaded
                 result.examples.insert(path)
             }
             do throws(Diagnostic) {
-                return try theme.render("player", playerView(name: name, sequence: sequence, spec: spec))
+                return try theme.render("player", playerView(example, spec: spec))
             } catch {
                 result.diagnostics.append(error)
                 return nil
@@ -299,13 +351,13 @@ public enum SiteBuilder {
 
     // MARK: Examples
 
-    static func playerView(name: String, sequence: SnapshotSequence, spec: DemoSpec?) throws(Diagnostic) -> PlayerView {
-        var sequence = sequence
+    static func playerView(_ example: Example, spec: DemoSpec?) -> PlayerView {
+        var sequence = example.sequence
         if let animation = spec?.animation { sequence.animations = RowAnimations(insert: animation, delete: animation, reload: animation) }
-        return PlayerView(name: name, title: sequence.title, step: min(spec?.step ?? 0, sequence.steps.count - 1),
+        return PlayerView(name: example.name, title: sequence.title, step: min(spec?.step ?? 0, sequence.steps.count - 1),
                           autoplay: spec?.autoplay ?? false, compare: spec?.compare,
                           initialHTML: staticList(sequence.steps[0].snapshot),
-                          data: try PlayerData.json(for: sequence, name: name))
+                          data: PlayerData.json(for: sequence, changesets: example.changesets, name: example.name))
     }
 
     /// The first snapshot as HTML, so a page shows the list before (and
@@ -331,8 +383,9 @@ public enum SiteBuilder {
     }
 
     /// The example's page, and any UIKit rule problems its batches have.
-    static func examplePage(name: String, sequence: SnapshotSequence, theme: Theme, chrome: Chrome) throws(Diagnostic) -> (String, [String]) {
-        let report = try DiffReport(file: name, sequence: sequence)
+    static func examplePage(_ example: Example, theme: Theme, chrome: Chrome) throws(Diagnostic) -> (String, [String]) {
+        let sequence = example.sequence
+        let report = DiffReport(file: example.name, sequence: sequence, changesets: example.changesets)
         var problems: [String] = []
         let steps = report.steps.map { step -> StepView in
             problems.append(contentsOf: step.diagnostics)
@@ -352,7 +405,7 @@ public enum SiteBuilder {
         let description = sequence.description.map { MarkdownRenderer.render($0) { _ in nil } } ?? ""
         let context = ExampleContext(
             chrome: chrome, title: sequence.title, description: nil, descriptionHTML: description,
-            player: try playerView(name: name, sequence: sequence, spec: nil),
+            player: playerView(example, spec: nil),
             initialLabel: sequence.steps[0].label, initialRows: sequence.steps[0].snapshot.rowCount, steps: steps,
             validation: problems.isEmpty ? "Every batch passes UIKit's batch-update rules."
                                          : "UIKit rule problems: " + problems.joined(separator: "; "))
@@ -361,8 +414,7 @@ public enum SiteBuilder {
 
     /// A small inline SVG: per step, stacked bars of inserts, deletes, moves
     /// and reloads.
-    static func sparkline(_ sequence: SnapshotSequence) -> String {
-        let changesets = (try? sequence.changesets()) ?? []
+    static func sparkline(_ changesets: [Changeset<String, Record<String>>]) -> String {
         let counts = changesets.map { changeset -> [Int] in
             let kinds = changeset.rows.map(\.kind)
             return [RowChangeKind.inserted, .deleted, .moved, .reloaded].map { kind in kinds.filter { $0.contains(kind) }.count }
@@ -447,6 +499,14 @@ final class ResultSlots<Value>: @unchecked Sendable {
     }
 
     var values: [Value] { lock.withLock { slots.map { $0! } } }
+
+    /// Adds one to an integer slot and returns the new value.
+    func increment(_ index: Int) -> Int where Value == Int {
+        lock.withLock {
+            slots[index] = (slots[index] ?? 0) + 1
+            return slots[index]!
+        }
+    }
 }
 
 extension String {

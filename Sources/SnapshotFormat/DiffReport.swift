@@ -21,9 +21,13 @@ public struct DiffReport {
     /// Diffs every step of `sequence`; `only` keeps the step into snapshot
     /// `only` (1-based, as the step list counts them).
     public init(file: String, sequence: SnapshotSequence, only: Int? = nil) throws(Diagnostic) {
+        self.init(file: file, sequence: sequence, changesets: try sequence.changesets(), only: only)
+    }
+
+    /// A report from changesets already computed for `sequence`.
+    public init(file: String, sequence: SnapshotSequence, changesets: [Changeset<String, Record<String>>], only: Int? = nil) {
         self.file = file
         self.sequence = sequence
-        let changesets = try sequence.changesets()
         var steps: [Step] = []
         for (index, changeset) in changesets.enumerated() where only == nil || only == index + 1 {
             var current = sequence.steps[index].snapshot

@@ -7,7 +7,11 @@ import SnapshotFormat
 /// changes, not with steps × rows.
 public enum PlayerData {
     public static func json(for sequence: SnapshotSequence, name: String) throws(Diagnostic) -> String {
-        let changesets = try sequence.changesets()
+        json(for: sequence, changesets: try sequence.changesets(), name: name)
+    }
+
+    /// The data, from changesets already computed for `sequence`.
+    public static func json(for sequence: SnapshotSequence, changesets: [Changeset<String, Record<String>>], name: String) -> String {
         var steps: [String] = []
         for (index, changeset) in changesets.enumerated() {
             let batches = changeset.stages.map { batch($0, changeset: changeset) }

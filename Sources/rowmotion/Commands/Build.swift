@@ -49,8 +49,27 @@ struct Build: ParsableCommand {
     @Option(name: .customLong("report"), help: "Also write a JSON summary here: every page, every example with its steps' batches and change counts, every diagnostic.")
     var reportPath: String?
 
+    @Flag(help: "Print how long each phase took.")
+    var verbose = false
+
+    @Flag(help: "Print nothing but diagnostics.")
+    var quiet = false
+
     func run() throws {
-        let (site, written) = SiteBuilder.buildAndWrite(siteOptions.buildOptions(out: out, baseURL: baseURL))
+        var options = siteOptions.buildOptions(out: out, baseURL: baseURL)
+        let terminal = isatty(STDERR_FILENO) != 0
+        let (verbose, quiet) = (self.verbose, self.quiet)
+        options.progress = { event in
+            switch event {
+            case let .phase(name, milliseconds) where verbose:
+                FileHandle.standardError.write(Data("  \(name): \(String(format: "%.1f", milliseconds)) ms\n".utf8))
+            case let .rendered(done, total) where terminal && !quiet && total >= 300:
+                // A progress line for large builds, on a terminal only.
+                FileHandle.standardError.write(Data("\rrendering pages: \(done)/\(total)\(done == total ? "\n" : "")".utf8))
+            default: break
+            }
+        }
+        let (site, written) = SiteBuilder.buildAndWrite(options)
         report(DiagnosticReport(site.diagnostics).sorted)
         if let reportPath {
             // Written whether or not the build succeeded: CI wants to know why.
@@ -62,6 +81,7 @@ struct Build: ParsableCommand {
             }
         }
         guard let written else { throw ExitCode(1) }
+        if quiet { return }
         print("built \(site.pageCount) page\(site.pageCount == 1 ? "" : "s") and \(site.exampleCount) example\(site.exampleCount == 1 ? "" : "s") "
               + "into \(out) (\(written.written) files written, \(written.reused) unchanged)")
     }
