@@ -19,13 +19,15 @@ site: deps release
 ## format, site generator, command line), a strict build of the site
 ## (warnings are errors) written aside, the player's JavaScript model
 ## replaying that site's examples against the engine, the JSON Schema tests,
-## and the browser tests in a real headless Chromium.
+## the browser tests in a real headless Chromium, and the SwiftPM plugin run
+## in a fixture package.
 test: deps build venv node browser
 	$(SWIFT) test
 	.build/debug/rowmotion check --strict
 	.build/debug/rowmotion build --strict --out .build/strict-site
 	node --test Tests/js
 	$(VENV)/bin/pytest -q Tests/schema Tests/browser
+	bash Tests/plugin/run.sh
 
 build:
 	$(SWIFT) build

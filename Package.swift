@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "ListDiff", targets: ["ListDiff"]),
         .executable(name: "rowmotion", targets: ["rowmotion"]),
+        .plugin(name: "RowmotionPlugin", targets: ["RowmotionPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,6 +31,14 @@ let package = Package(
             name: "rowmotion",
             dependencies: ["ListDiff", "SnapshotFormat", "SiteGenerator",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // `swift package --allow-writing-to-package-directory rowmotion build` in any package.
+        .plugin(
+            name: "RowmotionPlugin",
+            capability: .command(
+                intent: .custom(verb: "rowmotion", description: "Build, check or diff Rowmotion snapshot sequences and sites."),
+                permissions: [.writeToPackageDirectory(reason: "rowmotion build writes the site into the package (_site/ by default).")]
+            )
         ),
         .executableTarget(
             name: "rowmotion-bench",

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The SwiftPM command plugin, run the way a user runs it: in a small package
+# that depends on Rowmotion by path. Prints "N passed, M failed".
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/Sources/App" "$work/examples" "$work/site"
+cat > "$work/Package.swift" <<EOF
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "App",
+    dependencies: [.package(path: "$root")],
+    targets: [.target(name: "App")]
+)
+EOF
+echo 'public let answer = 42' > "$work/Sources/App/App.swift"
+printf 'title: Inbox\ndescription: New mail on top.\nsteps:\n  - items: [Welcome, Invoice]\n  - items: [Reminder, Welcome, Invoice]\n' > "$work/examples/inbox.yml"
+printf '# App\n\n```rowmotion\nexample: inbox.yml\n```\n' > "$work/site/index.md"
+cd "$work"
+export ROWMOTION_PLUGIN_CONFIGURATION=debug
+passed=0 failed=0
+check() { if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $*" >&2; fi; }
+
+swift package --allow-writing-to-package-directory rowmotion build --strict > build.log 2>&1
+check test $? -eq 0
+check test -f _site/index.html
+check test -f _site/examples/inbox.html
+check grep -q 'data-rowmotion-player="inbox.yml"' _site/index.html
+swift package --allow-writing-to-package-directory rowmotion check --strict > check.log 2>&1
+check test $? -eq 0
+# A broken example: the plugin fails, and the tool's located error reaches the user.
+printf 'steps:\n  - items: [a, a]\n' > examples/broken.yml
+swift package --allow-writing-to-package-directory rowmotion check > broken.log 2>&1
+check test $? -ne 0
+check grep -q "examples/broken.yml:2:16: error: duplicate row id 'a' in this snapshot" broken.log
+[ "$failed" -eq 0 ] || { echo "--- build.log"; tail -20 build.log; echo "--- broken.log"; tail -20 broken.log; } >&2
+echo "plugin: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
