@@ -12,6 +12,11 @@ public struct BuildOptions: Sendable {
     public var baseURL = "/"
     public var drafts = false
     public var strict = false
+    /// Where the content-hash cache of the previous build lives (nil: none).
+    public var cache: String?
+    /// Whether a build whose inputs did not change at all may skip everything
+    /// (off when the caller needs the full summary of a report).
+    public var allowShortcut = true
     /// Told when each phase ends (name, milliseconds) and, while pages
     /// render, how many are done of how many.
     public var progress: (@Sendable (BuildEvent) -> Void)?
@@ -48,6 +53,11 @@ public struct BuiltSite {
     public var pages: [(source: String, output: String, title: String)] = []
     /// Each example's steps: label, batch count and row change counts.
     public var examples: [(name: String, title: String, output: String, steps: [StepSummary])] = []
+    /// How many outputs were taken from the previous build unchanged.
+    public var cachedCount = 0
+    /// Whether every output came from the previous build, so nothing needs writing.
+    public var unchanged = false
+    var cache = BuildCache()
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
@@ -61,6 +71,24 @@ public enum SiteBuilder {
         var site = BuiltSite()
         var clock = PhaseClock(report: options.progress)
         let manager = FileManager.default
+        // Nothing changed since a build without diagnostics, and its site is
+        // intact: there is nothing to parse, render or write.
+        let inputKey = options.cache.map { _ in
+            BuildCache.inputKey(folders: [options.site, options.examples, options.templates],
+                                extra: [BuildCache.format, options.baseURL, String(options.drafts)])
+        }
+        let previousBuild = BuildCache.load(from: options.cache)
+        if options.allowShortcut, let inputKey, previousBuild.cleanInputKey == inputKey,
+           manager.fileExists(atPath: (options.out as NSString).appendingPathComponent(SiteWriter.marker)),
+           previousBuild.entries.keys.allSatisfy({ manager.fileExists(atPath: (options.out as NSString).appendingPathComponent($0)) }) {
+            site.unchanged = true
+            site.pageCount = previousBuild.pageCount
+            site.exampleCount = previousBuild.exampleCount
+            site.cachedCount = previousBuild.entries.count
+            site.cache = previousBuild
+            clock.lap("check inputs")
+            return site
+        }
         let templates = manager.fileExists(atPath: options.templates) ? options.templates : nil
         let theme: Theme
         do { theme = try Theme.load(projectTemplates: templates) } catch {
@@ -79,7 +107,8 @@ public enum SiteBuilder {
             site.diagnostics.append(contentsOf: diagnostics)
             guard let sequence else { continue }
             do {
-                examples.append(Example(name: name, sequence: sequence, changesets: try sequence.changesets()))
+                let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+                examples.append(Example(name: name, sequence: sequence, changesets: try sequence.changesets(), sourceKey: BuildCache.key([text])))
             } catch {
                 site.diagnostics.append(error)
             }
@@ -115,15 +144,37 @@ public enum SiteBuilder {
 
         // Render pages on every core; each result lands in its own slot.
         clock.lap("load pages")
+        // Everything every output depends on: the theme, the options, the
+        // navigation (every page's title and order) and the list of examples.
+        let previous = previousBuild
+        let globalKey = BuildCache.key([BuildCache.format, options.baseURL, String(options.drafts), siteTitle]
+            + Theme.templateNames.map { theme.texts[$0 + ".mustache"] ?? "" } + Theme.assetNames.map { theme.assets[$0] ?? "" }
+            + pages.map { "\($0.output)|\($0.title)|\($0.frontMatter.order ?? -1)" } + examples.map(\.name))
+        let exampleKeys = Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0.sourceKey) })
+        @Sendable func pageKey(_ page: Page, examples shown: [String]) -> String {
+            BuildCache.key([globalKey, page.output, page.sourceKey] + shown.map { "\($0)=\(exampleKeys[$0] ?? "missing")" })
+        }
+        let outputFolder = URL(fileURLWithPath: options.out)
+        @Sendable func reusable(_ output: String, key: String) -> [UInt8]? {
+            guard previous.entries[output]?.key == key,
+                  let data = FileManager.default.contents(atPath: outputFolder.appendingPathComponent(output).path) else { return nil }
+            return [UInt8](data)
+        }
         let results = ResultSlots<RenderedPage>(count: pages.count)
         let toRender = pages
         let chromes = pages.map { chrome(for: $0.output) }
         let done = ResultSlots<Int>(count: 1)
         done[0] = 0
         DispatchQueue.concurrentPerform(iterations: toRender.count) { index in
-            results[index] = render(page: toRender[index], theme: theme, examples: byName, examplesURL: examplesURL,
-                                    outputs: outputs, chrome: chromes[index], options: options,
-                                    isHome: toRender[index].output == "index.html")
+            let page = toRender[index]
+            let isHome = page.output == "index.html"
+            if !isHome, let entry = previous.entries[page.output], let bytes = reusable(page.output, key: pageKey(page, examples: entry.examples)) {
+                results[index] = RenderedPage(html: String(decoding: bytes, as: UTF8.self), diagnostics: [],
+                                              examples: Set(entry.examples), cached: true)
+            } else {
+                results[index] = render(page: page, theme: theme, examples: byName, examplesURL: examplesURL,
+                                        outputs: outputs, chrome: chromes[index], options: options, isHome: isHome)
+            }
             if let progress = options.progress {
                 let count = done.increment(0)
                 if count % 50 == 0 || count == toRender.count { progress(.rendered(count, of: toRender.count)) }
@@ -132,19 +183,38 @@ public enum SiteBuilder {
         clock.lap("render pages")
         var referenced = Set<String>()
         var homeContent = ""
+        var cache = BuildCache()
         for (page, result) in zip(pages, results.values) {
             site.diagnostics.append(contentsOf: result.diagnostics)
             referenced.formUnion(result.examples)
-            if page.output == "index.html" { homeContent = result.html } else { site.files[page.output] = Array(result.html.utf8) }
+            if page.output == "index.html" { homeContent = result.html; continue }
+            site.files[page.output] = Array(result.html.utf8)
+            if result.cached { site.cachedCount += 1 }
+            if result.diagnostics.isEmpty {
+                let shown = result.examples.sorted()
+                cache.entries[page.output] = BuildCache.Entry(key: pageKey(page, examples: shown), examples: shown)
+            }
         }
 
         // Example pages.
         for example in examples {
             let name = example.name
             let output = "examples/" + htmlName(name)
+            let key = BuildCache.key([globalKey, output, example.sourceKey])
+            if let bytes = reusable(output, key: key) {
+                site.files[output] = bytes
+                site.cachedCount += 1
+                cache.entries[output] = BuildCache.Entry(key: key, examples: [])
+                if !referenced.contains(name) {
+                    site.diagnostics.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1),
+                                                     "no page shows this example in a rowmotion block"))
+                }
+                continue
+            }
             do {
                 let (html, problems) = try examplePage(example, theme: theme, chrome: chrome(for: output))
                 site.files[output] = Array(html.utf8)
+                if problems.isEmpty { cache.entries[output] = BuildCache.Entry(key: key, examples: []) }
                 for problem in problems {
                     site.diagnostics.append(.warning("uikit-rule", at: SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1), problem))
                 }
@@ -164,15 +234,38 @@ public enum SiteBuilder {
             CardView(title: example.sequence.title, href: "examples/" + htmlName(example.name),
                      stepCount: example.sequence.steps.count, sparkline: sparkline(example.changesets))
         }
-        do {
-            let index = IndexContext(chrome: chromeHome, title: home?.title ?? siteTitle, description: home?.frontMatter.description,
-                                     content: homeContent, examples: cards)
-            site.files["index.html"] = Array(try theme.render("index", index).utf8)
-        } catch {
-            site.diagnostics.append(error)
+        let indexKey = BuildCache.key([globalKey, "index.html", home?.sourceKey ?? ""] + examples.map(\.sourceKey))
+        let homeClean = !(home.map { page in site.diagnostics.contains { $0.location.file == page.source } } ?? false)
+        if let bytes = reusable("index.html", key: indexKey), homeClean {
+            site.files["index.html"] = bytes
+            site.cachedCount += 1
+            cache.entries["index.html"] = BuildCache.Entry(key: indexKey, examples: [])
+        } else {
+            do {
+                let index = IndexContext(chrome: chromeHome, title: home?.title ?? siteTitle, description: home?.frontMatter.description,
+                                         content: homeContent, examples: cards)
+                site.files["index.html"] = Array(try theme.render("index", index).utf8)
+                if homeClean { cache.entries["index.html"] = BuildCache.Entry(key: indexKey, examples: []) }
+            } catch {
+                site.diagnostics.append(error)
+            }
         }
         site.pageCount = pages.count
         site.exampleCount = examples.count
+        site.cache = cache
+        site.cache.pageCount = pages.count
+        site.cache.exampleCount = examples.count
+        // Recorded only for a build with nothing to report.
+        site.cache.cleanInputKey = site.diagnostics.isEmpty ? inputKey : nil
+        // Nothing to write when every output came from the previous build and
+        // the site on disk has exactly these files.
+        let htmlOutputs = site.files.keys.filter { !$0.hasPrefix("assets/") }
+        site.unchanged = site.cachedCount == htmlOutputs.count && previous.entries == cache.entries
+            && site.files.allSatisfy { path, bytes in
+                path.hasPrefix("assets/") ? FileManager.default.fileExists(atPath: outputFolder.appendingPathComponent(path).path) : true
+            }
+            && (FileManager.default.enumerator(atPath: outputFolder.path)?.allObjects as? [String] ?? [])
+                .filter { $0.hasSuffix(".html") || $0.hasPrefix("assets/") && $0.contains(".") }.count == site.files.count
         site.pages = pages.map { ($0.source, $0.output, $0.title) }.sorted { $0.output < $1.output }
         site.examples = examples.map { example in
             (example.name, example.sequence.title, "examples/" + htmlName(example.name),
@@ -191,10 +284,15 @@ public enum SiteBuilder {
         var site = build(options)
         let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
         guard !failed else { return (site, nil) }
+        if site.unchanged {
+            if let path = options.cache { site.cache.save(to: path) }
+            return (site, (0, site.cachedCount))
+        }
         do {
             var clock = PhaseClock(report: options.progress)
             let written = try SiteWriter.write(site.files, to: options.out)
             clock.lap("write")
+            if let path = options.cache { site.cache.save(to: path) }
             return (site, written)
         } catch {
             site.diagnostics.append(error)
@@ -211,12 +309,15 @@ public enum SiteBuilder {
         var frontMatter: FrontMatter
         var body: String
         var bodyLineOffset: Int
+        var sourceKey: String
     }
 
     struct RenderedPage: Sendable {
         var html = ""
         var diagnostics: [Diagnostic] = []
         var examples: Set<String> = []
+        /// Taken from the previous build.
+        var cached = false
     }
 
     static func loadPages(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [Page] {
@@ -237,10 +338,11 @@ public enum SiteBuilder {
                 continue
             }
             let matter = yaml.map { FrontMatter.read($0, file: file, diagnostics: &diagnostics) } ?? FrontMatter()
-            let heading = body.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) }
+            let heading = firstHeading(in: body)
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             pages.append(Page(source: file, output: String(path.dropLast(3)) + ".html",
-                              title: matter.title ?? heading ?? name, frontMatter: matter, body: body, bodyLineOffset: offset))
+                              title: matter.title ?? heading ?? name, frontMatter: matter, body: body, bodyLineOffset: offset,
+                              sourceKey: BuildCache.key([text])))
         }
         return pages
     }
@@ -250,6 +352,8 @@ public enum SiteBuilder {
         var name: String
         var sequence: SnapshotSequence
         var changesets: [Changeset<String, Record<String>>]
+        /// A hash of the file's text, for the build cache.
+        var sourceKey = ""
     }
 
     static func render(page: Page, theme: Theme, examples: [String: Example], examplesURL: URL,
@@ -264,7 +368,7 @@ public enum SiteBuilder {
             switch spec.source {
             case .inline(let inline):
                 do throws(Diagnostic) {
-                    example = Example(name: "inline", sequence: inline, changesets: try inline.changesets())
+                    example = Example(name: "inline", sequence: inline, changesets: try inline.changesets(), sourceKey: "")
                 } catch {
                     result.diagnostics.append(error)
                     return nil
@@ -333,6 +437,18 @@ public enum SiteBuilder {
             }
         }
         return items
+    }
+
+    /// The text of the first `# ` heading line, without splitting the page.
+    static func firstHeading(in body: String) -> String? {
+        var rest = Substring(body)
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+            let line = rest[..<end]
+            if line.hasPrefix("# ") { return String(line.dropFirst(2)) }
+            rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
+        }
+        return nil
     }
 
     /// `a/./b/../c` to `a/c`.
@@ -432,6 +548,9 @@ public enum SiteBuilder {
         }
         return svg + "</svg>"
     }
+
+    /// The cache file name for an output folder.
+    public static func cacheName(for output: String) -> String { "site-" + BuildCache.key([output]) + ".cache" }
 
     /// FNV-1a, 64 bits, as 16 hex digits: a stable content hash for asset names.
     static func contentHash(_ text: String) -> String {

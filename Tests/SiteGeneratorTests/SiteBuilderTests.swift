@@ -236,6 +236,92 @@ struct SiteBuilderTests {
         #expect(String(decoding: site.files["zeta.html"] ?? [], as: UTF8.self).contains(">WIP</a>"))
     }
 
+    // MARK: Incremental builds
+
+    func cachedOptions(_ project: FixtureProject) -> BuildOptions {
+        var options = project.options
+        options.cache = project.root.appendingPathComponent(".build/site.cache").path
+        return options
+    }
+
+    func edit(_ project: FixtureProject, _ path: String, _ text: String) throws {
+        try Data(text.utf8).write(to: project.root.appendingPathComponent(path))
+    }
+
+    @Test func incrementalRebuild_isByteIdenticalToACleanBuild() throws {
+        let project = try FixtureProject(files: sampleFiles)
+        defer { project.remove() }
+        let options = cachedOptions(project)
+        #expect(SiteBuilder.buildAndWrite(options).written != nil)
+        try edit(project, "site/zeta.md", "---\norder: 1\n---\n# Zeta page\n\nEdited.\n")
+        try edit(project, "examples/more/second.yml", "title: Second\ndescription: Edited.\nsteps:\n  - items: [x]\n  - items: [y, x]\n")
+        let incremental = SiteBuilder.buildAndWrite(options)
+        #expect(incremental.site.cachedCount >= 2, "intro and list.html are unchanged")
+        var clean = project.options
+        clean.out = project.root.appendingPathComponent("_clean").path
+        let fresh = SiteBuilder.buildAndWrite(clean)
+        #expect(incremental.site.files == fresh.site.files)
+        for (path, bytes) in fresh.site.files {
+            #expect(FileManager.default.contents(atPath: project.root.appendingPathComponent("_site/\(path)").path) == Data(bytes), "\(path)")
+        }
+    }
+
+    @Test func noChangeRebuild_reusesEverything_andWritesNothing() throws {
+        let project = try FixtureProject(files: sampleFiles)
+        defer { project.remove() }
+        let options = cachedOptions(project)
+        let first = SiteBuilder.buildAndWrite(options)
+        let second = SiteBuilder.buildAndWrite(options)
+        #expect(second.site.unchanged)
+        #expect(second.written?.written == 0)
+        #expect(second.site.files == first.site.files)
+        #expect(second.site.cachedCount == first.site.files.keys.filter { !$0.hasPrefix("assets/") }.count)
+    }
+
+    /// With no diagnostics and no input changed, a rebuild parses nothing;
+    /// the next edit still gives exactly a clean build's output.
+    @Test func unchangedInputs_skipTheWholeBuild_andEditsStillRebuild() throws {
+        let files = sampleFiles.filter { $0.0 != "examples/more/second.yml" }
+        let project = try FixtureProject(files: files)
+        defer { project.remove() }
+        let options = cachedOptions(project)
+        let first = SiteBuilder.buildAndWrite(options)
+        #expect(first.site.diagnostics.isEmpty, "\(first.site.diagnostics)")
+        let second = SiteBuilder.buildAndWrite(options)
+        #expect(second.site.unchanged && second.site.files.isEmpty, "the shortcut parses and renders nothing")
+        #expect(second.written?.written == 0)
+        #expect(second.site.pageCount == first.site.pageCount)
+        try edit(project, "site/zeta.md", "---\norder: 1\n---\n# Zeta page\n\nEdited after a shortcut.\n")
+        let third = SiteBuilder.buildAndWrite(options)
+        #expect(!third.site.unchanged)
+        var clean = project.options
+        clean.out = project.root.appendingPathComponent("_clean").path
+        #expect(third.site.files == SiteBuilder.build(clean).files)
+        #expect(String(decoding: FileManager.default.contents(atPath: project.root.appendingPathComponent("_site/zeta.html").path) ?? Data(),
+                       as: UTF8.self).contains("Edited after a shortcut."))
+    }
+
+    @Test func templateChange_rebuildsEverythingThatUsesIt() throws {
+        let project = try FixtureProject(files: sampleFiles)
+        defer { project.remove() }
+        let options = cachedOptions(project)
+        _ = SiteBuilder.buildAndWrite(options)
+        try FileManager.default.createDirectory(at: project.root.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try edit(project, "templates/nav.mustache", "<nav>{{#nav}}<a href=\"{{root}}{{href}}\">{{title}}</a>{{/nav}}</nav>\n")
+        let rebuilt = SiteBuilder.buildAndWrite(options)
+        #expect(rebuilt.site.cachedCount == 0)
+        #expect(String(decoding: rebuilt.site.files["zeta.html"] ?? [], as: UTF8.self).contains("<nav><a href="))
+    }
+
+    @Test func warnings_areReportedOnEveryBuild() throws {
+        let project = try FixtureProject(files: sampleFiles + [("site/links.md", "# Links\n\n[gone](gone.md)\n")])
+        defer { project.remove() }
+        let options = cachedOptions(project)
+        _ = SiteBuilder.buildAndWrite(options)
+        let again = SiteBuilder.buildAndWrite(options)
+        #expect(again.site.diagnostics.contains { $0.id == "broken-link" })
+    }
+
     @Test func templateLookup_isProjectThenBuiltIn() {
         #expect(Theme.lookup("page.mustache", projectTemplates: "templates") == [.project("templates/page.mustache"), .builtIn])
         #expect(Theme.lookup("page.mustache", projectTemplates: nil) == [.builtIn])

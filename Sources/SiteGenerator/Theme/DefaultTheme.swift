@@ -88,15 +88,16 @@ public struct Theme: Sendable {
     /// Renders `template` with `context`, after checking that every name the
     /// template (and its partials) uses exists in the context: Mustache
     /// would otherwise render a misspelt name as nothing.
-    /// The names are checked once per template and build: contexts are
-    /// typed, so one context that fills every section proves them all.
+    /// The names are checked for the first renders of each template: contexts
+    /// are typed, so a context that fills every section proves them all, and
+    /// a section that stays empty (a nil optional) cannot be checked anyway.
     public func render(_ template: String, _ context: Any) throws(Diagnostic) -> String {
-        if !checked.contains(template) {
+        if checked.needsCheck(template) {
             var problems: [Diagnostic] = []
             var skipped = false
             TemplateCheck.check(template: template, theme: self, scopes: [context], problems: &problems, skipped: &skipped, depth: 0)
             if let first = problems.first { throw first }
-            if !skipped { checked.insert(template) }
+            checked.record(template, complete: !skipped)
         }
         return library.render(context, withTemplate: template) ?? ""
     }
@@ -192,36 +193,53 @@ enum TemplateCheck {
         var column: Int
     }
 
-    /// The tags of a template, with their line and column.
+    /// The tags of a template, with their line and column, in one pass.
     static func tags(in text: String) -> [Tag] {
+        let characters = Array(text)
         var result: [Tag] = []
-        var index = text.startIndex
-        while let open = text[index...].range(of: "{{") {
-            let triple = text[open.upperBound...].hasPrefix("{")
-            let closing = triple ? "}}}" : "}}"
-            let contentStart = triple ? text.index(after: open.upperBound) : open.upperBound
-            guard let close = text[contentStart...].range(of: closing) else { break }
-            var content = text[contentStart..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            var kind: Character? = triple ? "&" : nil
-            if let first = content.first, "#^/!>&=".contains(first) {
-                kind = first
-                content = String(content.dropFirst()).trimmingCharacters(in: .whitespaces)
+        var line = 1, column = 1, i = 0
+        func starts(_ token: String, at position: Int) -> Bool {
+            let token = Array(token)
+            return position + token.count <= characters.count && Array(characters[position..<position + token.count]) == token
+        }
+        while i < characters.count {
+            if starts("{{", at: i) {
+                let triple = starts("{{{", at: i)
+                let closing = triple ? "}}}" : "}}"
+                let contentStart = i + (triple ? 3 : 2)
+                var end = contentStart
+                while end < characters.count && !starts(closing, at: end) { end += 1 }
+                guard end < characters.count else { break }
+                var content = String(characters[contentStart..<end]).trimmingCharacters(in: .whitespaces)
+                var kind: Character? = triple ? "&" : nil
+                if let first = content.first, "#^/!>&=".contains(first) {
+                    kind = first
+                    content = String(content.dropFirst()).trimmingCharacters(in: .whitespaces)
+                }
+                result.append(Tag(kind: kind, name: content, line: line, column: column))
+                let next = end + closing.count
+                for character in characters[i..<next] {
+                    if character == "\n" { line += 1; column = 1 } else { column += 1 }
+                }
+                i = next
+                continue
             }
-            let before = text[..<open.lowerBound]
-            let line = before.filter { $0 == "\n" }.count + 1
-            let column = before.count - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
-            result.append(Tag(kind: kind, name: content, line: line, column: column))
-            index = close.upperBound
+            if characters[i] == "\n" { line += 1; column = 1 } else { column += 1 }
+            i += 1
         }
         return result
     }
 }
 
-/// The set of templates already checked, shared by the threads that render.
+/// Which templates have been checked, shared by the threads that render: a
+/// template is done after a check that skipped no section, or after a few.
 final class CheckedTemplates: @unchecked Sendable {
-    private var names = Set<String>()
+    private var checks: [String: Int] = [:]
     private let lock = NSLock()
+    static let enough = 8
 
-    func contains(_ name: String) -> Bool { lock.withLock { names.contains(name) } }
-    func insert(_ name: String) { _ = lock.withLock { names.insert(name) } }
+    func needsCheck(_ name: String) -> Bool { lock.withLock { checks[name, default: 0] < Self.enough } }
+    func record(_ name: String, complete: Bool) {
+        lock.withLock { checks[name] = complete ? Self.enough : checks[name, default: 0] + 1 }
+    }
 }

@@ -49,6 +49,9 @@ struct Build: ParsableCommand {
     @Option(name: .customLong("report"), help: "Also write a JSON summary here: every page, every example with its steps' batches and change counts, every diagnostic.")
     var reportPath: String?
 
+    @Flag(help: "Render every page again, ignoring what the previous build left in .build/rowmotion-cache.")
+    var noCache = false
+
     @Flag(help: "Print how long each phase took.")
     var verbose = false
 
@@ -57,6 +60,13 @@ struct Build: ParsableCommand {
 
     func run() throws {
         var options = siteOptions.buildOptions(out: out, baseURL: baseURL)
+        if !noCache {
+            // One cache per output folder: reused bytes come from that folder.
+            let absolute = URL(fileURLWithPath: out).standardizedFileURL.path
+            options.cache = ".build/rowmotion-cache/\(SiteBuilder.cacheName(for: absolute))"
+        }
+        // A report lists every page and example: that needs a real build.
+        options.allowShortcut = reportPath == nil
         let terminal = isatty(STDERR_FILENO) != 0
         let (verbose, quiet) = (self.verbose, self.quiet)
         options.progress = { event in
@@ -83,6 +93,7 @@ struct Build: ParsableCommand {
         guard let written else { throw ExitCode(1) }
         if quiet { return }
         print("built \(site.pageCount) page\(site.pageCount == 1 ? "" : "s") and \(site.exampleCount) example\(site.exampleCount == 1 ? "" : "s") "
-              + "into \(out) (\(written.written) files written, \(written.reused) unchanged)")
+              + "into \(out) (\(written.written) files written, \(written.reused) unchanged"
+              + (site.cachedCount > 0 ? ", \(site.cachedCount) pages reused from the last build)" : ")"))
     }
 }

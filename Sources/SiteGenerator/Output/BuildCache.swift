@@ -1,0 +1,88 @@
+import Foundation
+
+/// What the previous build produced, keyed by content: for each output
+/// file, a hash of everything it was made from, and the examples it showed.
+/// An output whose key is unchanged is taken from the existing site instead
+/// of being rendered again. Outputs that produced diagnostics are never
+/// cached, so their warnings are reported on every build.
+struct BuildCache {
+    struct Entry: Equatable {
+        var key: String
+        var examples: [String]
+    }
+
+    /// Bumped whenever the generator's output changes for the same inputs.
+    static let format = "rowmotion-cache 1 (tool 0.1.0)"
+
+    var entries: [String: Entry] = [:]
+    /// A hash of every input file's bytes and the options, when the build
+    /// that wrote this cache had no diagnostics; nil otherwise.
+    var cleanInputKey: String?
+    var pageCount = 0
+    var exampleCount = 0
+
+    /// Reads a cache file; a missing or unreadable one is an empty cache.
+    static func load(from path: String?) -> BuildCache {
+        guard let path, let data = FileManager.default.contents(atPath: path),
+              let text = String(data: data, encoding: .utf8) else { return BuildCache() }
+        var cache = BuildCache()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 3, lines[0] == format else { return cache }
+        let inputs = lines[1].split(separator: " ").map(String.init)
+        if inputs.count == 4, inputs[0] == "inputs" {
+            cache.cleanInputKey = inputs[1] == "-" ? nil : inputs[1]
+            cache.pageCount = Int(inputs[2]) ?? 0
+            cache.exampleCount = Int(inputs[3]) ?? 0
+        }
+        for line in lines.dropFirst(2) where !line.isEmpty {
+            let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3 else { return BuildCache() }
+            cache.entries[parts[0]] = Entry(key: parts[1], examples: parts[2].isEmpty ? [] : parts[2].components(separatedBy: ","))
+        }
+        return cache
+    }
+
+    /// Writes the cache atomically (a half-written cache is just a miss).
+    func save(to path: String) {
+        var text = Self.format + "\n" + "inputs \(cleanInputKey ?? "-") \(pageCount) \(exampleCount)\n"
+        for (output, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            text += "\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\n"
+        }
+        let url = URL(fileURLWithPath: path)
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? Data(text.utf8).write(to: url, options: .atomic)
+    }
+
+    /// A hash of every file under the given folders (names and bytes, in a
+    /// stable order) and of `extra`: the whole build's inputs.
+    static func inputKey(folders: [String], extra: [String]) -> String {
+        var parts = extra
+        for folder in folders {
+            let files = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
+            parts.append("folder \(folder) \(files.count)")
+            for file in files {
+                let path = (folder as NSString).appendingPathComponent(file)
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                parts.append(file)
+                parts.append(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self))
+            }
+        }
+        return key(parts)
+    }
+
+    /// A 128-bit content key (two FNV-1a passes with different seeds).
+    static func key(_ parts: [String]) -> String {
+        var a: UInt64 = 0xCBF2_9CE4_8422_2325, b: UInt64 = 0x8422_2325_CBF2_9CE4
+        for part in parts {
+            for byte in part.utf8 {
+                a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 &+ 0x9E37_79B9
+            }
+            // A separator, so ["ab", "c"] and ["a", "bc"] differ.
+            a = (a ^ 0xFF) &* 0x0000_0100_0000_01B3
+            b = (b ^ 0xFF) &* 0x0000_0100_0000_01B3 &+ 0x9E37_79B9
+        }
+        return String(a, radix: 16) + String(b, radix: 16)
+    }
+}
