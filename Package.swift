@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // The diff engine: no dependencies, not even Foundation.
@@ -27,9 +28,15 @@ let package = Package(
             dependencies: ["ListDiff", "SnapshotFormat", "CCMark", .product(name: "Mustache", package: "swift-mustache"),
                            .product(name: "Yams", package: "Yams")]
         ),
+        // `rowmotion serve`: the built site over HTTP on loopback, rebuilt as
+        // its sources change, with live reload over a WebSocket.
+        .target(
+            name: "SiteServer",
+            dependencies: ["SiteGenerator", "SnapshotFormat", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
         .executableTarget(
             name: "rowmotion",
-            dependencies: ["ListDiff", "SnapshotFormat", "SiteGenerator",
+            dependencies: ["ListDiff", "SnapshotFormat", "SiteGenerator", "SiteServer",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // `swift package --allow-writing-to-package-directory rowmotion build` in any package.
@@ -50,6 +57,7 @@ let package = Package(
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
         .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "SeededRandom"], exclude: ["Fixtures"]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "SeededRandom"], exclude: ["Fixtures"]),
+        .testTarget(name: "SiteServerTests", dependencies: ["SiteServer"]),
         // Runs the built `rowmotion` binary end to end.
         .testTarget(name: "RowmotionCLITests", dependencies: ["rowmotion"]),
     ]

@@ -77,12 +77,6 @@ extension LocatedValue {
 public enum LocatedYAML {
     /// Parses `text`, which starts on line `lineOffset + 1` of `file`.
     public static func parse(_ text: String, file: String, lineOffset: Int = 0) -> Result<LocatedValue, Diagnostic> {
-        switch YAMLBridge.parse(text, file: file) {
-        case .success(let value):
-            return .success(value.shifted(by: lineOffset))
-        case .failure(var diagnostic):
-            diagnostic.location.line += lineOffset
-            return .failure(diagnostic)
-        }
+        YAMLBridge.parse(text, file: file, lineOffset: lineOffset).map { $0.shifted(by: lineOffset) }
     }
 }

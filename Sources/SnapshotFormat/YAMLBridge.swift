@@ -7,17 +7,18 @@ enum YAMLBridge {
     /// strings (a country code `NO` is not false).
     static let resolver = try! Resolver.default.replacing(.bool, with: "^(?:true|True|TRUE|false|False|FALSE)$")
 
-    static func parse(_ text: String, file: String) -> Result<LocatedValue, Diagnostic> {
+    /// `text` starts on line `lineOffset + 1` of `file`; diagnostics say so.
+    static func parse(_ text: String, file: String, lineOffset: Int = 0) -> Result<LocatedValue, Diagnostic> {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text, resolver)
         } catch let error as YamlError {
-            return .failure(diagnostic(for: error, file: file))
+            return .failure(diagnostic(for: error, file: file, lineOffset: lineOffset))
         } catch {
-            return .failure(.error("yaml-syntax", at: SourceLocation(file: file, line: 1, column: 1), "cannot read YAML: \(error)"))
+            return .failure(.error("yaml-syntax", at: SourceLocation(file: file, line: 1 + lineOffset, column: 1), "cannot read YAML: \(error)"))
         }
         guard let root else {
-            return .failure(.error("empty-file", at: SourceLocation(file: file, line: 1, column: 1),
+            return .failure(.error("empty-file", at: SourceLocation(file: file, line: 1 + lineOffset, column: 1),
                                    "the file is empty; expected a mapping with 'steps'"))
         }
         return convert(root, file: file)
@@ -74,10 +75,16 @@ enum YAMLBridge {
         return .string(scalar.string)
     }
 
-    static func diagnostic(for error: YamlError, file: String) -> Diagnostic {
+    static func diagnostic(for error: YamlError, file: String, lineOffset: Int = 0) -> Diagnostic {
+        var diagnostic = diagnostic(for: error, file: file, contextLineOffset: lineOffset)
+        diagnostic.location.line += lineOffset
+        return diagnostic
+    }
+
+    private static func diagnostic(for error: YamlError, file: String, contextLineOffset: Int) -> Diagnostic {
         func described(_ problem: String, _ context: YamlError.Context?) -> String {
             guard let context else { return problem }
-            return "\(problem) (\(context.text) that starts at \(context.mark.line):\(context.mark.column))"
+            return "\(problem) (\(context.text) that starts at \(context.mark.line + contextLineOffset):\(context.mark.column))"
         }
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):

@@ -7,7 +7,7 @@ struct Rowmotion: ParsableCommand {
         commandName: "rowmotion",
         abstract: "Replays list snapshot sequences as UIKit batch updates.",
         version: "0.1.0",
-        subcommands: [Build.self, Diff.self, Check.self, Init.self]
+        subcommands: [Build.self, Serve.self, Diff.self, Check.self, Init.self]
     )
 
     /// Parses and runs, with DESIGN.md's exit codes: 0 success, 1 an input

@@ -151,6 +151,14 @@ struct SiteBuilderTests {
         #expect(errors.contains("\(page):8:10: error: no example 'nope.yml' in examples/"))
     }
 
+    @Test func frontMatterSyntaxErrors_nameLinesOfTheMarkdownFile_inTheMessageToo() throws {
+        let project = try FixtureProject(files: [("site/page.md", "---\ntitle: [unclosed\n---\n# P\n")])
+        defer { project.remove() }
+        let page = project.root.appendingPathComponent("site/page.md").path
+        let errors = SiteBuilder.build(project.options).diagnostics.map(\.description)
+        #expect(errors == ["\(page):3:1: error: did not find expected ',' or ']' (while parsing a flow sequence that starts at 2:8)"])
+    }
+
     @Test func strictBuild_withWarnings_writesNothing() throws {
         let project = try FixtureProject(files: [
             ("site/index.md", "# Home\n\n[gone](gone.md)\n"),

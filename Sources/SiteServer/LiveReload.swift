@@ -1,0 +1,99 @@
+import FlyingFox
+import Foundation
+import SnapshotFormat
+
+/// What the server tells open pages over the live-reload socket: the
+/// number of the last build that was written, the pages it changed, and the
+/// errors of the last build if it failed (the site served is then the last
+/// good one).
+///
+/// Every message is one JSON object:
+/// `{"type":"hello"|"build","build":N,"changed":[paths]|null,"errors":[texts]}`.
+/// `hello` is sent once, when a page connects; `build` after every rebuild.
+public struct LiveStatus: Sendable, Equatable {
+    /// Counts the builds that wrote the site; pages carry the number they
+    /// were served with and reload when it moves on.
+    public var build: Int
+    /// The site's files (paths under the output folder) the last build
+    /// changed, added or removed; `nil` when not known.
+    public var changed: [String]?
+    /// The last build's errors, swiftc's form; empty when it succeeded.
+    public var errors: [String]
+
+    public init(build: Int, changed: [String]? = nil, errors: [String] = []) {
+        self.build = build
+        self.changed = changed
+        self.errors = errors
+    }
+
+    /// The message's JSON text.
+    public func json(type: String) -> String {
+        let changed = self.changed.map { "[" + $0.map { JSONText.string($0) }.joined(separator: ",") + "]" } ?? "null"
+        let errors = "[" + self.errors.map { JSONText.string($0) }.joined(separator: ",") + "]"
+        return "{\"type\":\(JSONText.string(type)),\"build\":\(build),\"changed\":\(changed),\"errors\":\(errors)}"
+    }
+}
+
+/// Holds the open pages' sockets and sends each of them every status.
+public final class LiveReloadHub: WSMessageHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var clients: [UUID: AsyncStream<WSMessage>.Continuation] = [:]
+    private var current: LiveStatus
+
+    public init(status: LiveStatus = LiveStatus(build: 0)) {
+        current = status
+    }
+
+    /// The status pages get when they connect.
+    public var status: LiveStatus {
+        lock.withLock { current }
+    }
+
+    /// How many pages are connected.
+    public var clientCount: Int {
+        lock.withLock { clients.count }
+    }
+
+    /// A new page: it gets the current status at once, then every status
+    /// published until it goes away. What the page sends is ignored.
+    public func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
+        let id = UUID()
+        let (messages, continuation) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        lock.withLock {
+            clients[id] = continuation
+            continuation.yield(.text(current.json(type: "hello")))
+        }
+        Task { [weak self] in
+            for await _ in client {}
+            continuation.finish()
+            self?.remove(id)
+        }
+        return messages
+    }
+
+    /// Records `status` and sends it to every open page.
+    public func publish(_ status: LiveStatus) {
+        lock.withLock {
+            current = status
+            let text = status.json(type: "build")
+            for continuation in clients.values { continuation.yield(.text(text)) }
+        }
+    }
+
+    /// Closes every page's socket (the server is stopping).
+    public func closeAll() {
+        let open = lock.withLock {
+            defer { clients = [:] }
+            return Array(clients.values)
+        }
+        for continuation in open {
+            continuation.yield(.close(.goingAway))
+            continuation.finish()
+        }
+    }
+
+    private func remove(_ id: UUID) {
+        _ = lock.withLock { clients.removeValue(forKey: id) }
+    }
+}

@@ -1,0 +1,104 @@
+import FlyingFox
+import Foundation
+
+/// Serves the files of the built site, read from disk on every request (a
+/// rebuild swaps the folder), with the live-reload script added to HTML.
+public struct SiteFileHandler: HTTPHandler {
+    /// Where a request's path leads inside the site.
+    public enum Target: Equatable, Sendable {
+        /// A file, by its path under the site's folder.
+        case file(String)
+        /// A folder asked for without its trailing slash: redirect there.
+        case redirect(String)
+        /// Outside the site, hidden, or absent.
+        case notFound
+    }
+
+    let root: URL
+    let build: @Sendable () -> Int
+
+    /// - Parameters:
+    ///   - root: the site's folder.
+    ///   - build: the number of the build being served, for the live script.
+    public init(root: URL, build: @escaping @Sendable () -> Int) {
+        self.root = root
+        self.build = build
+    }
+
+    public func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard request.method == .GET || request.method == .HEAD else {
+            return HTTPResponse(statusCode: .methodNotAllowed, headers: HTTPHeaders([HTTPHeader("Allow"): "GET, HEAD"]))
+        }
+        switch Self.resolve(request.path, in: root) {
+        case let .redirect(location):
+            return HTTPResponse(statusCode: .movedPermanently, headers: HTTPHeaders([.location: location]))
+        case .notFound:
+            let page = "<!doctype html><meta charset=\"utf-8\"><title>Not found</title>"
+                + "<body><h1>Not found</h1><p>The site has no page at this address (yet).</p></body>"
+            return response(.notFound, type: "text/html; charset=utf-8",
+                            body: Data(LiveScript.inject(into: page, build: build()).utf8), method: request.method)
+        case let .file(path):
+            let url = root.appendingPathComponent(path)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                return HTTPResponse(statusCode: .notFound)
+            }
+            let type = Self.contentType(of: path)
+            guard type.hasPrefix("text/html") else {
+                return response(.ok, type: type, body: data, method: request.method)
+            }
+            let html = String(decoding: data, as: UTF8.self)
+            return response(.ok, type: type, body: Data(LiveScript.inject(into: html, build: build()).utf8), method: request.method)
+        }
+    }
+
+    private func response(_ status: HTTPStatusCode, type: String, body: Data, method: HTTPMethod) -> HTTPResponse {
+        var headers: HTTPHeaders = [.contentType: type, HTTPHeader("Cache-Control"): "no-store"]
+        if method == .HEAD {
+            headers[.contentLength] = String(body.count)
+            return HTTPResponse(statusCode: status, headers: headers)
+        }
+        return HTTPResponse(statusCode: status, headers: headers, body: body)
+    }
+
+    /// Where `path` (a request's decoded path) leads in the site at `root`:
+    /// a folder means its `index.html`; `..`, hidden names (the site's
+    /// marker file among them) and anything that leaves the folder through a
+    /// link are not found.
+    public static func resolve(_ path: String, in root: URL) -> Target {
+        guard path.hasPrefix("/") else { return .notFound }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard !parts.contains(where: { $0.hasPrefix(".") || $0.contains("\0") || $0.contains("\\") }) else { return .notFound }
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        let relative = parts.joined(separator: "/")
+        let url = root.appendingPathComponent(relative)
+        guard manager.fileExists(atPath: url.path, isDirectory: &isFolder) else { return .notFound }
+        // Links out of the site are not followed.
+        let base = root.resolvingSymlinksInPath().path
+        let real = url.resolvingSymlinksInPath().path
+        guard real == base || real.hasPrefix(base + "/") else { return .notFound }
+        guard isFolder.boolValue else { return .file(relative) }
+        guard path.hasSuffix("/") else { return .redirect(path + "/") }
+        let index = relative.isEmpty ? "index.html" : relative + "/index.html"
+        return manager.fileExists(atPath: root.appendingPathComponent(index).path) ? .file(index) : .notFound
+    }
+
+    /// The `Content-Type` for a file of the site, by its extension.
+    public static func contentType(of path: String) -> String {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "html", "htm": "text/html; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "js", "mjs": "text/javascript; charset=utf-8"
+        case "json": "application/json"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        case "jpg", "jpeg": "image/jpeg"
+        case "gif": "image/gif"
+        case "webp": "image/webp"
+        case "ico": "image/x-icon"
+        case "txt", "md", "yml", "yaml": "text/plain; charset=utf-8"
+        case "woff2": "font/woff2"
+        default: "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import SiteGenerator
+import SiteServer
+import SnapshotFormat
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build the site, serve it on loopback, and rebuild and reload open pages as you edit.",
+        discussion: """
+            Watches the site, examples and templates folders. A change rebuilds the site (pages whose inputs \
+            did not change come from the cache) and reloads the open pages it changed. A build with errors \
+            prints them here and shows them over the open pages, and the last good site stays served. \
+            The reload script is added to pages as they are served, never to the files written. Ctrl-C stops.
+            """)
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    @Option(help: "The folder to write the site to (and serve from).")
+    var out = "_site"
+
+    @Option(help: "The port to listen on (0: any free port).")
+    var port: UInt16 = 8000
+
+    @Option(help: "The IPv4 address to listen on. Keep it on loopback: the server is for writing docs, not for hosting them.")
+    var host = "127.0.0.1"
+
+    @Flag(help: "Open the site in a browser (xdg-open or open) once it is served.")
+    var open = false
+
+    func run() throws {
+        var build = siteOptions.buildOptions(out: out)
+        let absolute = URL(fileURLWithPath: out).standardizedFileURL.path
+        build.cache = ".build/rowmotion-cache/\(SiteBuilder.cacheName(for: absolute))"
+        var configuration = DevServer.Configuration(build: build)
+        configuration.host = host
+        configuration.port = port
+        let server = DevServer(configuration)
+        let console = Console()
+        server.onBuild = { outcome in console.describe(outcome) }
+
+        // Listen first: a port in use fails before anything is written.
+        let started = Blocking<Result<String, any Error>>()
+        // Detached: this thread (maybe the main actor's) waits below.
+        Task.detached {
+            do { started.put(.success(try await server.start())) } catch { started.put(.failure(error)) }
+        }
+        let address: String
+        switch started.take() {
+        case let .success(url): address = url
+        case let .failure(error):
+            FileHandle.standardError.write(Data("rowmotion: error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        server.rebuild()
+        console.line("serving \(out) at \(address) (watching \(server.watchedFolders.joined(separator: ", ")); Ctrl-C stops)")
+        if open { Self.openBrowser(address) }
+
+        // Ctrl-C or a TERM: close the pages' sockets, stop listening, exit 0.
+        let finished = Blocking<Void>()
+        var sources: [any DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                Task.detached {
+                    await server.stop()
+                    finished.put(())
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        let watching = Thread { server.watch() }
+        watching.start()
+        finished.take()
+        console.line("stopped")
+        _ = sources
+    }
+
+    static func openBrowser(_ address: String) {
+        for opener in ["/usr/bin/xdg-open", "/usr/bin/open"] where FileManager.default.isExecutableFile(atPath: opener) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: opener)
+            process.arguments = [address]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            if (try? process.run()) != nil { return }
+        }
+        FileHandle.standardError.write(Data("rowmotion: no browser opener found (xdg-open); open \(address) yourself\n".utf8))
+    }
+}
+
+/// One value handed from a task to the thread waiting for it.
+final class Blocking<Value>: @unchecked Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private var value: Value?
+
+    func put(_ value: Value) {
+        self.value = value
+        semaphore.signal()
+    }
+
+    func take() -> Value {
+        semaphore.wait()
+        return value!
+    }
+}
+
+/// What `serve` prints: a line per build, and the build's diagnostics.
+struct Console: Sendable {
+    func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    func describe(_ outcome: DevServer.Outcome) {
+        report(outcome.diagnostics)
+        let time = String(format: "%.0f ms", outcome.milliseconds)
+        guard outcome.written else {
+            line("build failed (\(time)); still serving the last good site")
+            return
+        }
+        let rendered = outcome.pageCount - min(outcome.reused, outcome.pageCount)
+        line("built in \(time): \(outcome.changed.count) file\(outcome.changed.count == 1 ? "" : "s") changed, "
+             + "\(rendered) page\(rendered == 1 ? "" : "s") rendered, \(outcome.reused) from the cache")
+    }
+}
