@@ -22,9 +22,11 @@ enum SiteBench {
         }
     }
 
-    static func run(runs: Int, json: Bool) {
-        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            .appendingPathComponent(".build/bench-site-\(getpid())")
+    /// - Parameter parent: the folder the generated site and both outputs go
+    ///   in (`.build`, on this machine's disk; `/dev/shm` takes the disk out).
+    static func run(runs: Int, json: Bool, parent: String) {
+        let root = URL(fileURLWithPath: parent, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            .appendingPathComponent("bench-site-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
         let (pages, sequences) = generate(into: root, pages: 1_000, sequences: 100)
         var options = BuildOptions()
@@ -45,7 +47,7 @@ enum SiteBench {
             for (index, file) in markdown.enumerated() {
                 let bytes = [UInt8](FileManager.default.contents(atPath: file.path) ?? Data())
                 guard let html = cmark_markdown_to_html(bytes, bytes.count, CMARK_OPT_UNSAFE | CMARK_OPT_SMART) else { continue }
-                FileManager.default.createFile(atPath: floorOut.appendingPathComponent("\(index).html").path,
+                _ = FileManager.default.createFile(atPath: floorOut.appendingPathComponent("\(index).html").path,
                                                contents: Data(bytes: html, count: strlen(html)))
                 free(html)
             }
@@ -63,7 +65,7 @@ enum SiteBench {
         if json {
             print(figures.json)
         } else {
-            print("site build: \(figures.pages) pages + \(figures.sequences) sequences, median of \(runs) clean builds")
+            print("site build: \(figures.pages) pages + \(figures.sequences) sequences, median of \(runs) clean builds, in \(parent)")
             print("  rowmotion build   \(format(build, digits: 1)) ms")
             print("  libcmark floor    \(format(floor, digits: 1)) ms  (read, render, write the same Markdown)")
             print("  ratio             \(format(build / floor, digits: 2))×")
@@ -96,7 +98,7 @@ enum SiteBench {
             let text = "title: Sequence \(number)\ndescription: Generated.\nsteps:\n" + steps.joined(separator: "\n") + "\n"
             let url = root.appendingPathComponent("examples/seq\(number).yml")
             try? manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            manager.createFile(atPath: url.path, contents: Data(text.utf8))
+            _ = manager.createFile(atPath: url.path, contents: Data(text.utf8))
         }
         var names: [String] = []
         for number in 0..<count {
@@ -110,7 +112,7 @@ enum SiteBench {
             if number < sequences { text += "```rowmotion\nexample: seq\(number).yml\n```\n" }
             let url = root.appendingPathComponent("site/\(name)")
             try? manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            manager.createFile(atPath: url.path, contents: Data(text.utf8))
+            _ = manager.createFile(atPath: url.path, contents: Data(text.utf8))
             names.append(name)
         }
         return (names, sequences)

@@ -24,7 +24,7 @@ struct Options {
             case "--case": only.insert(rest.popFirst() ?? "")
             case "--listdiff-only": listDiffOnly = true
             case "-h", "--help":
-                print("usage: rowmotion-bench [--json] [--runs N] [--case NAME]... [--listdiff-only]\n       rowmotion-bench site [--json] [--runs N]")
+                print("usage: rowmotion-bench [--json] [--runs N] [--case NAME]... [--listdiff-only]\n       rowmotion-bench site [--json] [--runs N] [--in FOLDER]")
                 exit(0)
             default:
                 printError("rowmotion-bench: error: unknown argument '\(argument)'")
@@ -37,7 +37,8 @@ struct Options {
 if CommandLine.arguments.dropFirst().first == "site" {
     let rest = Array(CommandLine.arguments.dropFirst(2))
     let runs = rest.firstIndex(of: "--runs").flatMap { rest.indices.contains($0 + 1) ? Int(rest[$0 + 1]) : nil } ?? 5
-    SiteBench.run(runs: runs, json: rest.contains("--json"))
+    let parent = rest.firstIndex(of: "--in").flatMap { rest.indices.contains($0 + 1) ? rest[$0 + 1] : nil } ?? ".build"
+    SiteBench.run(runs: runs, json: rest.contains("--json"), parent: parent)
     exit(0)
 }
 

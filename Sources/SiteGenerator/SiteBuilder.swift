@@ -121,8 +121,9 @@ public enum SiteBuilder {
         pages.removeAll { $0.frontMatter.draft && !options.drafts }
         let home = pages.first { $0.output == "index.html" }
         let siteTitle = home?.title ?? "Rowmotion"
-        let navPages = pages.filter { $0.output != "index.html" }
+        let listed = pages.filter { $0.output != "index.html" }
             .sorted { ($0.frontMatter.order ?? .max, $0.title, $0.output) < ($1.frontMatter.order ?? .max, $1.title, $1.output) }
+        let siteNavigation = Navigation(pages: listed.map { (output: $0.output, title: $0.title) })
         let outputs = Set(pages.map(\.output) + examples.map { "examples/" + htmlName($0.name) })
 
         let stylesheetText = theme.assets["rowmotion.css"] ?? ""
@@ -139,7 +140,7 @@ public enum SiteBuilder {
         func chrome(for output: String) -> Chrome {
             let root = base ?? String(repeating: "../", count: output.split(separator: "/").count - 1)
             return Chrome(siteTitle: siteTitle, root: root, stylesheet: stylesheet, script: script,
-                          nav: navigation(navPages, current: output))
+                          nav: siteNavigation.items(current: output, root: root))
         }
 
         // Render pages on every core; each result lands in its own slot.
@@ -412,33 +413,6 @@ public enum SiteBuilder {
         return result
     }
 
-    /// The navigation for one page: the site's top-level pages and one entry
-    /// per folder (linking to its first page), with the pages of the current
-    /// page's folder listed under its entry — every page is reachable, and a
-    /// page's size does not grow with the whole site.
-    static func navigation(_ pages: [Page], current: String) -> [NavItem] {
-        let currentFolder = current.split(separator: "/").dropLast().first.map(String.init)
-        var items: [NavItem] = []
-        var folderIndex: [String: Int] = [:]
-        for page in pages {
-            let parts = page.output.split(separator: "/")
-            guard parts.count > 1 else {
-                items.append(NavItem(title: page.title, href: page.output, current: page.output == current))
-                continue
-            }
-            let folder = String(parts[0])
-            if folderIndex[folder] == nil {
-                folderIndex[folder] = items.count
-                items.append(NavItem(title: folder.replacingOccurrences(of: "-", with: " ").capitalizedFirstLetter,
-                                     href: page.output, current: false))
-            }
-            if folder == currentFolder {
-                items[folderIndex[folder]!].children.append(NavItem(title: page.title, href: page.output, current: page.output == current))
-            }
-        }
-        return items
-    }
-
     /// The text of the first `# ` heading line, without splitting the page.
     static func firstHeading(in body: String) -> String? {
         var rest = Substring(body)
@@ -626,8 +600,4 @@ final class ResultSlots<Value>: @unchecked Sendable {
             return slots[index]!
         }
     }
-}
-
-extension String {
-    var capitalizedFirstLetter: String { prefix(1).uppercased() + dropFirst() }
 }

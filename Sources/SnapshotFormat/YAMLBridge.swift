@@ -11,7 +11,8 @@ enum YAMLBridge {
     static func parse(_ text: String, file: String, lineOffset: Int = 0) -> Result<LocatedValue, Diagnostic> {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text, resolver)
+            // UTF-8 spelled out: Yams' default reads the environment on every call.
+            root = try Yams.compose(yaml: text, resolver, .default, .utf8)
         } catch let error as YamlError {
             return .failure(diagnostic(for: error, file: file, lineOffset: lineOffset))
         } catch {
@@ -64,6 +65,13 @@ enum YAMLBridge {
     /// A scalar's value by the tag YAML's core schema resolved for it: plain
     /// `42` is a number, quoted `"42"` a string.
     static func value(of scalar: Node.Scalar) -> LocatedValue.Kind {
+        // Every rule of the resolver needs one of a few first characters
+        // (or an empty scalar, which is null): other untagged scalars are
+        // strings without running its regular expressions, which took most
+        // of the time spent reading a file.
+        if scalar.tag.description.isEmpty, let first = scalar.string.utf8.first, !mayResolve(first) {
+            return .string(scalar.string)
+        }
         let node = Node.scalar(scalar)
         switch resolver.resolveTag(of: node).rawValue {
         case Tag.Name.int.rawValue: if let value = node.int { return .integer(value) }
@@ -73,6 +81,20 @@ enum YAMLBridge {
         default: break
         }
         return .string(scalar.string)
+    }
+
+    /// Whether a plain scalar starting with `byte` can be anything but a
+    /// string: a digit, a sign or `.` (numbers, timestamps), `t`/`f` (bools),
+    /// `n`/`~` (null), `<` (merge) or `=` (value).
+    static func mayResolve(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "~"),
+             UInt8(ascii: "<"), UInt8(ascii: "="), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"),
+             UInt8(ascii: "n"), UInt8(ascii: "N"):
+            return true
+        default:
+            return false
+        }
     }
 
     static func diagnostic(for error: YamlError, file: String, lineOffset: Int = 0) -> Diagnostic {

@@ -120,6 +120,24 @@ struct SiteBuilderTests {
         }
     }
 
+    /// A quote followed by a combining mark is one Character; escaping by
+    /// characters let it through and it closed the attribute it was in.
+    @Test func quoteWithACombiningMark_isEscapedInAttributes() throws {
+        #expect(ByteHTMLEscaping.escape("plain text, é") == "plain text, é")
+        #expect(ByteHTMLEscaping.escape("a\"\u{301} onmouseover='x' <b>&") == "a&quot;\u{301} onmouseover=&#39;x&#39; &lt;b&gt;&amp;")
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n"),
+            ("site/trap.md", "---\ntitle: \"Trap\\\"\u{301} onfocus=alert(1) x=\\\"\"\n---\n# Trap\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        #expect(!site.hasErrors, "\(site.diagnostics)")
+        let html = String(decoding: site.files["index.html"] ?? [], as: UTF8.self)
+        #expect(html.contains(">Trap&quot;\u{301} onfocus=alert(1) x=&quot;</a>"))
+        let unescaped = "\"\u{301} onfocus"
+        #expect(!html.contains(unescaped))
+    }
+
     /// References outside examples/ are refused, symlinks included.
     @Test func demoBlock_referencesOutsideExamples_areErrors() throws {
         let project = try FixtureProject(files: [
@@ -358,5 +376,23 @@ struct SiteBuilderTests {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             #expect(DefaultTheme.files[name] == text, "templates/\(name) differs: run python3 scripts/embed-theme.py")
         }
+    }
+}
+
+@Suite("Front matter")
+struct FrontMatterSplitTests {
+    @Test func split_findsTheFences_keepsTheBodyAsWritten_andCountsLines() {
+        func split(_ text: String) -> [String]? {
+            FrontMatter.split(text).map { [$0.yaml ?? "<none>", $0.body, String($0.bodyLineOffset)] }
+        }
+        #expect(split("# No front matter\n") == ["<none>", "# No front matter\n", "0"])
+        #expect(split("") == ["<none>", "", "0"])
+        #expect(split("---\ntitle: A\norder: 2\n---\n# A\n\ntext\n") == ["title: A\norder: 2", "# A\n\ntext\n", "4"])
+        #expect(split("---\r\ntitle: A\r\n...\r\nbody") == ["title: A\r", "body", "3"])
+        #expect(split("---\n---") == ["", "", "2"])
+        #expect(split("---\n\n---\n") == ["", "", "3"])
+        #expect(split("---\ntitle: A\n") == nil)
+        #expect(split("---") == nil)
+        #expect(split("--- \ntitle: A\n---\n") == ["<none>", "--- \ntitle: A\n---\n", "0"])
     }
 }

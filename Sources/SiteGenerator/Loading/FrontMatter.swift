@@ -14,14 +14,33 @@ public struct FrontMatter: Equatable, Sendable {
     /// - Returns: the YAML (nil when there is none), the body, and the number
     ///   of lines before the body; nil when the front matter is never closed.
     static func split(_ text: String) -> (yaml: String?, body: String, bodyLineOffset: Int)? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let first = lines.first, first.trimmingTrailingCarriageReturn == "---" else { return (nil, text, 0) }
-        guard let end = lines.indices.dropFirst().first(where: { ["---", "..."].contains(lines[$0].trimmingTrailingCarriageReturn) }) else {
-            return nil
+        // Line by line from the top, without splitting the rest of the page;
+        // by bytes, so CRLF line ends are found too ("\r\n" is one Character).
+        func isFence(_ line: Substring, _ fences: [Substring]) -> Bool {
+            var bytes = line.utf8[...]
+            if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+            return fences.contains { $0.utf8.elementsEqual(bytes) }
         }
-        let yaml = lines[1..<end].joined(separator: "\n")
-        let body = lines[(end + 1)...].joined(separator: "\n")
-        return (yaml, body, end + 1)
+        var lineStart = text.startIndex
+        var lineNumber = 0
+        var yamlStart = text.startIndex
+        while lineStart < text.endIndex || lineNumber == 0 {
+            let lineEnd = text.utf8[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+            let line = text[lineStart..<lineEnd]
+            let next = lineEnd == text.endIndex ? text.endIndex : text.utf8.index(after: lineEnd)
+            if lineNumber == 0 {
+                guard isFence(line, ["---"]) else { return (nil, text, 0) }
+                yamlStart = next
+            } else if isFence(line, ["---", "..."]) {
+                // The YAML ends before the newline that ends its last line.
+                let yamlEnd = lineNumber == 1 ? yamlStart : text.utf8.index(before: lineStart)
+                return (String(text[yamlStart..<yamlEnd]), String(text[next...]), lineNumber + 1)
+            }
+            if lineEnd == text.endIndex { break }
+            lineStart = next
+            lineNumber += 1
+        }
+        return nil
     }
 
     /// Reads the front matter of the page `file`, reporting problems at

@@ -11,6 +11,11 @@ struct NavItem: MustacheParent, Sendable {
     /// The pages of a folder, when the item is that folder and the current
     /// page is in it.
     var children: [NavItem] = []
+    /// The page's `root` again: Mustache finds it on the item itself rather
+    /// than by walking up the context stack for every link.
+    var root = ""
+    /// `root` and `href` together: the link from the current page.
+    var url: String { root + href }
     /// Whether the item lists its pages.
     var expanded: Bool { !children.isEmpty }
 
@@ -21,6 +26,8 @@ struct NavItem: MustacheParent, Sendable {
         case "href": return self.href
         case "current": return self.current
         case "children": return self.children
+        case "root": return self.root
+        case "url": return self.url
         default: return nil
         }
     }

@@ -79,10 +79,10 @@ extension DefaultTheme {
   <a class="site-title" href="{{root}}index.html">{{siteTitle}}</a>
   <ul>
 {{#nav}}
-    <li><a href="{{root}}{{href}}"{{#current}} aria-current="page"{{/current}}>{{title}}</a>{{#expanded}}
+    <li><a href="{{url}}"{{#current}} aria-current="page"{{/current}}>{{title}}</a>{{#expanded}}
       <ul>
 {{#children}}
-        <li><a href="{{root}}{{href}}"{{#current}} aria-current="page"{{/current}}>{{title}}</a></li>
+        <li><a href="{{url}}"{{#current}} aria-current="page"{{/current}}>{{title}}</a></li>
 {{/children}}
       </ul>{{/expanded}}</li>
 {{/nav}}

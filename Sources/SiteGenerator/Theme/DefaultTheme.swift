@@ -38,6 +38,7 @@ public struct Theme: Sendable {
 
     /// Loads every template and asset, each from the first place that has it.
     public static func load(projectTemplates: String?) throws(Diagnostic) -> Theme {
+        ByteHTMLEscaping.registered
         var theme = Theme()
         var templates: [String: MustacheTemplate] = [:]
         for fileName in templateNames.map({ $0 + ".mustache" }) + assetNames {
@@ -59,9 +60,9 @@ public struct Theme: Sendable {
             if fileName.hasSuffix(".mustache") {
                 let name = String(fileName.dropLast(".mustache".count))
                 do {
-                    templates[name] = try MustacheTemplate(string: text)
+                    templates[name] = try MustacheTemplate(string: ByteHTMLEscaping.pragma + text)
                 } catch let error as MustacheTemplate.ParserError {
-                    throw .error("template-syntax", at: theme.location(of: fileName, line: error.context.lineNumber,
+                    throw .error("template-syntax", at: theme.location(of: fileName, line: max(1, error.context.lineNumber - 1),
                                                                        column: error.context.columnNumber),
                                  "cannot parse the template: \(error.error)")
                 } catch {
