@@ -197,34 +197,37 @@ public enum SiteBuilder {
             }
         }
 
-        // Example pages.
+        // Example pages, each with its filmstrip beside it.
         for example in examples {
             let name = example.name
             let output = "examples/" + htmlName(name)
+            let filmstrip = "examples/" + filmstripName(name)
             let key = BuildCache.key([globalKey, output, example.sourceKey])
-            if let bytes = reusable(output, key: key) {
+            if !referenced.contains(name) {
+                site.diagnostics.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1),
+                                                 "no page shows this example in a rowmotion block"))
+            }
+            if let bytes = reusable(output, key: key), let picture = reusable(filmstrip, key: key) {
                 site.files[output] = bytes
+                site.files[filmstrip] = picture
                 site.cachedCount += 1
                 cache.entries[output] = BuildCache.Entry(key: key, examples: [])
-                if !referenced.contains(name) {
-                    site.diagnostics.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1),
-                                                     "no page shows this example in a rowmotion block"))
-                }
+                cache.entries[filmstrip] = BuildCache.Entry(key: key, examples: [])
                 continue
             }
             do {
-                let (html, problems) = try examplePage(example, theme: theme, chrome: chrome(for: output))
+                let (html, svg, problems) = try examplePage(example, theme: theme, chrome: chrome(for: output))
                 site.files[output] = Array(html.utf8)
-                if problems.isEmpty { cache.entries[output] = BuildCache.Entry(key: key, examples: []) }
+                site.files[filmstrip] = Array(svg.utf8)
+                if problems.isEmpty {
+                    cache.entries[output] = BuildCache.Entry(key: key, examples: [])
+                    cache.entries[filmstrip] = BuildCache.Entry(key: key, examples: [])
+                }
                 for problem in problems {
                     site.diagnostics.append(.warning("uikit-rule", at: SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1), problem))
                 }
             } catch {
                 site.diagnostics.append(error)
-            }
-            if !referenced.contains(name) {
-                site.diagnostics.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1),
-                                                 "no page shows this example in a rowmotion block"))
             }
         }
 
@@ -260,13 +263,13 @@ public enum SiteBuilder {
         site.cache.cleanInputKey = site.diagnostics.isEmpty ? inputKey : nil
         // Nothing to write when every output came from the previous build and
         // the site on disk has exactly these files.
-        let htmlOutputs = site.files.keys.filter { !$0.hasPrefix("assets/") }
+        let htmlOutputs = site.files.keys.filter { $0.hasSuffix(".html") }
         site.unchanged = site.cachedCount == htmlOutputs.count && previous.entries == cache.entries
             && site.files.allSatisfy { path, bytes in
                 path.hasPrefix("assets/") ? FileManager.default.fileExists(atPath: outputFolder.appendingPathComponent(path).path) : true
             }
             && (FileManager.default.enumerator(atPath: outputFolder.path)?.allObjects as? [String] ?? [])
-                .filter { $0.hasSuffix(".html") || $0.hasPrefix("assets/") && $0.contains(".") }.count == site.files.count
+                .filter { $0.hasSuffix(".html") || $0.hasSuffix(".svg") || $0.hasPrefix("assets/") && $0.contains(".") }.count == site.files.count
         site.pages = pages.map { ($0.source, $0.output, $0.title) }.sorted { $0.output < $1.output }
         site.examples = examples.map { example in
             (example.name, example.sequence.title, "examples/" + htmlName(example.name),
@@ -439,6 +442,11 @@ public enum SiteBuilder {
         (exampleName as NSString).deletingPathExtension + ".html"
     }
 
+    /// The example's filmstrip, beside its page.
+    static func filmstripName(_ exampleName: String) -> String {
+        (exampleName as NSString).deletingPathExtension + ".svg"
+    }
+
     // MARK: Examples
 
     static func playerView(_ example: Example, spec: DemoSpec?) -> PlayerView {
@@ -472,8 +480,9 @@ public enum SiteBuilder {
         return html
     }
 
-    /// The example's page, and any UIKit rule problems its batches have.
-    static func examplePage(_ example: Example, theme: Theme, chrome: Chrome) throws(Diagnostic) -> (String, [String]) {
+    /// The example's page, its filmstrip, and any UIKit rule problems its
+    /// batches have.
+    static func examplePage(_ example: Example, theme: Theme, chrome: Chrome) throws(Diagnostic) -> (html: String, svg: String, problems: [String]) {
         let sequence = example.sequence
         let report = DiffReport(file: example.name, sequence: sequence, changesets: example.changesets)
         var problems: [String] = []
@@ -498,8 +507,9 @@ public enum SiteBuilder {
             player: playerView(example, spec: nil),
             initialLabel: sequence.steps[0].label, initialRows: sequence.steps[0].snapshot.rowCount, steps: steps,
             validation: problems.isEmpty ? "Every batch passes UIKit's batch-update rules."
-                                         : "UIKit rule problems: " + problems.joined(separator: "; "))
-        return (try theme.render("example", context), problems)
+                                         : "UIKit rule problems: " + problems.joined(separator: "; "),
+            filmstrip: (filmstripName(example.name) as NSString).lastPathComponent)
+        return (try theme.render("example", context), Filmstrip().svg(for: report), problems)
     }
 
     /// A small inline SVG: per step, stacked bars of inserts, deletes, moves

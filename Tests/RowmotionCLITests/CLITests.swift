@@ -106,6 +106,16 @@ struct CLITests {
         #expect(output.stdout.contains("tableView.reloadRows(at: [IndexPath(row: 1, section: 0)], with: .fade)"))
     }
 
+    @Test func diffSVG_isTheFilmstrip_andStepNarrowsItToTwoFrames() throws {
+        let all = try CLI.run("diff", "examples/messenger.yml", "--format", "svg")
+        #expect(all.status == 0)
+        #expect(all.stdout.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(all.stdout.components(separatedBy: "<g class=\"frame\"").count - 1 == 4)
+        let one = try CLI.run("diff", "examples/messenger.yml", "--format", "svg", "--step", "2")
+        #expect(one.stdout.contains("<g class=\"frame\" data-step=\"1\">") && one.stdout.contains("<g class=\"frame\" data-step=\"2\">"))
+        #expect(one.stdout.components(separatedBy: "<g class=\"frame\"").count - 1 == 2)
+    }
+
     @Test func diffText_usesPerKindAnimations() throws {
         let output = try CLI.run("diff", "examples/original-revised.yml")
         #expect(output.stdout.contains("with: .right)"))

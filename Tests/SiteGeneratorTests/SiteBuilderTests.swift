@@ -53,7 +53,8 @@ struct SiteBuilderTests {
         }
         #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
         #expect(outputs[0].keys.sorted().filter { !$0.hasPrefix("assets/") }
-            == ["examples/list.html", "examples/more/second.html", "guide/intro.html", "index.html", "zeta.html"])
+            == ["examples/list.html", "examples/list.svg", "examples/more/second.html", "examples/more/second.svg",
+                "guide/intro.html", "index.html", "zeta.html"])
     }
 
     @Test func writtenSite_isByteIdenticalToTheBuild_andRebuildsInPlace() throws {
@@ -201,7 +202,8 @@ struct SiteBuilderTests {
         options.templates = fixture.appendingPathComponent("no-templates").path
         let site = SiteBuilder.build(options)
         #expect(site.diagnostics.isEmpty, "\(site.diagnostics)")
-        let pages = site.files.filter { $0.key.hasSuffix(".html") }
+        // Pages and filmstrips.
+        let pages = site.files.filter { $0.key.hasSuffix(".html") || $0.key.hasSuffix(".svg") }
         let expected = fixture.appendingPathComponent("expected")
         if ProcessInfo.processInfo.environment["ROWMOTION_RECORD"] == "1" {
             try? FileManager.default.removeItem(at: expected)
@@ -212,7 +214,7 @@ struct SiteBuilderTests {
             }
             return
         }
-        let recorded = (FileManager.default.enumerator(atPath: expected.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".html") }
+        let recorded = (FileManager.default.enumerator(atPath: expected.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".html") || $0.hasSuffix(".svg") }
         #expect(Set(recorded) == Set(pages.keys))
         // Asset names carry the theme's content hash, which every theme edit
         // changes; the golden pages pin everything else.
@@ -301,7 +303,7 @@ struct SiteBuilderTests {
         #expect(second.site.unchanged)
         #expect(second.written?.written == 0)
         #expect(second.site.files == first.site.files)
-        #expect(second.site.cachedCount == first.site.files.keys.filter { !$0.hasPrefix("assets/") }.count)
+        #expect(second.site.cachedCount == first.site.files.keys.filter { $0.hasSuffix(".html") }.count)
     }
 
     /// With no diagnostics and no input changed, a rebuild parses nothing;

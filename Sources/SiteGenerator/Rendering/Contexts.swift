@@ -96,6 +96,8 @@ struct ExampleContext {
     var initialRows: Int
     var steps: [StepView]
     var validation: String
+    /// The filmstrip's file name, beside the page.
+    var filmstrip: String
 }
 
 struct CardView {
@@ -176,6 +178,7 @@ extension ExampleContext: MustacheParent {
         case "initialRows": return self.initialRows
         case "steps": return self.steps
         case "validation": return self.validation
+        case "filmstrip": return self.filmstrip
         default: return chrome.child(named: key)
         }
     }

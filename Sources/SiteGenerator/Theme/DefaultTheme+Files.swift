@@ -33,6 +33,11 @@ extension DefaultTheme {
 </ol>
 <p class="validation">{{validation}}</p>
 </section>
+<section class="filmstrip" aria-label="Filmstrip">
+<h2>Filmstrip</h2>
+<p>Every snapshot side by side, without JavaScript: <a href="{{filmstrip}}">{{filmstrip}}</a> (also printed by <code>rowmotion diff --format svg</code>, for a pull request).</p>
+<div class="filmstrip-scroll"><img src="{{filmstrip}}" alt="Filmstrip of {{title}}: each snapshot as a column of rows, with inserted, moved, reloaded and deleted rows marked" loading="lazy"></div>
+</section>
 </main>
 <script src="{{root}}{{script}}"></script>
 </body>
@@ -142,6 +147,8 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rowmotion-row .field { color: var(--muted); font-size: .9rem; }
 .rowmotion-row .field.primary { color: var(--text); font-size: 1rem; }
 .step-list li { margin-bottom: 1rem; }
+.filmstrip-scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
+.filmstrip-scroll img { display: block; max-width: none; }
 .step-label { font-weight: 600; }
 .step-counts { color: var(--muted); margin-left: .5rem; font-size: .9rem; }
 .badge { font-size: .75rem; padding: .1rem .45rem; border-radius: 999px; margin-left: .5rem; }

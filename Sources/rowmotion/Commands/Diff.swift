@@ -4,16 +4,16 @@ import SnapshotFormat
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the batches of every step of a snapshot sequence.",
-        discussion: "The text format is what a developer would write inside performBatchUpdates; the JSON format is stable (see DESIGN.md).")
+        discussion: "The text format is what a developer would write inside performBatchUpdates; the JSON format is stable (see DESIGN.md); the SVG format is a filmstrip, one frame per snapshot, that shows the changes without JavaScript (for a pull request).")
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
+        case text, json, svg
     }
 
     @Argument(help: "A snapshot sequence file (.yml, .yaml or .json).")
     var file: String
 
-    @Option(help: "Output format: text (Swift calls) or json.")
+    @Option(help: "Output format: text (Swift calls), json, or svg (a filmstrip).")
     var format: Format = .text
 
     @Option(help: "Only the step into snapshot N (1 is the first change).")
@@ -35,6 +35,10 @@ struct Diff: ParsableCommand {
             report([error])
             throw ExitCode(1)
         }
-        print(format == .json ? diffReport.json : diffReport.swiftCalls, terminator: format == .json ? "" : "\n")
+        switch format {
+        case .text: print(diffReport.swiftCalls)
+        case .json: print(diffReport.json, terminator: "")
+        case .svg: print(Filmstrip().svg(for: diffReport), terminator: "")
+        }
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import ListDiff
+@testable import SnapshotFormat
+import Testing
+
+/// Reads an SVG with a real XML parser: its root, and its frames' steps.
+final class SVGOutline: NSObject, XMLParserDelegate {
+    var root: String?
+    var namespace: String?
+    var frames: [Int] = []
+    var arrows = 0
+    var texts: [String] = []
+    private var inText = false
+
+    static func parse(_ svg: String) -> (outline: SVGOutline, valid: Bool, error: String) {
+        let outline = SVGOutline()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = outline
+        let valid = parser.parse()
+        return (outline, valid, parser.parserError.map { "\($0)" } ?? "")
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        if root == nil {
+            root = name
+            namespace = attributes["xmlns"]
+        }
+        if name == "g", attributes["class"] == "frame", let step = attributes["data-step"].flatMap(Int.init) { frames.append(step) }
+        if name == "path", attributes["class"] == "a" { arrows += 1 }
+        if name == "text" {
+            inText = true
+            texts.append("")
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if inText { texts[texts.count - 1] += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "text" { inText = false }
+    }
+}
+
+@Suite("Filmstrip")
+struct FilmstripTests {
+    @Test(arguments: ExamplesTests.examples)
+    func everyExample_isValidSVG_withOneFramePerSnapshot(_ url: URL) throws {
+        let sequence = try #require(SnapshotReader.read(path: url.path).sequence)
+        let report = try DiffReport(file: url.lastPathComponent, sequence: sequence)
+        let svg = Filmstrip().svg(for: report)
+        let (outline, valid, error) = SVGOutline.parse(svg)
+        #expect(valid, "\(url.lastPathComponent): \(error)")
+        #expect(outline.root == "svg" && outline.namespace == "http://www.w3.org/2000/svg")
+        #expect(outline.frames == Array(0..<sequence.steps.count))
+        #expect(Filmstrip().svg(for: report) == svg, "the same input gives the same bytes")
+        if url.lastPathComponent == "messenger.yml" {
+            #expect(svg.utf8.count < 50_000, "\(svg.utf8.count) bytes")
+            // Carol's rise, Dave's, Erin's: one arrow per reported move.
+            let moves = report.steps.map { $0.changeset.rows.filter { $0.kind.contains(.moved) }.count }.reduce(0, +)
+            #expect(outline.arrows == moves)
+            #expect(outline.texts.contains("Carol"))
+        }
+    }
+
+    @Test func hostileText_staysText_andLongListsAreCut() throws {
+        let rows = (0..<60).map { "{id: r\($0), title: \"<b>&\\u0001 \\\"x\\\" </svg>\"}" }.joined(separator: ", ")
+        let moved = (1..<60).map { "{id: r\($0), title: \"<b>&\\u0001 \\\"x\\\" </svg>\"}" }.joined(separator: ", ") + ", {id: r0, title: \"<b>&\\u0001 \\\"x\\\" </svg>\"}"
+        let text = "title: \"A <title> & more\"\nsteps:\n  - label: \"<script>\"\n    items: [\(rows)]\n  - items: [\(moved)]\n"
+        let sequence = try #require(read(text).sequence)
+        let svg = Filmstrip().svg(for: try DiffReport(file: "t.yml", sequence: sequence))
+        let (outline, valid, error) = SVGOutline.parse(svg)
+        #expect(valid, "\(error)")
+        #expect(outline.frames == [0, 1])
+        #expect(outline.texts.contains("<b>&  \"x\" </svg>"), "U+0001 becomes a space")
+        #expect(outline.texts.contains("… 20 more rows"))
+        #expect(!svg.contains("<script>") && !svg.contains("<b>"))
+        // r0 moved to the end, beyond the 40 rows drawn: no arrow into nowhere.
+        #expect(outline.arrows == 0)
+    }
+}
