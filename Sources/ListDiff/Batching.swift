@@ -43,8 +43,8 @@ struct Plan {
 ///   rows that keep their relative order (see `movers(ranks:tieWeight:)`);
 ///   O(n + m) when nothing is reordered.
 @usableFromInline
-func makePlan(_ map: IdentityMap, prefer: MoveDirection?) -> Plan {
-    var planner = Planner(map: map, prefer: prefer)
+func makePlan(_ map: IdentityMap, prefer: MoveDirection?, strategy: DiffStrategy = .minimalMoves) -> Plan {
+    var planner = Planner(map: map, prefer: prefer, strategy: strategy)
     planner.classifySections()
     planner.classifyRows()
     return planner.makePlan()
@@ -53,6 +53,7 @@ func makePlan(_ map: IdentityMap, prefer: MoveDirection?) -> Plan {
 struct Planner {
     let map: IdentityMap
     let prefer: MoveDirection?
+    let strategy: DiffStrategy
     /// By old section: moved explicitly.
     var sectionMoved: [Bool]
     /// By old section (kept): some row is deleted from, inserted into or
@@ -64,9 +65,10 @@ struct Planner {
     /// its old section is deleted or its new one inserted (rules 13, 14).
     var reinserted: [Bool]
 
-    init(map: IdentityMap, prefer: MoveDirection?) {
+    init(map: IdentityMap, prefer: MoveDirection?, strategy: DiffStrategy = .minimalMoves) {
         self.map = map
         self.prefer = prefer
+        self.strategy = strategy
         sectionMoved = [Bool](repeating: false, count: map.oldSectionCount)
         sectionHasRowOps = [Bool](repeating: false, count: map.oldSectionCount)
         rowMoved = [Bool](repeating: false, count: map.oldRowCount)
@@ -121,7 +123,7 @@ struct Planner {
                     if target >= 0 { sectionHasRowOps[section] = true }
                     if newSectionsOld >= 0 { sectionHasRowOps[newSectionsOld] = true }
                 } else if newSection != target {
-                    rowMoved[old] = true
+                    if strategy == .deletesAndInserts { reinserted[old] = true } else { rowMoved[old] = true }
                     sectionHasRowOps[section] = true
                     sectionHasRowOps[newSectionsOld] = true
                 } else {
@@ -165,9 +167,15 @@ struct Planner {
             members.append(old)
             if !hintChanged.isEmpty { memberHints.append(hintChanged[old]) }
         }
-        let moving = movers(ranks: ranks, tieWeight: tieWeights(ranks: ranks, hintChanged: memberHints, prefer: prefer))
+        let moving: [Bool]
+        if strategy == .offsets {
+            // Old rank against new rank: every row a move passes over moves too.
+            moving = ranks.indices.map { ranks[$0] != Int32($0) }
+        } else {
+            moving = movers(ranks: ranks, tieWeight: tieWeights(ranks: ranks, hintChanged: memberHints, prefer: prefer))
+        }
         for t in members.indices where moving[t] {
-            rowMoved[members[t]] = true
+            if strategy == .deletesAndInserts { reinserted[members[t]] = true } else { rowMoved[members[t]] = true }
             sectionHasRowOps[section] = true
         }
     }

@@ -4,11 +4,33 @@ public struct DiffOptions: Hashable, Sendable {
     public var prefer: MoveDirection?
     /// What to do with two rows of one snapshot that share an identity.
     public var duplicates: DuplicatePolicy
+    /// How reordered rows are reported; anything but `.minimalMoves` is for
+    /// comparison.
+    public var strategy: DiffStrategy
 
-    public init(prefer: MoveDirection? = nil, duplicates: DuplicatePolicy = .reject) {
+    public init(prefer: MoveDirection? = nil, duplicates: DuplicatePolicy = .reject, strategy: DiffStrategy = .minimalMoves) {
         self.prefer = prefer
         self.duplicates = duplicates
+        self.strategy = strategy
     }
+}
+
+/// How a step's reordered rows become operations. Every strategy gives
+/// batches UIKit accepts that end in the new snapshot; they differ in what
+/// the user sees move.
+public enum DiffStrategy: String, Hashable, Sendable, CaseIterable {
+    /// The fewest moves: the rows outside one longest increasing
+    /// subsequence of each section's kept rows. What ListDiff reports.
+    case minimalMoves
+    /// For comparison: the offset test of Heckel-style diffs (DifferenceKit
+    /// and others), where a kept row moves when its index among its
+    /// section's kept rows changes, so every row between a moved row's old
+    /// and new place moves too (one row taken from the top of n rows to the
+    /// bottom: n moves, the row and the n − 1 it passes).
+    case offsets
+    /// For comparison: no moves at all; each row the minimal strategy
+    /// would move is deleted and inserted instead (sections still move).
+    case deletesAndInserts
 }
 
 extension Changeset {
@@ -39,7 +61,7 @@ extension Changeset {
     public init(from old: Snapshot<SectionID, Row>, to new: Snapshot<SectionID, Row>,
                 options: DiffOptions = DiffOptions()) throws(ListDiffError) {
         let map = try matchIdentities(old: old, new: new, duplicates: options.duplicates)
-        let plan = makePlan(map, prefer: options.prefer)
+        let plan = makePlan(map, prefer: options.prefer, strategy: options.strategy)
         var stages: [Stage] = []
         stages.reserveCapacity(plan.stages.count)
         for stage in plan.stages {
