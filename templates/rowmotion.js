@@ -232,6 +232,8 @@
   // ---- Queue and player -----------------------------------------------------
   function makePlayer(element) {
     var data = readData(element);
+    // The reloadData() pane of a strategy comparison jumps, as reloadData does.
+    var jumps = element.getAttribute('data-strategy') === 'reloadData';
     var list = element.querySelector('.rowmotion-list');
     var states = [data.initial];
     var timer = null, current = 0, pending = 0, view = null, speed = 1, linear = false;
@@ -416,7 +418,7 @@
     // One step forward, batch after batch; anything else jumps.
     function run(target, token) {
       clearMarks();
-      if (target === current + 1 && view) {
+      if (target === current + 1 && view && !jumps) {
         var step = data.steps[current];
         var state = states[current];
         var sequence = Promise.resolve();
@@ -442,6 +444,7 @@
     function goTo(n, queued) {
       var target = Math.max(0, Math.min(data.steps.length, Number(n) || 0));
       pending = target;
+      element.dispatchEvent(new CustomEvent('rowmotion:goto', { bubbles: true, detail: { step: target, queued: !!queued } }));
       if (!queued) {
         // A user who skips ahead sees the end state at once.
         generation += 1;
@@ -628,5 +631,16 @@
   }
 
   var players = Array.prototype.map.call(document.querySelectorAll('[data-rowmotion-player]'), makePlayer);
+  // A strategy comparison's panes follow whichever one is driven.
+  document.querySelectorAll('[data-rowmotion-compare="strategies"]').forEach(function (group) {
+    var panes = players.filter(function (p) { return group.contains(p.element); });
+    var following = false;
+    group.addEventListener('rowmotion:goto', function (event) {
+      if (following) return;
+      following = true;
+      panes.forEach(function (p) { if (p.element !== event.target) p.goTo(event.detail.step); });
+      following = false;
+    });
+  });
   window.Rowmotion = Object.freeze({ players: Object.freeze(players), applyBatch: applyBatch });
 })();

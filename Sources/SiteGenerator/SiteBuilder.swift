@@ -387,6 +387,7 @@ public enum SiteBuilder {
                 result.examples.insert(path)
             }
             do throws(Diagnostic) {
+                if spec.compare == "strategies" { return try strategyPanes(example, spec: spec, theme: theme) }
                 return try theme.render("player", playerView(example, spec: spec))
             } catch {
                 result.diagnostics.append(error)
@@ -448,6 +449,38 @@ public enum SiteBuilder {
     }
 
     // MARK: Examples
+
+    /// `compare: strategies`: the same example replayed side by side by
+    /// ListDiff's minimal moves, the offset test most Heckel-style diffs use,
+    /// deletes and inserts only, and `reloadData()`; each pane says how many
+    /// moves it makes.
+    static func strategyPanes(_ example: Example, spec: DemoSpec, theme: Theme) throws(Diagnostic) -> String {
+        let panes: [(strategy: DiffStrategy?, name: String, label: String)] = [
+            (.minimalMoves, "minimalMoves", "ListDiff: minimal moves"),
+            (.offsets, "offsets", "Offsets (Heckel-style)"),
+            (.deletesAndInserts, "deletesAndInserts", "Deletes and inserts only"),
+            (nil, "reloadData", "reloadData()"),
+        ]
+        var html = "<div class=\"rowmotion-strategies\" data-rowmotion-compare=\"strategies\">\n"
+        for pane in panes {
+            var shown = example
+            if let strategy = pane.strategy, strategy != .minimalMoves {
+                shown.changesets = try example.sequence.changesets(strategy: strategy)
+            }
+            var paneSpec = spec
+            paneSpec.compare = nil
+            var view = playerView(shown, spec: paneSpec)
+            let moves = pane.strategy == nil ? shown.changesets.map { _ in 0 } : shown.changesets.map(\.moveCount)
+            view.strategy = pane.name
+            view.strategyLabel = pane.label
+            view.moves = moves.map(String.init).joined(separator: ",")
+            let total = moves.reduce(0, +)
+            view.moveSummary = pane.strategy == nil ? "no animation, every row reloaded"
+                : "\(total) move\(total == 1 ? "" : "s") in \(moves.count) step\(moves.count == 1 ? "" : "s")"
+            html += try theme.render("player", view)
+        }
+        return html + "</div>\n"
+    }
 
     static func playerView(_ example: Example, spec: DemoSpec?) -> PlayerView {
         var sequence = example.sequence

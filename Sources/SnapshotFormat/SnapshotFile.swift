@@ -59,11 +59,13 @@ public struct SnapshotSequence: Sendable {
     ///
     /// - Throws: a diagnostic at the step if the engine rejects it (the
     ///   reader already rejects duplicate identities, so this is a bug).
-    public func changesets() throws(Diagnostic) -> [Changeset<String, Record<String>>] {
+    public func changesets(strategy: DiffStrategy = .minimalMoves) throws(Diagnostic) -> [Changeset<String, Record<String>>] {
         var result: [Changeset<String, Record<String>>] = []
+        var options = diffOptions
+        options.strategy = strategy
         for index in steps.indices.dropFirst() {
             do {
-                result.append(try Changeset(from: steps[index - 1].snapshot, to: steps[index].snapshot, options: diffOptions))
+                result.append(try Changeset(from: steps[index - 1].snapshot, to: steps[index].snapshot, options: options))
             } catch {
                 throw .error("diff-failed", at: steps[index].location, error.description)
             }

@@ -20,7 +20,7 @@ public struct DemoSpec: Sendable {
     public var compare: String?
 
     static let keys = ["example", "step", "autoplay", "animation", "compare"]
-    static let comparisons = ["reloadData"]
+    static let comparisons = ["reloadData", "strategies"]
 
     /// Reads a demo block of the page `file`. `examples` is the examples
     /// folder; a reference must resolve inside it, symlinks included.
@@ -55,7 +55,7 @@ public struct DemoSpec: Sendable {
             case ("animation", _):
                 let styles = RowAnimation.allCases.map(\.rawValue)
                 diagnostics.append(.error("unknown-animation", at: location, "'animation' must be one of \(styles.joined(separator: ", "))"))
-            case ("compare", _): diagnostics.append(.error("unknown-value", at: location, "'compare' must be 'reloadData'"))
+            case ("compare", _): diagnostics.append(.error("unknown-value", at: location, "'compare' must be 'reloadData' or 'strategies'"))
             default:
                 diagnostics.append(.error("unknown-key", at: member.keyLocation,
                                           "unknown key '\(member.key)' in a rowmotion block" + KeySuggestionsBridge.hint(for: member.key, in: keys)))

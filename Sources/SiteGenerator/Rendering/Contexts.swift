@@ -69,6 +69,12 @@ struct PlayerView {
     var compare: String?
     var initialHTML: String
     var data: String
+    /// In a `compare: strategies` group: the strategy this pane replays,
+    /// its name for people, and its moves per step.
+    var strategy: String?
+    var strategyLabel: String?
+    var moves: String?
+    var moveSummary: String?
 }
 
 struct BatchView {
@@ -135,6 +141,10 @@ extension PlayerView: MustacheParent {
         case "step": return self.step
         case "autoplay": return self.autoplay
         case "compare": return self.compare
+        case "strategy": return self.strategy
+        case "strategyLabel": return self.strategyLabel
+        case "moves": return self.moves
+        case "moveSummary": return self.moveSummary
         case "initialHTML": return self.initialHTML
         case "data": return self.data
         default: return nil

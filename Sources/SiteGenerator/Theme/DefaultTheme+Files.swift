@@ -110,8 +110,8 @@ extension DefaultTheme {
 </html>
 """# + "\n",
         "player.mustache": #"""
-<figure class="rowmotion-player" data-rowmotion-player="{{name}}" data-step="{{step}}"{{#autoplay}} data-autoplay{{/autoplay}}{{#compare}} data-compare="{{compare}}"{{/compare}}>
-  <figcaption>{{title}}</figcaption>
+<figure class="rowmotion-player" data-rowmotion-player="{{name}}" data-step="{{step}}"{{#autoplay}} data-autoplay{{/autoplay}}{{#compare}} data-compare="{{compare}}"{{/compare}}{{#strategy}} data-strategy="{{strategy}}" data-moves="{{moves}}"{{/strategy}}>
+  <figcaption>{{#strategyLabel}}<strong class="rowmotion-strategy">{{strategyLabel}}</strong> <span class="rowmotion-move-count">{{moveSummary}}</span>{{/strategyLabel}}{{^strategyLabel}}{{title}}{{/strategyLabel}}</figcaption>
   <div class="rowmotion-list" role="list">
 {{{initialHTML}}}
   </div>
@@ -185,6 +185,9 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rowmotion-compare { margin-top: .75rem; }
 .rowmotion-compare-caption { margin: 0 0 .25rem; font-size: .8rem; color: var(--muted); font-family: ui-monospace, monospace; }
 .step-list > li[aria-current] { border-left: 3px solid var(--accent); padding-left: .6rem; margin-left: -.75rem; }
+.rowmotion-strategies { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; margin: 1.5rem 0; }
+.rowmotion-strategies .rowmotion-player { margin: 0; }
+.rowmotion-move-count { display: block; color: var(--muted); font-size: .85em; font-weight: normal; }
 """# + "\n",
         "rowmotion.js": #"""
 /* Rowmotion's player: replays each step's batches the way UIKit applies
@@ -421,6 +424,8 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
   // ---- Queue and player -----------------------------------------------------
   function makePlayer(element) {
     var data = readData(element);
+    // The reloadData() pane of a strategy comparison jumps, as reloadData does.
+    var jumps = element.getAttribute('data-strategy') === 'reloadData';
     var list = element.querySelector('.rowmotion-list');
     var states = [data.initial];
     var timer = null, current = 0, pending = 0, view = null, speed = 1, linear = false;
@@ -605,7 +610,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
     // One step forward, batch after batch; anything else jumps.
     function run(target, token) {
       clearMarks();
-      if (target === current + 1 && view) {
+      if (target === current + 1 && view && !jumps) {
         var step = data.steps[current];
         var state = states[current];
         var sequence = Promise.resolve();
@@ -631,6 +636,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
     function goTo(n, queued) {
       var target = Math.max(0, Math.min(data.steps.length, Number(n) || 0));
       pending = target;
+      element.dispatchEvent(new CustomEvent('rowmotion:goto', { bubbles: true, detail: { step: target, queued: !!queued } }));
       if (!queued) {
         // A user who skips ahead sees the end state at once.
         generation += 1;
@@ -817,6 +823,17 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
   }
 
   var players = Array.prototype.map.call(document.querySelectorAll('[data-rowmotion-player]'), makePlayer);
+  // A strategy comparison's panes follow whichever one is driven.
+  document.querySelectorAll('[data-rowmotion-compare="strategies"]').forEach(function (group) {
+    var panes = players.filter(function (p) { return group.contains(p.element); });
+    var following = false;
+    group.addEventListener('rowmotion:goto', function (event) {
+      if (following) return;
+      following = true;
+      panes.forEach(function (p) { if (p.element !== event.target) p.goTo(event.detail.step); });
+      following = false;
+    });
+  });
   window.Rowmotion = Object.freeze({ players: Object.freeze(players), applyBatch: applyBatch });
 })();
 """# + "\n",

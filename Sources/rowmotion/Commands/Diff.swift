@@ -1,4 +1,5 @@
 import ArgumentParser
+import ListDiff
 import SnapshotFormat
 
 struct Diff: ParsableCommand {
@@ -19,6 +20,9 @@ struct Diff: ParsableCommand {
     @Option(help: "Only the step into snapshot N (1 is the first change).")
     var step: Int?
 
+    @Option(help: "How reordered rows are reported: minimalMoves (what Rowmotion uses), or, for comparison, offsets (Heckel-style: every row a move passes over moves too) or deletesAndInserts (no moves).")
+    var strategy: DiffStrategy = .minimalMoves
+
     func run() throws {
         let (sequence, diagnostics) = SnapshotReader.read(path: file)
         report(diagnostics)
@@ -30,7 +34,7 @@ struct Diff: ParsableCommand {
         }
         let diffReport: DiffReport
         do {
-            diffReport = try DiffReport(file: file, sequence: sequence, only: step)
+            diffReport = DiffReport(file: file, sequence: sequence, changesets: try sequence.changesets(strategy: strategy), only: step)
         } catch {
             report([error])
             throw ExitCode(1)
@@ -42,3 +46,5 @@ struct Diff: ParsableCommand {
         }
     }
 }
+
+extension DiffStrategy: ExpressibleByArgument {}
