@@ -8,7 +8,7 @@ VENV   := .venv
 # Debian packages the build and the tests always need.
 APT_PACKAGES := libcmark-dev
 
-.PHONY: site test build release deps venv node browser bench clean
+.PHONY: site test build release deps venv node browser bench bench-page clean
 
 ## Build the tool, then the site: site/ and examples/ into _site/ with the
 ## default theme (a project's templates/ overrides it file by file).
@@ -26,7 +26,7 @@ test: deps build venv node browser
 	.build/debug/rowmotion check --strict
 	.build/debug/rowmotion build --strict --out .build/strict-site
 	node --test Tests/js
-	$(VENV)/bin/pytest -q Tests/schema Tests/browser
+	$(VENV)/bin/pytest -q Tests/schema Tests/scripts Tests/browser
 	bash Tests/plugin/run.sh
 
 build:
@@ -57,6 +57,11 @@ browser:
 ## takes seconds per run at 100,000 rows).
 bench:
 	$(SWIFT) run -c release rowmotion-bench
+
+## Measure the engine and regenerate site/benchmarks.md (table and chart) from the figures.
+bench-page:
+	$(SWIFT) run -c release rowmotion-bench --json > .build/bench.json
+	python3 scripts/benchmark-page.py .build/bench.json > site/benchmarks.md
 
 ## Install the Debian packages that are missing, if any.
 deps:

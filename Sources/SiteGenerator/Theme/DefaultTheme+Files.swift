@@ -188,6 +188,10 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rowmotion-strategies { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; margin: 1.5rem 0; }
 .rowmotion-strategies .rowmotion-player { margin: 0; }
 .rowmotion-move-count { display: block; color: var(--muted); font-size: .85em; font-weight: normal; }
+main table { border-collapse: collapse; margin: 1rem 0; font-size: .9rem; }
+main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; text-align: left; vertical-align: top; }
+.bench-table td:not(:first-child), .bench-table th:not(:first-child) { text-align: right; font-variant-numeric: tabular-nums; }
+.bench-chart { max-width: 100%; height: auto; }
 """# + "\n",
         "rowmotion.js": #"""
 /* Rowmotion's player: replays each step's batches the way UIKit applies

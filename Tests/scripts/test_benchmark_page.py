@@ -1,0 +1,35 @@
+"""scripts/benchmark-page.py turns `rowmotion-bench --json` into the
+benchmarks page: every case in the table, one bar pair per Int case in a
+chart that is valid SVG, and the same input gives the same page."""
+import importlib.util
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("benchmark_page", ROOT / "scripts" / "benchmark-page.py")
+benchmark_page = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(benchmark_page)
+
+RESULTS = [
+    {"case": "A/int", "rows": 5000, "listdiff_ms": 0.4, "stdlib_ms": 84.0, "moves": 180, "min_moves": 180},
+    {"case": "F/int", "rows": 10000, "listdiff_ms": 0.15, "stdlib_ms": 0.3, "moves": 1, "min_moves": 1},
+    {"case": "B/int", "rows": 100000, "listdiff_ms": 5.8, "stdlib_ms": 5483.0, "moves": 1800, "min_moves": 1800},
+    {"case": "A/uuid", "rows": 5000, "listdiff_ms": 0.55, "stdlib_ms": 85.0, "moves": 180, "min_moves": 180},
+]
+
+
+def test_page_hasEveryCase_andAValidChartWithTwoBarsPerIntCase():
+    text = benchmark_page.page(RESULTS, "test")
+    assert text == benchmark_page.page(RESULTS, "test")
+    for result in RESULTS:
+        assert f'<tr><td>{result["case"]}</td>' in text
+    assert ("<tr><td>B/int</td><td>100,000</td><td>5.80 ms</td><td>5,483 ms</td><td>945.3×</td>"
+            "<td>1,800</td><td>1,800</td></tr>") in text
+    svg = re.search(r"<svg.*?</svg>", text, re.S).group(0)
+    root = ET.fromstring(svg)
+    bars = [e for e in root.iter("{http://www.w3.org/2000/svg}rect") if e.get("class") in ("l", "s") and e.get("y") not in ("6",)]
+    assert len(bars) == 2 * 3
+    # The standard library's B bar is the longest, ListDiff's F bar the shortest.
+    widths = [float(bar.get("width")) for bar in bars]
+    assert max(widths) == widths[5] and min(widths) == widths[2]
