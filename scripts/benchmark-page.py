@@ -69,7 +69,7 @@ def chart(results):
 def page(results, source):
     ints = [r for r in results if r["case"].endswith("/int")]
     lines = [
-        "---", "title: Benchmarks", "order: 6",
+        "---", "title: Benchmarks", "order: 8",
         "description: ListDiff against the standard library's diff, measured in the same run.", "---",
         "# Benchmarks", "",
         "ListDiff against the standard library's `difference(from:).inferringMoves()` on the same inputs,",

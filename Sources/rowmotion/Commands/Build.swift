@@ -93,7 +93,7 @@ struct Build: ParsableCommand {
         guard let written else { throw ExitCode(1) }
         if quiet { return }
         print("built \(site.pageCount) page\(site.pageCount == 1 ? "" : "s") and \(site.exampleCount) example\(site.exampleCount == 1 ? "" : "s") "
-              + "into \(out) (\(written.written) files written, \(written.reused) unchanged"
+              + "into \(out) (\(written.written) file\(written.written == 1 ? "" : "s") written, \(written.reused) unchanged"
               + (site.cachedCount > 0 ? ", \(site.cachedCount) pages reused from the last build)" : ")"))
     }
 }
