@@ -185,6 +185,31 @@ public struct Changeset<SectionID: Hashable, Row: DiffableRow> {
     public var moveCount: Int {
         stages.reduce(0) { $0 + $1.batch.rowMoves.count + $1.batch.sectionMoves.count }
     }
+
+    /// How many rows the step inserts, deletes, moves and reloads (a row
+    /// that is deleted and inserted, or moved and reloaded, counts in both).
+    public var rowCounts: RowChangeCounts {
+        var counts = RowChangeCounts()
+        for row in rows {
+            if row.kind.contains(.inserted) { counts.inserted += 1 }
+            if row.kind.contains(.deleted) { counts.deleted += 1 }
+            if row.kind.contains(.moved) { counts.moved += 1 }
+            if row.kind.contains(.reloaded) { counts.reloaded += 1 }
+        }
+        return counts
+    }
+}
+
+/// A step's rows by kind of change.
+public struct RowChangeCounts: Hashable, Sendable {
+    public var inserted = 0, deleted = 0, moved = 0, reloaded = 0
+
+    public init(inserted: Int = 0, deleted: Int = 0, moved: Int = 0, reloaded: Int = 0) {
+        self.inserted = inserted
+        self.deleted = deleted
+        self.moved = moved
+        self.reloaded = reloaded
+    }
 }
 
 extension Changeset: Sendable where SectionID: Sendable, Row: Sendable, Row.ID: Sendable {}

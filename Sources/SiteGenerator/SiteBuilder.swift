@@ -521,11 +521,11 @@ public enum SiteBuilder {
         var problems: [String] = []
         let steps = report.steps.map { step -> StepView in
             problems.append(contentsOf: step.diagnostics)
-            let kinds = step.changeset.rows.map(\.kind)
+            let rowCounts = step.changeset.rowCounts
             var counts: [String] = []
-            for (label, kind) in [("inserted", RowChangeKind.inserted), ("deleted", .deleted), ("moved", .moved), ("reloaded", .reloaded)] {
-                let count = kinds.filter { $0.contains(kind) }.count
-                if count > 0 { counts.append("\(count) \(label)") }
+            for (label, count) in [("inserted", rowCounts.inserted), ("deleted", rowCounts.deleted),
+                                   ("moved", rowCounts.moved), ("reloaded", rowCounts.reloaded)] where count > 0 {
+                counts.append("\(count) \(label)")
             }
             let batches = step.changeset.stages.enumerated().map { number, stage in
                 BatchView(number: number + 1, explanation: DiffReport.explanation(of: stage.role),
@@ -549,8 +549,8 @@ public enum SiteBuilder {
     /// and reloads.
     static func sparkline(_ changesets: [Changeset<String, Record<String>>]) -> String {
         let counts = changesets.map { changeset -> [Int] in
-            let kinds = changeset.rows.map(\.kind)
-            return [RowChangeKind.inserted, .deleted, .moved, .reloaded].map { kind in kinds.filter { $0.contains(kind) }.count }
+            let rows = changeset.rowCounts
+            return [rows.inserted, rows.deleted, rows.moved, rows.reloaded]
         }
         let tallest = max(counts.map { $0.reduce(0, +) }.max() ?? 1, 1)
         let width = max(counts.count * 8, 8), height = 24
@@ -590,12 +590,8 @@ public struct StepSummary: Sendable {
     init(label: String, changeset: Changeset<String, Record<String>>) {
         self.label = label
         batches = changeset.stages.count
-        for row in changeset.rows {
-            if row.kind.contains(.inserted) { inserted += 1 }
-            if row.kind.contains(.deleted) { deleted += 1 }
-            if row.kind.contains(.moved) { moved += 1 }
-            if row.kind.contains(.reloaded) { reloaded += 1 }
-        }
+        let counts = changeset.rowCounts
+        (inserted, deleted, moved, reloaded) = (counts.inserted, counts.deleted, counts.moved, counts.reloaded)
     }
 }
 

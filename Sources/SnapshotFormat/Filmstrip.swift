@@ -190,13 +190,8 @@ public struct Filmstrip {
 
     /// `+2  −1  ↕1  ↻3`: the step's inserts, deletes, moves and reloads.
     static func counts(_ changeset: Changeset<String, Record<String>>) -> String {
-        var inserted = 0, deleted = 0, moved = 0, reloaded = 0
-        for row in changeset.rows {
-            if row.kind.contains(.inserted) { inserted += 1 }
-            if row.kind.contains(.deleted) { deleted += 1 }
-            if row.kind.contains(.moved) { moved += 1 }
-            if row.kind.contains(.reloaded) { reloaded += 1 }
-        }
+        let counts = changeset.rowCounts
+        let (inserted, deleted, moved, reloaded) = (counts.inserted, counts.deleted, counts.moved, counts.reloaded)
         var parts: [String] = []
         if inserted > 0 { parts.append("+\(inserted)") }
         if deleted > 0 { parts.append("−\(deleted)") }
