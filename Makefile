@@ -11,9 +11,11 @@ APT_PACKAGES := libcmark-dev
 .PHONY: site test build release deps venv node browser bench bench-page clean
 
 ## Build the tool, then the site: site/ and examples/ into _site/ with the
-## default theme (a project's templates/ overrides it file by file).
+## default theme (a project's templates/ overrides it file by file). Strict:
+## a warning (a broken link, an example no page shows, a step that breaks
+## one of UIKit's rules) fails the build and leaves the previous _site/ as it was.
 site: deps release
-	.build/release/rowmotion build
+	.build/release/rowmotion build --strict
 
 ## Everything CI checks: every target built, the Swift tests (engine, file
 ## format, site generator, command line), a strict build of the site

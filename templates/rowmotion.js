@@ -519,20 +519,28 @@
     }
     element.insertBefore(timeline, list);
 
-    // The "reloadData" pane jumps to each state without animation, for comparison.
+    // The "reloadData" pane jumps to each state without animation, beside the
+    // animated list, so the two can be watched side by side.
     var comparePane = null, compareView = null;
     if (element.getAttribute('data-compare') === 'reloadData') {
-      var wrap = document.createElement('div');
-      wrap.className = 'rowmotion-compare';
-      var caption = document.createElement('p');
-      caption.className = 'rowmotion-compare-caption';
-      caption.textContent = 'reloadData()';
+      var sideBySide = document.createElement('div');
+      sideBySide.className = 'rowmotion-side-by-side';
+      var column = function (text) {
+        var wrap = document.createElement('div');
+        wrap.className = 'rowmotion-compare';
+        var caption = document.createElement('p');
+        caption.className = 'rowmotion-compare-caption';
+        caption.textContent = text;
+        wrap.appendChild(caption);
+        sideBySide.appendChild(wrap);
+        return wrap;
+      };
+      list.parentNode.insertBefore(sideBySide, list);
+      column('performBatchUpdates').appendChild(list);
       comparePane = document.createElement('div');
       comparePane.className = 'rowmotion-list rowmotion-compare-list';
       comparePane.setAttribute('data-compare-pane', '');
-      wrap.appendChild(caption);
-      wrap.appendChild(comparePane);
-      list.parentNode.insertBefore(wrap, list.nextSibling);
+      column('reloadData()').appendChild(comparePane);
     }
 
     function showCompare(target) {
@@ -558,7 +566,8 @@
       var total = c.insert + c.delete + c.move + c.reload;
       var rows = stateAt(k - 1).reduce(function (sum, section) { return sum + section.items.length; }, 0);
       if (total > 1000) return total + ' changes: reloadData() would serve better than an animation';
-      if (rows && total > rows / 2) return 'more than half the rows change: consider reloadData()';
+      // A short list reads fine even when most of it changes; a long one does not.
+      if (rows >= 20 && total > rows / 2) return 'more than half the rows change: consider reloadData()';
       return '';
     }
 

@@ -364,7 +364,8 @@ public enum SiteBuilder {
                        outputs: Set<String>, chrome: Chrome, options: BuildOptions, isHome: Bool) -> RenderedPage {
         var result = RenderedPage()
         let directory = (page.output as NSString).deletingLastPathComponent
-        let content = MarkdownRenderer.render(page.body, lineOffset: page.bodyLineOffset, player: { block in
+        var fragments: [(name: String, line: Int)] = []
+        let (content, anchors) = MarkdownRenderer.renderPage(page.body, lineOffset: page.bodyLineOffset, player: { block in
             let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
             result.diagnostics.append(contentsOf: diagnostics)
             guard let spec else { return nil }
@@ -394,6 +395,11 @@ public enum SiteBuilder {
                 return nil
             }
         }, link: { url, line in
+            // A link within the page must name one of its headings.
+            if url.hasPrefix("#"), url.count > 1 {
+                fragments.append((String(url.dropFirst()), line))
+                return nil
+            }
             // Relative links to pages: `.md` becomes `.html`, and the target must exist.
             guard !url.contains(":"), !url.hasPrefix("/"), !url.hasPrefix("#"), !url.isEmpty else { return nil }
             let target = String(url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
@@ -405,6 +411,11 @@ public enum SiteBuilder {
             }
             return rewritten == target ? nil : url.replacingOccurrences(of: target, with: rewritten)
         })
+        for fragment in fragments where !anchors.contains(fragment.name.removingPercentEncoding ?? fragment.name) {
+            result.diagnostics.append(.warning("broken-link", at: SourceLocation(file: page.source, line: max(fragment.line, 1), column: 1),
+                                               "link to '#\(fragment.name)', which is not a heading of this page"
+                                               + KeySuggestionsBridge.hint(for: fragment.name, in: anchors.sorted())))
+        }
         if isHome {
             result.html = content
             return result

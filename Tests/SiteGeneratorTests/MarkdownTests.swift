@@ -5,7 +5,7 @@ import Testing
 struct MarkdownTests {
     @Test func commonMark_withSmartPunctuation_andRawHTML() {
         let html = MarkdownRenderer.render("# Title\n\n\"Quoted\" -- text <span class=\"x\">raw</span>\n") { _ in nil }
-        #expect(html == "<h1>Title</h1>\n<p>“Quoted” – text <span class=\"x\">raw</span></p>\n")
+        #expect(html == "<h1 id=\"title\">Title</h1>\n<p>“Quoted” – text <span class=\"x\">raw</span></p>\n")
     }
 
     @Test func rowmotionBlock_isReplacedByThePlayer_atItsLine() {
@@ -29,5 +29,26 @@ struct MarkdownTests {
         let html = MarkdownRenderer.render(markdown) { _ in calls += 1; return "PLAYER" }
         #expect(calls == 0)
         #expect(!html.contains("PLAYER"))
+    }
+
+    /// Headings get ids readers can link to, GitHub's way, unique in the
+    /// page; their inline markup is still rendered and escaped by cmark.
+    @Test func headings_receiveUniqueLinkableIDs_keepingTheirMarkup() {
+        let markdown = "# UIKit's *batch-update* rules\n\n## The `version` field\n\n## Content\n\n## Content\n\n### <b> & \"quotes\"\n"
+        let (html, anchors) = MarkdownRenderer.renderPage(markdown, player: { _ in nil }, link: { _, _ in nil })
+        #expect(html == """
+            <h1 id="uikits-batch-update-rules">UIKit’s <em>batch-update</em> rules</h1>
+            <h2 id="the-version-field">The <code>version</code> field</h2>
+            <h2 id="content">Content</h2>
+            <h2 id="content-2">Content</h2>
+            <h3 id="--quotes"><b> &amp; “quotes”</h3>
+
+            """)
+        #expect(anchors == ["uikits-batch-update-rules", "the-version-field", "content", "content-2", "--quotes"])
+    }
+
+    @Test func headingID_keepsLettersOfEveryScript_andNeverComesOutEmpty() {
+        #expect(MarkdownRenderer.headingID("Über Zeilen — 2 Schritte") == "über-zeilen--2-schritte")
+        #expect(MarkdownRenderer.headingID("!!!") == "section")
     }
 }

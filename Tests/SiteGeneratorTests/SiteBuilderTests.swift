@@ -192,6 +192,16 @@ struct SiteBuilderTests {
         #expect(Set(result.site.diagnostics.map(\.id)) == ["broken-link", "unreferenced-example"])
     }
 
+    @Test func linksWithinAPage_mustNameOneOfItsHeadings() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n\n## Move hints\n\nSee [hints](#move-hints) and\n[the rules](#move-hint).\n"),
+        ])
+        defer { project.remove() }
+        let page = project.root.appendingPathComponent("site/index.md").path
+        let warnings = SiteBuilder.build(project.options).diagnostics.map(\.description)
+        #expect(warnings == ["\(page):6:1: warning: link to '#move-hint', which is not a heading of this page; did you mean 'move-hints'?"])
+    }
+
     /// Every page of a fixture site, byte for byte. `ROWMOTION_RECORD=1
     /// swift test` rewrites the expected pages (review the diff).
     @Test func goldenSite_pagesMatchByteForByte() throws {

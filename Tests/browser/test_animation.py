@@ -151,6 +151,17 @@ def test_compare_pane_jumps_to_each_state_without_animation(driver, rowmotion, t
                    cwd=tmp_path, check=True, capture_output=True)
     states = fill_unchanged(expected_states(MESSENGER, rowmotion))
     driver.get((tmp_path / "_site" / "index.html").as_uri())
+    # Side by side: the animated list on the left, reloadData() on its right, level with it.
+    boxes = driver.execute_script("""
+        const element = window.Rowmotion.players[0].element;
+        const box = (node) => { const r = node.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top}; };
+        return {list: box(element.querySelector('.rowmotion-list:not([data-compare-pane])')),
+                pane: box(element.querySelector('[data-compare-pane]')),
+                captions: Array.from(element.querySelectorAll('.rowmotion-compare-caption')).map((c) => c.textContent)};
+    """)
+    assert boxes["captions"] == ["performBatchUpdates", "reloadData()"]
+    assert boxes["pane"]["left"] >= boxes["list"]["right"], boxes
+    assert abs(boxes["pane"]["top"] - boxes["list"]["top"]) < 2, boxes
     for step in [1, 2, 0, 3]:
         result = driver.execute_async_script("""
             const [step, done] = arguments;

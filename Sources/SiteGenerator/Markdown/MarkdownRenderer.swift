@@ -35,13 +35,21 @@ public enum MarkdownRenderer {
     /// may return a replacement (`.md` pages become `.html`).
     public static func render(_ markdown: String, lineOffset: Int = 0, player: (DemoBlock) -> String?,
                               link: (_ url: String, _ line: Int) -> String?) -> String {
+        renderPage(markdown, lineOffset: lineOffset, player: player, link: link).html
+    }
+
+    /// Renders `markdown` as `render(_:lineOffset:player:link:)` does, and
+    /// also gives the ids its headings received, for checking `#` links.
+    public static func renderPage(_ markdown: String, lineOffset: Int = 0, player: (DemoBlock) -> String?,
+                                  link: (_ url: String, _ line: Int) -> String?) -> (html: String, anchors: Set<String>) {
         let options = CMARK_OPT_UNSAFE | CMARK_OPT_SMART
         let bytes = Array(markdown.utf8)
-        guard let document = cmark_parse_document(bytes, bytes.count, options) else { return "" }
+        guard let document = cmark_parse_document(bytes, bytes.count, options) else { return ("", []) }
         defer { cmark_node_free(document) }
 
         // Collect first: replacing nodes while iterating would upset the iterator.
         var blocks: [OpaquePointer] = []
+        var headings: [OpaquePointer] = []
         let iterator = cmark_iter_new(document)
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
             guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
@@ -54,6 +62,10 @@ public enum MarkdownRenderer {
                     parent = cmark_node_parent(block)
                 }
                 if let replacement = link(url, line + lineOffset) { cmark_node_set_url(node, replacement) }
+                continue
+            }
+            if cmark_node_get_type(node) == CMARK_NODE_HEADING {
+                headings.append(node)
                 continue
             }
             guard cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK else { continue }
@@ -73,8 +85,77 @@ public enum MarkdownRenderer {
             cmark_node_replace(node, replacement)
             cmark_node_free(node)
         }
-        guard let rendered = cmark_render_html(document, options) else { return "" }
+        var anchors = Set<String>()
+        for heading in headings {
+            let id = uniqueID(headingID(plainText(of: heading)), among: &anchors)
+            identify(heading, as: id, options: options)
+        }
+        guard let rendered = cmark_render_html(document, options) else { return ("", anchors) }
         defer { free(rendered) }
-        return String(cString: rendered)
+        return (String(cString: rendered), anchors)
+    }
+
+    /// The id a heading with this text receives, as GitHub forms it:
+    /// lowercased, spaces as hyphens, punctuation other than `-` and `_`
+    /// dropped ("UIKit’s batch-update rules" → `uikits-batch-update-rules`).
+    public static func headingID(_ text: String) -> String {
+        var id = ""
+        for character in text.lowercased() {
+            if character == " " { id.append("-") }
+            else if character == "-" || character == "_" || character.isLetter || character.isNumber { id.append(character) }
+        }
+        return id.isEmpty ? "section" : id
+    }
+
+    /// `id`, or `id-2`, `id-3`… when an earlier heading of the page took it.
+    static func uniqueID(_ id: String, among taken: inout Set<String>) -> String {
+        var candidate = id, counter = 1
+        while taken.contains(candidate) {
+            counter += 1
+            candidate = "\(id)-\(counter)"
+        }
+        taken.insert(candidate)
+        return candidate
+    }
+
+    /// The text a heading shows: its text and code spans, breaks as spaces.
+    static func plainText(of node: OpaquePointer) -> String {
+        var text = ""
+        let iterator = cmark_iter_new(node)
+        defer { cmark_iter_free(iterator) }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let child = cmark_iter_get_node(iterator) else { continue }
+            switch cmark_node_get_type(child) {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE: text += cmark_node_get_literal(child).map { String(cString: $0) } ?? ""
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: text += " "
+            default: break
+            }
+        }
+        return text
+    }
+
+    /// Gives a heading an `id`. cmark has no attributes, so the heading
+    /// becomes raw HTML: its inline children are moved into a paragraph of
+    /// their own and rendered (and escaped) by cmark, then put between
+    /// tags that carry the id.
+    static func identify(_ heading: OpaquePointer, as id: String, options: Int32) {
+        let level = cmark_node_get_heading_level(heading)
+        guard let paragraph = cmark_node_new(CMARK_NODE_PARAGRAPH), let block = cmark_node_new(CMARK_NODE_HTML_BLOCK) else { return }
+        defer { cmark_node_free(paragraph) }
+        while let child = cmark_node_first_child(heading) {
+            cmark_node_unlink(child)
+            cmark_node_append_child(paragraph, child)
+        }
+        var inline = ""
+        if let rendered = cmark_render_html(paragraph, options) {
+            inline = String(cString: rendered)
+            free(rendered)
+        }
+        if inline.hasPrefix("<p>") { inline.removeFirst(3) }
+        if inline.hasSuffix("</p>\n") { inline.removeLast(5) }
+        // Heading ids hold letters, digits, `-` and `_` only: nothing to escape.
+        cmark_node_set_literal(block, "<h\(level) id=\"\(id)\">\(inline)</h\(level)>\n")
+        cmark_node_replace(heading, block)
+        cmark_node_free(heading)
     }
 }

@@ -182,7 +182,9 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rowmotion-timeline button { font: inherit; font-size: .75rem; min-width: 1.8rem; padding: .1rem .3rem; border-radius: 6px; border: 1px solid var(--line); background: var(--background); color: var(--text); }
 .rowmotion-timeline button[aria-current] { background: var(--accent); color: #fff; border-color: var(--accent); }
 .rowmotion-timeline button[data-deferred] { box-shadow: inset 0 -3px 0 var(--reload); }
-.rowmotion-compare { margin-top: .75rem; }
+.rowmotion-player[data-compare="reloadData"] { max-width: 48rem; }
+.rowmotion-side-by-side { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
+.rowmotion-compare { min-width: 0; }
 .rowmotion-compare-caption { margin: 0 0 .25rem; font-size: .8rem; color: var(--muted); font-family: ui-monospace, monospace; }
 .step-list > li[aria-current] { border-left: 3px solid var(--accent); padding-left: .6rem; margin-left: -.75rem; }
 .rowmotion-strategies { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; margin: 1.5rem 0; }
@@ -715,20 +717,28 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
     }
     element.insertBefore(timeline, list);
 
-    // The "reloadData" pane jumps to each state without animation, for comparison.
+    // The "reloadData" pane jumps to each state without animation, beside the
+    // animated list, so the two can be watched side by side.
     var comparePane = null, compareView = null;
     if (element.getAttribute('data-compare') === 'reloadData') {
-      var wrap = document.createElement('div');
-      wrap.className = 'rowmotion-compare';
-      var caption = document.createElement('p');
-      caption.className = 'rowmotion-compare-caption';
-      caption.textContent = 'reloadData()';
+      var sideBySide = document.createElement('div');
+      sideBySide.className = 'rowmotion-side-by-side';
+      var column = function (text) {
+        var wrap = document.createElement('div');
+        wrap.className = 'rowmotion-compare';
+        var caption = document.createElement('p');
+        caption.className = 'rowmotion-compare-caption';
+        caption.textContent = text;
+        wrap.appendChild(caption);
+        sideBySide.appendChild(wrap);
+        return wrap;
+      };
+      list.parentNode.insertBefore(sideBySide, list);
+      column('performBatchUpdates').appendChild(list);
       comparePane = document.createElement('div');
       comparePane.className = 'rowmotion-list rowmotion-compare-list';
       comparePane.setAttribute('data-compare-pane', '');
-      wrap.appendChild(caption);
-      wrap.appendChild(comparePane);
-      list.parentNode.insertBefore(wrap, list.nextSibling);
+      column('reloadData()').appendChild(comparePane);
     }
 
     function showCompare(target) {
@@ -754,7 +764,8 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
       var total = c.insert + c.delete + c.move + c.reload;
       var rows = stateAt(k - 1).reduce(function (sum, section) { return sum + section.items.length; }, 0);
       if (total > 1000) return total + ' changes: reloadData() would serve better than an animation';
-      if (rows && total > rows / 2) return 'more than half the rows change: consider reloadData()';
+      // A short list reads fine even when most of it changes; a long one does not.
+      if (rows >= 20 && total > rows / 2) return 'more than half the rows change: consider reloadData()';
       return '';
     }
 
