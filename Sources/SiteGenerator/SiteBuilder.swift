@@ -171,7 +171,7 @@ public enum SiteBuilder {
             let isHome = page.output == "index.html"
             if !isHome, let entry = previous.entries[page.output], let bytes = reusable(page.output, key: pageKey(page, examples: entry.examples)) {
                 results[index] = RenderedPage(html: String(decoding: bytes, as: UTF8.self), diagnostics: [],
-                                              examples: Set(entry.examples), cached: true)
+                                              examples: Set(entry.examples), anchors: entry.anchors, links: entry.links, cached: true)
             } else {
                 results[index] = render(page: page, theme: theme, examples: byName, examplesURL: examplesURL,
                                         outputs: outputs, chrome: chromes[index], options: options, isHome: isHome)
@@ -185,15 +185,18 @@ public enum SiteBuilder {
         var referenced = Set<String>()
         var homeContent = ""
         var cache = BuildCache()
+        let anchors = Dictionary(uniqueKeysWithValues: zip(pages, results.values).map { ($0.output, (source: $0.source, ids: Set($1.anchors))) })
         for (page, result) in zip(pages, results.values) {
             site.diagnostics.append(contentsOf: result.diagnostics)
+            site.diagnostics.append(contentsOf: brokenFragments(result.links, from: page, anchors: anchors))
             referenced.formUnion(result.examples)
             if page.output == "index.html" { homeContent = result.html; continue }
             site.files[page.output] = Array(result.html.utf8)
             if result.cached { site.cachedCount += 1 }
             if result.diagnostics.isEmpty {
                 let shown = result.examples.sorted()
-                cache.entries[page.output] = BuildCache.Entry(key: pageKey(page, examples: shown), examples: shown)
+                cache.entries[page.output] = BuildCache.Entry(key: pageKey(page, examples: shown), examples: shown,
+                                                              anchors: result.anchors, links: result.links)
             }
         }
 
@@ -320,6 +323,9 @@ public enum SiteBuilder {
         var html = ""
         var diagnostics: [Diagnostic] = []
         var examples: Set<String> = []
+        /// The ids of the page's headings, and its links to headings.
+        var anchors: [String] = []
+        var links: [FragmentLink] = []
         /// Taken from the previous build.
         var cached = false
     }
@@ -364,7 +370,7 @@ public enum SiteBuilder {
                        outputs: Set<String>, chrome: Chrome, options: BuildOptions, isHome: Bool) -> RenderedPage {
         var result = RenderedPage()
         let directory = (page.output as NSString).deletingLastPathComponent
-        var fragments: [(name: String, line: Int)] = []
+        var links: [FragmentLink] = []
         let (content, anchors) = MarkdownRenderer.renderPage(page.body, lineOffset: page.bodyLineOffset, player: { block in
             let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
             result.diagnostics.append(contentsOf: diagnostics)
@@ -395,27 +401,23 @@ public enum SiteBuilder {
                 return nil
             }
         }, link: { url, line in
-            // A link within the page must name one of its headings.
-            if url.hasPrefix("#"), url.count > 1 {
-                fragments.append((String(url.dropFirst()), line))
-                return nil
-            }
             // Relative links to pages: `.md` becomes `.html`, and the target must exist.
-            guard !url.contains(":"), !url.hasPrefix("/"), !url.hasPrefix("#"), !url.isEmpty else { return nil }
-            let target = String(url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            guard !url.contains(":"), !url.hasPrefix("/"), !url.isEmpty else { return nil }
+            let parts = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+            let target = String(parts[0])
             let rewritten = target.hasSuffix(".md") ? String(target.dropLast(3)) + ".html" : target
-            let resolved = normalize(directory.isEmpty ? rewritten : directory + "/" + rewritten)
+            let resolved = rewritten.isEmpty ? page.output : normalize(directory.isEmpty ? rewritten : directory + "/" + rewritten)
             if !rewritten.isEmpty, !outputs.contains(resolved), !resolved.hasPrefix("assets/") {
                 result.diagnostics.append(.warning("broken-link", at: SourceLocation(file: page.source, line: max(line, 1), column: 1),
                                                    "link to '\(target)', which no page of the site produces"))
+            } else if parts.count == 2, !parts[1].isEmpty {
+                // Its heading is checked once every page's headings are known.
+                links.append(FragmentLink(page: resolved, fragment: String(parts[1]).removingPercentEncoding ?? String(parts[1]), line: line))
             }
             return rewritten == target ? nil : url.replacingOccurrences(of: target, with: rewritten)
         })
-        for fragment in fragments where !anchors.contains(fragment.name.removingPercentEncoding ?? fragment.name) {
-            result.diagnostics.append(.warning("broken-link", at: SourceLocation(file: page.source, line: max(fragment.line, 1), column: 1),
-                                               "link to '#\(fragment.name)', which is not a heading of this page"
-                                               + KeySuggestionsBridge.hint(for: fragment.name, in: anchors.sorted())))
-        }
+        result.anchors = anchors.sorted()
+        result.links = links
         if isHome {
             result.html = content
             return result
@@ -426,6 +428,19 @@ public enum SiteBuilder {
             result.diagnostics.append(error)
         }
         return result
+    }
+
+    /// Links to a heading that the page they lead to does not have. Only
+    /// Markdown pages are checked: their headings are all their ids.
+    static func brokenFragments(_ links: [FragmentLink], from page: Page,
+                                anchors: [String: (source: String, ids: Set<String>)]) -> [Diagnostic] {
+        links.compactMap { link in
+            guard let (source, ids) = anchors[link.page], !ids.contains(link.fragment) else { return nil }
+            let which = link.page == page.output ? "this page" : source
+            return .warning("broken-link", at: SourceLocation(file: page.source, line: max(link.line, 1), column: 1),
+                            "link to '#\(link.fragment)', which is not a heading of \(which)"
+                            + KeySuggestionsBridge.hint(for: link.fragment, in: ids.sorted()))
+        }
     }
 
     /// The text of the first `# ` heading line, without splitting the page.

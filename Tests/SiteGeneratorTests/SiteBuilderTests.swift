@@ -351,6 +351,27 @@ struct SiteBuilderTests {
         #expect(String(decoding: rebuilt.site.files["zeta.html"] ?? [], as: UTF8.self).contains("<nav><a href="))
     }
 
+    /// A link into another page is checked against that page's headings,
+    /// also when the linking page comes from the cache: renaming a heading
+    /// breaks links that did not change.
+    @Test func linksToAnotherPagesHeading_areCheckedOnEveryBuild_cachedOrNot() throws {
+        let project = try FixtureProject(files: sampleFiles + [
+            ("site/guide.md", "# Guide\n\n## Move hints\n\nText.\n"),
+            ("site/links.md", "# Links\n\nSee [the hints](guide.md#move-hints).\n"),
+        ])
+        defer { project.remove() }
+        let options = cachedOptions(project)
+        let first = SiteBuilder.buildAndWrite(options)
+        #expect(!first.site.diagnostics.contains { $0.id == "broken-link" })
+        try edit(project, "site/guide.md", "# Guide\n\n## Hints for moves\n\nText.\n")
+        let second = SiteBuilder.buildAndWrite(options)
+        let links = project.root.appendingPathComponent("site/links.md").path
+        let guide = project.root.appendingPathComponent("site/guide.md").path
+        #expect(second.site.diagnostics.filter { $0.id == "broken-link" }.map(\.description)
+                == ["\(links):3:1: warning: link to '#move-hints', which is not a heading of \(guide)"])
+        #expect(second.site.cachedCount > 0)
+    }
+
     @Test func warnings_areReportedOnEveryBuild() throws {
         let project = try FixtureProject(files: sampleFiles + [("site/links.md", "# Links\n\n[gone](gone.md)\n")])
         defer { project.remove() }

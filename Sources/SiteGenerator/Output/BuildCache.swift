@@ -9,10 +9,15 @@ struct BuildCache {
     struct Entry: Equatable {
         var key: String
         var examples: [String]
+        /// A page's heading ids, and its links into pages (`#fragment`):
+        /// checked on every build, cached page or not, because the other
+        /// end of a link can change without this page changing.
+        var anchors: [String] = []
+        var links: [FragmentLink] = []
     }
 
     /// Bumped whenever the generator's output changes for the same inputs.
-    static let format = "rowmotion-cache 1 (tool 0.1.0)"
+    static let format = "rowmotion-cache 2 (tool 0.1.0)"
 
     var entries: [String: Entry] = [:]
     /// A hash of every input file's bytes and the options, when the build
@@ -36,17 +41,24 @@ struct BuildCache {
         }
         for line in lines.dropFirst(2) where !line.isEmpty {
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 3 else { return BuildCache() }
-            cache.entries[parts[0]] = Entry(key: parts[1], examples: parts[2].isEmpty ? [] : parts[2].components(separatedBy: ","))
+            guard parts.count == 5 else { return BuildCache() }
+            let links = parts[4].split(separator: linkSeparator).compactMap(FragmentLink.init(cacheText:))
+            cache.entries[parts[0]] = Entry(key: parts[1], examples: parts[2].isEmpty ? [] : parts[2].components(separatedBy: ","),
+                                            anchors: parts[3].split(separator: " ").map(String.init), links: links)
         }
         return cache
     }
+
+    /// Between a page's links in the cache file (control characters cannot
+    /// occur in a link's URL, nor tabs and newlines).
+    static let linkSeparator: Character = "\u{1E}"
 
     /// Writes the cache atomically (a half-written cache is just a miss).
     func save(to path: String) {
         var text = Self.format + "\n" + "inputs \(cleanInputKey ?? "-") \(pageCount) \(exampleCount)\n"
         for (output, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            text += "\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\n"
+            text += "\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t\(entry.anchors.joined(separator: " "))\t"
+                + entry.links.map(\.cacheText).joined(separator: String(Self.linkSeparator)) + "\n"
         }
         let url = URL(fileURLWithPath: path)
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -84,5 +96,29 @@ struct BuildCache {
             b = (b ^ 0xFF) &* 0x0000_0100_0000_01B3 &+ 0x9E37_79B9
         }
         return String(a, radix: 16) + String(b, radix: 16)
+    }
+}
+
+/// A link to a heading: `#id` in a page, or `page.md#id` to another one.
+struct FragmentLink: Equatable, Sendable {
+    /// The output the link leads to (`engine.html`).
+    var page: String
+    /// The id after `#`, percent-decoded.
+    var fragment: String
+    /// The line of the link in its page's Markdown file.
+    var line: Int
+
+    var cacheText: String { "\(page)\u{1F}\(fragment)\u{1F}\(line)" }
+
+    init(page: String, fragment: String, line: Int) {
+        self.page = page
+        self.fragment = fragment
+        self.line = line
+    }
+
+    init?<Text: StringProtocol>(cacheText: Text) {
+        let parts = cacheText.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+        guard parts.count == 3, let line = Int(parts[2]) else { return nil }
+        self.init(page: String(parts[0]), fragment: String(parts[1]), line: line)
     }
 }

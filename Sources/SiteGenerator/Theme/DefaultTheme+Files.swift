@@ -68,7 +68,7 @@ extension DefaultTheme {
 {{#examples}}
   <li class="card">
     <a href="{{root}}{{href}}"><span class="card-title">{{title}}</span></a>
-    <span class="card-steps">{{stepCount}} steps</span>
+    <span class="card-steps">{{stepCount}} snapshots</span>
     {{{sparkline}}}
   </li>
 {{/examples}}
