@@ -129,13 +129,13 @@ extension DefaultTheme {
   :root { --text: #f2f2f7; --muted: #98989d; --background: #1c1c1e; --panel: #2c2c2e; --line: #3a3a3c; }
 }
 * { box-sizing: border-box; }
-body { margin: 0; font: 16px/1.55 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, sans-serif; color: var(--text); background: var(--background); display: grid; grid-template-columns: 16rem 1fr; min-height: 100vh; }
+body { margin: 0; font: 16px/1.55 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, sans-serif; color: var(--text); background: var(--background); display: grid; grid-template-columns: 16rem minmax(0, 1fr); min-height: 100vh; }
 .site-nav { padding: 1.5rem 1rem; border-right: 1px solid var(--line); background: var(--panel); }
 .site-nav ul { list-style: none; padding: 0; margin: 1rem 0 0; }
 .site-nav li a { display: block; padding: .25rem .5rem; border-radius: 6px; color: inherit; text-decoration: none; }
 .site-nav a[aria-current="page"] { background: var(--accent); color: #fff; }
 .site-title { font-weight: 700; color: inherit; text-decoration: none; }
-.page { padding: 2rem 3rem; max-width: 60rem; }
+.page { padding: 2rem 3rem; max-width: 60rem; min-width: 0; }
 pre { background: var(--panel); padding: .75rem 1rem; border-radius: 8px; overflow-x: auto; font-size: .85rem; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rowmotion-player { margin: 1.5rem 0; padding: 1rem; border: 1px solid var(--line); border-radius: 16px; background: var(--panel); max-width: 24rem; }
@@ -161,7 +161,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .sparkline .insert { fill: var(--insert); } .sparkline .delete { fill: var(--delete); }
 .sparkline .move { fill: var(--move); } .sparkline .reload { fill: var(--reload); }
 .rowmotion-error { border: 1px solid var(--delete); color: var(--delete); padding: .75rem 1rem; border-radius: 8px; }
-@media (max-width: 48rem) { body { grid-template-columns: 1fr; } .site-nav { border-right: 0; border-bottom: 1px solid var(--line); } .page { padding: 1.5rem; } }
+@media (max-width: 48rem) { body { grid-template-columns: minmax(0, 1fr); } .site-nav { border-right: 0; border-bottom: 1px solid var(--line); } .page { padding: 1.5rem; } }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
 .site-nav ul ul { margin: .15rem 0 .35rem .75rem; }
 .rowmotion-sections { position: relative; }
@@ -190,7 +190,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rowmotion-strategies { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; margin: 1.5rem 0; }
 .rowmotion-strategies .rowmotion-player { margin: 0; }
 .rowmotion-move-count { display: block; color: var(--muted); font-size: .85em; font-weight: normal; }
-main table { border-collapse: collapse; margin: 1rem 0; font-size: .9rem; }
+main table { border-collapse: collapse; margin: 1rem 0; font-size: .9rem; display: block; max-width: 100%; overflow-x: auto; }
 main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; text-align: left; vertical-align: top; }
 .bench-table td:not(:first-child), .bench-table th:not(:first-child) { text-align: right; font-variant-numeric: tabular-nums; }
 .bench-chart { max-width: 100%; height: auto; }
