@@ -124,7 +124,11 @@ public enum SiteBuilder {
         let listed = pages.filter { $0.output != "index.html" }
             .sorted { ($0.frontMatter.order ?? .max, $0.title, $0.output) < ($1.frontMatter.order ?? .max, $1.title, $1.output) }
         let siteNavigation = Navigation(pages: listed.map { (output: $0.output, title: $0.title) })
-        let outputs = Set(pages.map(\.output) + examples.map { "examples/" + htmlName($0.name) })
+        let generated = Set(pages.map(\.output) + ["index.html"]
+                            + examples.flatMap { ["examples/" + htmlName($0.name), "examples/" + filmstripName($0.name)] })
+        let staticFiles = StaticFiles.load(site: options.site, generated: generated, diagnostics: &site.diagnostics)
+        for file in staticFiles { site.files[file.path] = file.bytes }
+        let outputs = generated.union(staticFiles.map(\.path))
 
         let stylesheetText = theme.assets["rowmotion.css"] ?? ""
         let scriptText = theme.assets["rowmotion.js"] ?? ""

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = json.loads((ROOT / "schema" / "snapshot-sequence.schema.json").read_text())
+SCHEMA = json.loads((ROOT / "site" / "schema" / "snapshot-sequence.schema.json").read_text())
 EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if p.suffix in {".yml", ".yaml", ".json"})
 MALFORMED = ROOT / "Tests" / "SnapshotFormatTests" / "Fixtures" / "malformed"
 

@@ -1,0 +1,48 @@
+import Foundation
+import SnapshotFormat
+
+/// The files of `site/` that are not Markdown pages — images, downloads, a
+/// JSON Schema — published as they are, at the same path under the output.
+enum StaticFiles {
+    struct File: Sendable {
+        /// The path under `site/` and under the output.
+        var path: String
+        var bytes: [UInt8]
+    }
+
+    /// Every such file of `site`, in path order. Hidden files and folders
+    /// (`.DS_Store`, `.git`) are skipped; a file whose path a generated
+    /// output already takes, or that leads outside `site/` through a
+    /// symbolic link, is an error rather than a silent choice.
+    static func load(site: String, generated: Set<String>, diagnostics: inout [Diagnostic]) -> [File] {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: site) else { return [] }
+        let rootURL = URL(fileURLWithPath: site)
+        let root = rootURL.resolvingSymlinksInPath().standardizedFileURL.path
+        let paths = (manager.enumerator(atPath: site)?.allObjects as? [String] ?? [])
+            .filter { path in !path.hasSuffix(".md") && !path.split(separator: "/").contains { $0.hasPrefix(".") } }
+            .sorted()
+        var files: [File] = []
+        for path in paths {
+            let fileURL = rootURL.appendingPathComponent(path)
+            let location = SourceLocation(file: fileURL.path, line: 1, column: 1)
+            var isFolder: ObjCBool = false
+            guard manager.fileExists(atPath: fileURL.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            guard fileURL.resolvingSymlinksInPath().standardizedFileURL.path.hasPrefix(root + "/") else {
+                diagnostics.append(.error("static-file", at: location, "this file leads outside \(site)/ through a symbolic link; copy it in instead"))
+                continue
+            }
+            if generated.contains(path) || path.hasPrefix("assets/") {
+                diagnostics.append(.error("static-file", at: location,
+                                          "'\(path)' is also a page the site generates; rename the file"))
+                continue
+            }
+            guard let data = manager.contents(atPath: fileURL.path) else {
+                diagnostics.append(.error("unreadable-file", at: location, "cannot read this file"))
+                continue
+            }
+            files.append(File(path: path, bytes: [UInt8](data)))
+        }
+        return files
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+@testable import SiteGenerator
+import Testing
+
+@Suite("Static files of site/")
+struct StaticFilesTests {
+    @Test func filesOtherThanPages_arePublishedByteForByte_andLinksToThemResolve() throws {
+        let project = try FixtureProject(files: sampleFiles + [
+            ("site/guide.md", "# Guide\n\n![Flow](images/flow.svg) and [the schema](schema/format.json).\n"),
+            ("site/images/flow.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n"),
+            ("site/schema/format.json", "{\"type\": \"object\"}\n"),
+            ("site/.DS_Store", "junk"),
+            ("site/.drafts/secret.txt", "not for publishing"),
+        ])
+        defer { project.remove() }
+        let binary: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF, 0x0A]
+        try Data(binary).write(to: project.root.appendingPathComponent("site/images/logo.png"))
+        let site = SiteBuilder.build(project.options)
+        #expect(site.diagnostics.filter { $0.id == "broken-link" }.isEmpty)
+        #expect(site.files["images/flow.svg"] == Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n".utf8))
+        #expect(site.files["schema/format.json"] == Array("{\"type\": \"object\"}\n".utf8))
+        #expect(site.files["images/logo.png"] == binary)
+        #expect(site.files.keys.filter { $0.contains(".DS_Store") || $0.contains("secret") }.isEmpty)
+        #expect(site.files["guide.md"] == nil)
+    }
+
+    @Test func aFileTakingAGeneratedPagesPath_isAnError() throws {
+        let project = try FixtureProject(files: sampleFiles + [
+            ("site/zeta.html", "<p>hand-written</p>\n"),
+            ("site/assets/rowmotion.css", "body {}\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        let page = project.root.appendingPathComponent("site/zeta.html").path
+        let asset = project.root.appendingPathComponent("site/assets/rowmotion.css").path
+        let errors = site.diagnostics.filter { $0.id == "static-file" }.map(\.description)
+        #expect(errors == ["\(asset):1:1: error: 'assets/rowmotion.css' is also a page the site generates; rename the file",
+                           "\(page):1:1: error: 'zeta.html' is also a page the site generates; rename the file"])
+        #expect(String(decoding: site.files["zeta.html"] ?? [], as: UTF8.self).contains("Zeta"))
+    }
+
+    @Test func aSymbolicLinkLeadingOutOfSite_isAnError_notPublished() throws {
+        let project = try FixtureProject(files: sampleFiles + [("secret/key.txt", "do not publish")])
+        defer { project.remove() }
+        try FileManager.default.createSymbolicLink(atPath: project.root.appendingPathComponent("site/key.txt").path,
+                                                   withDestinationPath: project.root.appendingPathComponent("secret/key.txt").path)
+        let site = SiteBuilder.build(project.options)
+        #expect(site.files["key.txt"] == nil)
+        #expect(site.diagnostics.contains { $0.id == "static-file" && $0.message.contains("leads outside") })
+    }
+}
