@@ -175,7 +175,7 @@ public enum SiteBuilder {
             let isHome = page.output == "index.html"
             if !isHome, let entry = previous.entries[page.output], let bytes = reusable(page.output, key: pageKey(page, examples: entry.examples)) {
                 results[index] = RenderedPage(html: String(decoding: bytes, as: UTF8.self), diagnostics: [],
-                                              examples: Set(entry.examples), anchors: entry.anchors, links: entry.links, cached: true)
+                                              examples: Set(entry.examples), links: entry.links, cached: true)
             } else {
                 results[index] = render(page: page, theme: theme, examples: byName, examplesURL: examplesURL,
                                         outputs: outputs, chrome: chromes[index], options: options, isHome: isHome)
@@ -189,10 +189,8 @@ public enum SiteBuilder {
         var referenced = Set<String>()
         var homeContent = ""
         var cache = BuildCache()
-        let anchors = Dictionary(uniqueKeysWithValues: zip(pages, results.values).map { ($0.output, (source: $0.source, ids: Set($1.anchors))) })
         for (page, result) in zip(pages, results.values) {
             site.diagnostics.append(contentsOf: result.diagnostics)
-            site.diagnostics.append(contentsOf: brokenFragments(result.links, from: page, anchors: anchors))
             referenced.formUnion(result.examples)
             if page.output == "index.html" { homeContent = result.html; continue }
             site.files[page.output] = Array(result.html.utf8)
@@ -200,7 +198,7 @@ public enum SiteBuilder {
             if result.diagnostics.isEmpty {
                 let shown = result.examples.sorted()
                 cache.entries[page.output] = BuildCache.Entry(key: pageKey(page, examples: shown), examples: shown,
-                                                              anchors: result.anchors, links: result.links)
+                                                              links: result.links)
             }
         }
 
@@ -260,6 +258,18 @@ public enum SiteBuilder {
             } catch {
                 site.diagnostics.append(error)
             }
+        }
+        // Links to an element of a page, now that every page is final: the
+        // ids are read from the HTML, so those of headings, of raw HTML in
+        // the Markdown and of the theme all count.
+        var targets: [String: (source: String, ids: Set<String>)] = [:]
+        for page in pages { targets[page.output] = (page.source, elementIDs(in: site.files[page.output] ?? [])) }
+        for example in examples {
+            let output = "examples/" + htmlName(example.name)
+            targets[output] = ("\(options.examples)/\(example.name)", elementIDs(in: site.files[output] ?? []))
+        }
+        for (page, result) in zip(pages, results.values) {
+            site.diagnostics.append(contentsOf: brokenFragments(result.links, from: page, targets: targets))
         }
         site.pageCount = pages.count
         site.exampleCount = examples.count
@@ -327,8 +337,7 @@ public enum SiteBuilder {
         var html = ""
         var diagnostics: [Diagnostic] = []
         var examples: Set<String> = []
-        /// The ids of the page's headings, and its links to headings.
-        var anchors: [String] = []
+        /// Its links to an element of a page (`page.md#id`, `#id`).
         var links: [FragmentLink] = []
         /// Taken from the previous build.
         var cached = false
@@ -375,7 +384,7 @@ public enum SiteBuilder {
         var result = RenderedPage()
         let directory = (page.output as NSString).deletingLastPathComponent
         var links: [FragmentLink] = []
-        let (content, anchors) = MarkdownRenderer.renderPage(page.body, lineOffset: page.bodyLineOffset, player: { block in
+        let (content, _) = MarkdownRenderer.renderPage(page.body, lineOffset: page.bodyLineOffset, player: { block in
             let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
             result.diagnostics.append(contentsOf: diagnostics)
             guard let spec else { return nil }
@@ -420,7 +429,6 @@ public enum SiteBuilder {
             }
             return rewritten == target ? nil : url.replacingOccurrences(of: target, with: rewritten)
         })
-        result.anchors = anchors.sorted()
         result.links = links
         if isHome {
             result.html = content
@@ -434,17 +442,39 @@ public enum SiteBuilder {
         return result
     }
 
-    /// Links to a heading that the page they lead to does not have. Only
-    /// Markdown pages are checked: their headings are all their ids.
+    /// Links to an element that the page they lead to does not have.
+    /// Pages and examples are checked; static files are not.
     static func brokenFragments(_ links: [FragmentLink], from page: Page,
-                                anchors: [String: (source: String, ids: Set<String>)]) -> [Diagnostic] {
+                                targets: [String: (source: String, ids: Set<String>)]) -> [Diagnostic] {
         links.compactMap { link in
-            guard let (source, ids) = anchors[link.page], !ids.contains(link.fragment) else { return nil }
+            guard let (source, ids) = targets[link.page], !ids.contains(link.fragment) else { return nil }
             let which = link.page == page.output ? "this page" : source
             return .warning("broken-link", at: SourceLocation(file: page.source, line: max(link.line, 1), column: 1),
-                            "link to '#\(link.fragment)', which is not a heading of \(which)"
+                            "link to '#\(link.fragment)', which is not a heading or element id of \(which)"
                             + KeySuggestionsBridge.hint(for: link.fragment, in: ids.sorted()))
         }
+    }
+
+    /// The values of the `id` attributes in a page (`id="…"` or `id='…'`,
+    /// after whitespace, so `data-id` and `aria-…id` do not count).
+    static func elementIDs(in html: [UInt8]) -> Set<String> {
+        var ids = Set<String>()
+        var index = 1
+        let count = html.count
+        while index + 4 < count {
+            // i d = quote, after a space, tab or newline
+            if html[index] == UInt8(ascii: "i"), html[index + 1] == UInt8(ascii: "d"), html[index + 2] == UInt8(ascii: "="),
+               [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t")].contains(html[index - 1]),
+               html[index + 3] == UInt8(ascii: "\"") || html[index + 3] == UInt8(ascii: "'") {
+                let quote = html[index + 3]
+                var end = index + 4
+                while end < count, html[end] != quote, html[end] != UInt8(ascii: ">") { end += 1 }
+                if end < count, html[end] == quote { ids.insert(String(decoding: html[(index + 4)..<end], as: UTF8.self)) }
+                index = end
+            }
+            index += 1
+        }
+        return ids
     }
 
     /// The text of the first `# ` heading line, without splitting the page.

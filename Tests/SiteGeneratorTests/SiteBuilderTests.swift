@@ -199,7 +199,7 @@ struct SiteBuilderTests {
         defer { project.remove() }
         let page = project.root.appendingPathComponent("site/index.md").path
         let warnings = SiteBuilder.build(project.options).diagnostics.map(\.description)
-        #expect(warnings == ["\(page):6:1: warning: link to '#move-hint', which is not a heading of this page; did you mean 'move-hints'?"])
+        #expect(warnings == ["\(page):6:1: warning: link to '#move-hint', which is not a heading or element id of this page; did you mean 'move-hints'?"])
     }
 
     /// Every page of a fixture site, byte for byte. `ROWMOTION_RECORD=1
@@ -351,6 +351,26 @@ struct SiteBuilderTests {
         #expect(String(decoding: rebuilt.site.files["zeta.html"] ?? [], as: UTF8.self).contains("<nav><a href="))
     }
 
+    /// Any id counts — raw HTML's in the Markdown, an example page's steps —
+    /// and a step the example does not have is reported with its neighbours.
+    @Test func linksToElementIDs_ofRawHTMLAndExamplePages_areChecked() throws {
+        let project = try FixtureProject(files: sampleFiles + [
+            ("site/links.md", "# Links\n\n<a id=\"legacy\"></a>\n\n[here](#legacy), [step 1](examples/list.html#step-1),\n[step 9](examples/list.html#step-9)\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        let links = project.root.appendingPathComponent("site/links.md").path
+        let example = project.root.appendingPathComponent("examples/list.yml").path
+        let warnings = site.diagnostics.filter { $0.id == "broken-link" }.map(\.description)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("\(links):6:1: warning: link to '#step-9', which is not a heading or element id of \(example); did you mean 'step-") == true)
+    }
+
+    @Test func elementIDs_areReadFromAttributes_notFromLookalikes() {
+        let html = Array("<h2 id=\"a\">x</h2><div data-id=\"b\" aria-describedby=\"c\"></div><p\nid='d'>id=\"e\"</p>".utf8)
+        #expect(SiteBuilder.elementIDs(in: html) == ["a", "d"])
+    }
+
     /// A link into another page is checked against that page's headings,
     /// also when the linking page comes from the cache: renaming a heading
     /// breaks links that did not change.
@@ -368,7 +388,7 @@ struct SiteBuilderTests {
         let links = project.root.appendingPathComponent("site/links.md").path
         let guide = project.root.appendingPathComponent("site/guide.md").path
         #expect(second.site.diagnostics.filter { $0.id == "broken-link" }.map(\.description)
-                == ["\(links):3:1: warning: link to '#move-hints', which is not a heading of \(guide)"])
+                == ["\(links):3:1: warning: link to '#move-hints', which is not a heading or element id of \(guide)"])
         #expect(second.site.cachedCount > 0)
     }
 

@@ -9,10 +9,9 @@ struct BuildCache {
     struct Entry: Equatable {
         var key: String
         var examples: [String]
-        /// A page's heading ids, and its links into pages (`#fragment`):
-        /// checked on every build, cached page or not, because the other
-        /// end of a link can change without this page changing.
-        var anchors: [String] = []
+        /// A page's links into pages (`#fragment`): checked on every build,
+        /// cached page or not, because the other end of a link can change
+        /// without this page changing.
         var links: [FragmentLink] = []
     }
 
@@ -41,10 +40,10 @@ struct BuildCache {
         }
         for line in lines.dropFirst(2) where !line.isEmpty {
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 5 else { return BuildCache() }
-            let links = parts[4].split(separator: linkSeparator).compactMap(FragmentLink.init(cacheText:))
+            guard parts.count == 4 else { return BuildCache() }
+            let links = parts[3].split(separator: linkSeparator).compactMap(FragmentLink.init(cacheText:))
             cache.entries[parts[0]] = Entry(key: parts[1], examples: parts[2].isEmpty ? [] : parts[2].components(separatedBy: ","),
-                                            anchors: parts[3].split(separator: " ").map(String.init), links: links)
+                                            links: links)
         }
         return cache
     }
@@ -57,7 +56,7 @@ struct BuildCache {
     func save(to path: String) {
         var text = Self.format + "\n" + "inputs \(cleanInputKey ?? "-") \(pageCount) \(exampleCount)\n"
         for (output, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            text += "\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t\(entry.anchors.joined(separator: " "))\t"
+            text += "\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t"
                 + entry.links.map(\.cacheText).joined(separator: String(Self.linkSeparator)) + "\n"
         }
         let url = URL(fileURLWithPath: path)
