@@ -384,7 +384,7 @@ public enum SiteBuilder {
         var result = RenderedPage()
         let directory = (page.output as NSString).deletingLastPathComponent
         var links: [FragmentLink] = []
-        let (content, _) = MarkdownRenderer.renderPage(page.body, lineOffset: page.bodyLineOffset, player: { block in
+        let content = MarkdownRenderer.render(page.body, lineOffset: page.bodyLineOffset, player: { block in
             let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
             result.diagnostics.append(contentsOf: diagnostics)
             guard let spec else { return nil }

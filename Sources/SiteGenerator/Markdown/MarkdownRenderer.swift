@@ -35,16 +35,9 @@ public enum MarkdownRenderer {
     /// may return a replacement (`.md` pages become `.html`).
     public static func render(_ markdown: String, lineOffset: Int = 0, player: (DemoBlock) -> String?,
                               link: (_ url: String, _ line: Int) -> String?) -> String {
-        renderPage(markdown, lineOffset: lineOffset, player: player, link: link).html
-    }
-
-    /// Renders `markdown` as `render(_:lineOffset:player:link:)` does, and
-    /// also gives the ids its headings received, for checking `#` links.
-    public static func renderPage(_ markdown: String, lineOffset: Int = 0, player: (DemoBlock) -> String?,
-                                  link: (_ url: String, _ line: Int) -> String?) -> (html: String, anchors: Set<String>) {
         let options = CMARK_OPT_UNSAFE | CMARK_OPT_SMART
         let bytes = Array(markdown.utf8)
-        guard let document = cmark_parse_document(bytes, bytes.count, options) else { return ("", []) }
+        guard let document = cmark_parse_document(bytes, bytes.count, options) else { return "" }
         defer { cmark_node_free(document) }
 
         // Collect first: replacing nodes while iterating would upset the iterator.
@@ -85,14 +78,16 @@ public enum MarkdownRenderer {
             cmark_node_replace(node, replacement)
             cmark_node_free(node)
         }
+        // Headings get ids readers can link to (`#` links are checked
+        // against the finished page's ids).
         var anchors = Set<String>()
         for heading in headings {
             let id = uniqueID(headingID(plainText(of: heading)), among: &anchors)
             identify(heading, as: id, options: options)
         }
-        guard let rendered = cmark_render_html(document, options) else { return ("", anchors) }
+        guard let rendered = cmark_render_html(document, options) else { return "" }
         defer { free(rendered) }
-        return (String(cString: rendered), anchors)
+        return String(cString: rendered)
     }
 
     /// The id a heading with this text receives, as GitHub forms it:

@@ -98,7 +98,8 @@ struct BuildCache {
     }
 }
 
-/// A link to a heading: `#id` in a page, or `page.md#id` to another one.
+/// A link to an element of a page: `#id` in the same page, `page.md#id`
+/// or `examples/x.html#step-2` to another one.
 struct FragmentLink: Equatable, Sendable {
     /// The output the link leads to (`engine.html`).
     var page: String
