@@ -320,15 +320,25 @@ protocol StructuralBatch {
     /// if UIKit would put the new cell where the row really goes: its slot
     /// computed from the batch's deletes and inserts alone (UIKit ignores
     /// moves, rule 19) must be its true slot, and its section must not move
-    /// in the batch (rule 20).
+    /// in the batch (rule 20), nor be displaced by the batch's section moves
+    /// (rule 19 for the section index).
     mutating func reloadInPlaceIfSafe(old: Int) -> Bool
 }
 
 extension StructuralBatch {
-    /// The reload test, given the row's place before and after the batch.
+    /// The reload test, given the row's place before and after the batch:
+    /// UIKit puts the new cell in the section that section deletes and
+    /// inserts alone give (section moves ignored: radar 27041784), at the
+    /// row that row deletes and inserts alone give (row moves ignored).
     func reloadFits(from: RowPath, to: RowPath) -> Bool {
-        reloadTarget(row: from.row, deletes: batch.rowDeletes, inSection: from.section,
-                     inserts: batch.rowInserts, inTargetSection: to.section) == to.row
+        if !batch.sectionMoves.isEmpty
+            && reloadTarget(from.section, deletes: batch.sectionDeletes, inserts: batch.sectionInserts) != to.section {
+            // Another section's move displaces this one: the new cell would
+            // land in a different section, and UIKit raises rule 2.
+            return false
+        }
+        return reloadTarget(row: from.row, deletes: batch.rowDeletes, inSection: from.section,
+                            inserts: batch.rowInserts, inTargetSection: to.section) == to.row
     }
 }
 

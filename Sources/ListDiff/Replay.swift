@@ -40,6 +40,15 @@ func replay(_ batch: Batch, before: [Int], after: [Int]) -> [ReplayedSection]? {
     var placed: [Int: [Int: ReplayedRow]] = [:]
     for path in batch.rowInserts { placed[path.section, default: [:]][path.row] = .inserted }
     for move in batch.rowMoves { placed[move.to.section, default: [:]][move.to.row] = .carried(move.from) }
+    // A reloaded row's new cell goes to the section that section deletes and
+    // inserts alone give: section moves are ignored (rule 19).
+    var reloadsBySection: [Int: [RowPath]] = [:]
+    if !batch.rowReloads.isEmpty {
+        let sectionDeletes = batch.sectionDeletes.sorted(), sectionInserts = batch.sectionInserts.sorted()
+        for path in batch.rowReloads {
+            reloadsBySection[reloadTarget(path.section, deletes: sectionDeletes, inserts: sectionInserts), default: []].append(path)
+        }
+    }
     var result: [ReplayedSection] = []
     result.reserveCapacity(sections.count)
     for (index, section) in sections.enumerated() {
@@ -48,8 +57,8 @@ func replay(_ batch: Batch, before: [Int], after: [Int]) -> [ReplayedSection]? {
             continue
         }
         var here = placed[index] ?? [:]
-        for path in batch.rowReloads where path.section == old {
-            let slot = reloadTarget(row: path.row, deletes: deletes, inSection: old, inserts: inserts, inTargetSection: index)
+        for path in reloadsBySection[index] ?? [] {
+            let slot = reloadTarget(row: path.row, deletes: deletes, inSection: path.section, inserts: inserts, inTargetSection: index)
             here[slot] = .reloaded(path)
         }
         let removed = rowsRemoved[old] ?? []
@@ -97,11 +106,25 @@ func replaySections(_ batch: Batch, before: Int, after: Int) -> [ReplayedSection
     return untouched.next() == nil ? result : nil
 }
 
-/// The new index UIKit gives a section reloaded at `index`: shifted by the
-/// deletes below it and the inserts at or above its shifted slot.
+/// The new index UIKit gives a section reloaded at `index`, or the section
+/// of a row reloaded in it: shifted by the deletes below it and the inserts
+/// at or above its shifted slot; section moves are ignored (rule 19).
+///
+/// - Parameters:
+///   - deletes: section deletes, sorted ascending, old space.
+///   - inserts: section inserts, sorted ascending, new space.
+/// - Complexity: O(log d + i) for d deletes and i inserts.
 func reloadTarget(_ index: Int, deletes: [Int], inserts: [Int]) -> Int {
-    var shifted = index - deletes.prefix(while: { $0 < index }).count
-    for insert in inserts where insert <= shifted { shifted += 1 }
+    var low = 0, high = deletes.count
+    while low < high {
+        let mid = (low + high) / 2
+        if deletes[mid] < index { low = mid + 1 } else { high = mid }
+    }
+    var shifted = index - low
+    for insert in inserts {
+        guard insert <= shifted else { break }
+        shifted += 1
+    }
     return shifted
 }
 

@@ -1,169 +1,3 @@
-/// One way a batch breaks UIKit's batch-update rules (uikit-rules.md),
-/// with the numbers UIKit would print.
-public enum UIKitRuleBreach: Hashable, Sendable {
-    // Counts.
-    case sectionCount(after: Int, before: Int, inserted: Int, deleted: Int)
-    case rowCount(section: Int, after: Int, before: Int, inserted: Int, deleted: Int, movedIn: Int, movedOut: Int)
-    case deletesExceedRows(section: Int)
-    // Bounds.
-    case deleteSectionOutOfBounds(section: Int, sections: Int)
-    case insertSectionOutOfBounds(section: Int, sections: Int)
-    case moveSectionFromOutOfBounds(section: Int, sections: Int)
-    case moveSectionToOutOfBounds(from: Int, to: Int, sections: Int)
-    case deleteRowSectionOutOfBounds(RowPath, sections: Int)
-    case deleteRowOutOfBounds(RowPath, rows: Int)
-    case insertRowSectionOutOfBounds(RowPath, sections: Int)
-    case insertRowOutOfBounds(RowPath, rows: Int)
-    case moveRowFromMissingSection(RowPath, sections: Int)
-    case moveRowFromMissingRow(RowPath, rows: Int)
-    case moveRowToMissingSection(from: RowPath, to: RowPath, sections: Int)
-    case moveRowToMissingRow(from: RowPath, to: RowPath, rows: Int)
-    // Conflicts.
-    case deleteAndReloadRow(RowPath)
-    case deleteAndReloadSection(Int)
-    case deleteAndMoveRow(RowPath)
-    case deleteAndMoveSection(Int)
-    case insertAndMoveRow(RowPath)
-    case insertAndMoveSection(Int)
-    case moveFromDeletedSection(Int)
-    case moveIntoInsertedSection(Int)
-    case rowMovedTwice(RowPath, to: RowPath, and: RowPath)
-    case sectionMovedTwice(Int, to: Int, and: Int)
-    case rowsMovedToSameSlot(RowPath, and: RowPath, to: RowPath)
-    case sectionsMovedToSameSlot(Int, and: Int, to: Int)
-    // Silent misbehaviour.
-    case duplicateInList(operation: String, index: String)
-    case rowChangeInsideDeletedSection(RowPath)
-    case rowInsertInsideInsertedSection(RowPath)
-    case reloadLandsElsewhere(RowPath, lands: RowPath, belongs: RowPath)
-    case rowChangeInsideMovedSection(section: Int)
-    case reloadInsideDeletedOrReloadedSection(RowPath)
-    case identityMismatch(RowPath, expected: String, found: String)
-    case sectionIdentityMismatch(section: Int, expected: String, found: String)
-    case duplicateIdentifiers([String])
-
-    /// The rule's number in uikit-rules.md.
-    public var rule: Int {
-        switch self {
-        case .sectionCount: return 1
-        case .rowCount: return 2
-        case .deletesExceedRows: return 3
-        case .deleteSectionOutOfBounds: return 4
-        case .insertSectionOutOfBounds: return 5
-        case .moveSectionFromOutOfBounds, .moveSectionToOutOfBounds: return 6
-        case .deleteRowSectionOutOfBounds, .deleteRowOutOfBounds: return 7
-        case .insertRowSectionOutOfBounds, .insertRowOutOfBounds: return 8
-        case .moveRowFromMissingSection, .moveRowFromMissingRow, .moveRowToMissingSection, .moveRowToMissingRow: return 9
-        case .deleteAndReloadRow, .deleteAndReloadSection: return 10
-        case .deleteAndMoveRow, .deleteAndMoveSection: return 11
-        case .insertAndMoveRow, .insertAndMoveSection: return 12
-        case .moveFromDeletedSection: return 13
-        case .moveIntoInsertedSection: return 14
-        case .rowMovedTwice, .sectionMovedTwice: return 15
-        case .rowsMovedToSameSlot, .sectionsMovedToSameSlot: return 16
-        case .duplicateInList: return 17
-        case .rowChangeInsideDeletedSection, .rowInsertInsideInsertedSection: return 18
-        case .reloadLandsElsewhere: return 19
-        case .rowChangeInsideMovedSection: return 20
-        case .reloadInsideDeletedOrReloadedSection: return 21
-        case .identityMismatch, .sectionIdentityMismatch: return 22
-        case .duplicateIdentifiers: return 23
-        }
-    }
-
-    /// Whether UIKit raises NSInternalInconsistencyException (or traps), as
-    /// opposed to animating the wrong thing without a word.
-    public var isException: Bool {
-        switch rule {
-        case 17...22: return false
-        default: return true
-        }
-    }
-
-    /// The message UIKit prints, in the wording of `flavor`. Silent
-    /// misbehaviours, which UIKit does not report, get a description of what
-    /// goes wrong.
-    public func message(for flavor: Validator.Flavor = .tableView) -> String {
-        let row = flavor == .tableView ? "row" : "item"
-        let rows = flavor == .tableView ? "rows" : "items"
-        let view = flavor == .tableView ? "table view" : "collection view"
-        switch self {
-        case let .sectionCount(after, before, inserted, deleted):
-            return "Invalid update: invalid number of sections.  The number of sections contained in the \(view) after the update (\(after)) must be equal to the number of sections contained in the \(view) before the update (\(before)), plus or minus the number of sections inserted or deleted (\(inserted) inserted, \(deleted) deleted)."
-        case let .rowCount(section, after, before, inserted, deleted, movedIn, movedOut):
-            return "Invalid update: invalid number of \(rows) in section \(section).  The number of \(rows) contained in an existing section after the update (\(after)) must be equal to the number of \(rows) contained in that section before the update (\(before)), plus or minus the number of \(rows) inserted or deleted from that section (\(inserted) inserted, \(deleted) deleted) and plus or minus the number of \(rows) moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out)."
-        case let .deletesExceedRows(section):
-            return "Invalid update: invalid number of \(rows) in section \(section).  Attempt to delete more \(rows) than exist in section."
-        case let .deleteSectionOutOfBounds(section, sections):
-            return "attempt to delete section \(section), but there are only \(sections) sections before the update"
-        case let .insertSectionOutOfBounds(section, sections):
-            return "attempt to insert section \(section) but there are only \(sections) sections after the update"
-        case let .moveSectionFromOutOfBounds(section, sections):
-            return "attempt to move section \(section), but there are only \(sections) sections before the update"
-        case let .moveSectionToOutOfBounds(from, to, sections):
-            return "attempt to to move section \(from) to section \(to), but there are only \(sections) sections after the update"
-        case let .deleteRowSectionOutOfBounds(path, sections):
-            return "attempt to delete \(row) \(path.row) from section \(path.section), but there are only \(sections) sections before the update"
-        case let .deleteRowOutOfBounds(path, count):
-            return "attempt to delete \(row) \(path.row) from section \(path.section) which only contains \(count) \(rows) before the update"
-        case let .insertRowSectionOutOfBounds(path, sections):
-            return "attempt to insert \(row) \(path.row) into section \(path.section), but there are only \(sections) sections after the update"
-        case let .insertRowOutOfBounds(path, count):
-            return "attempt to insert \(row) \(path.row) into section \(path.section), but there are only \(count) \(rows) in section \(path.section) after the update"
-        case let .moveRowFromMissingSection(path, sections):
-            return "attempt to move index path (\(path)) from a section that does not exist - there are only \(sections) sections before the update"
-        case let .moveRowFromMissingRow(path, count):
-            return "attempt to move index path (\(path)) that does not exist - there are only \(count) \(rows) in section \(path.section) before the update"
-        case let .moveRowToMissingSection(from, to, sections):
-            return "attempt to move index path (\(from)) to index path (\(to)) in section that does not exist - there are only \(sections) sections after the update"
-        case let .moveRowToMissingRow(from, to, count):
-            return "attempt to move index path (\(from)) to index path (\(to)) that does not exist - there are only \(count) \(rows) in section \(to.section) after the update"
-        case let .deleteAndReloadRow(path):
-            return "attempt to delete and reload the same index path (\(path))"
-        case let .deleteAndReloadSection(section):
-            return "attempt to delete and reload the same section (\(section))"
-        case let .deleteAndMoveRow(path):
-            return "attempt to perform a delete and a move from the same index path (\(path))"
-        case let .deleteAndMoveSection(section):
-            return "attempt to perform a delete and a move from the same section (\(section))"
-        case let .insertAndMoveRow(path):
-            return "attempt to perform an insert and a move to the same index path (\(path))"
-        case let .insertAndMoveSection(section):
-            return "attempt to perform an insert and a move to the same section (\(section))"
-        case let .moveFromDeletedSection(section):
-            return "cannot move a\(flavor == .tableView ? "" : "n") \(row) from a deleted section (\(section))"
-        case let .moveIntoInsertedSection(section):
-            return "cannot move a\(flavor == .tableView ? "" : "n") \(row) into a newly inserted section (\(section))"
-        case let .rowMovedTwice(path, first, second):
-            return "attempt to move \(row) at index path \(path) to both \(first) and \(second)"
-        case let .sectionMovedTwice(section, first, second):
-            return "attempt to move section \(section) to both section \(first) and section \(second)"
-        case let .rowsMovedToSameSlot(first, second, target):
-            return "attempt to move both \(row) at index path \(first) and \(second) to \(target)"
-        case let .sectionsMovedToSameSlot(first, second, target):
-            return "attempt to move both section \(first) and section \(second) to section \(target)"
-        case let .duplicateInList(operation, index):
-            return "\(index) appears twice among the \(operation); UIKit merges or mis-animates repeated index paths"
-        case let .rowChangeInsideDeletedSection(path):
-            return "\(row) \(path.row) of section \(path.section) is changed inside a section the batch deletes; UIKit drops the change and the counts go wrong"
-        case let .rowInsertInsideInsertedSection(path):
-            return "\(row) \(path.row) is inserted into section \(path.section), which the batch inserts; UIKit drops the insert and the counts go wrong"
-        case let .reloadLandsElsewhere(path, lands, belongs):
-            return "the \(row) reloaded at \(path) is placed by deletes and inserts alone at \(lands), but belongs at \(belongs): its new cell lands in the wrong slot (moves in the same batch)"
-        case let .rowChangeInsideMovedSection(section):
-            return "\(rows) change inside section \(section), which moves in the same batch; \(view == "table view" ? "table views" : "collection views") have corrupted their layout with this: stage the changes"
-        case let .reloadInsideDeletedOrReloadedSection(path):
-            return "\(row) \(path.row) is reloaded inside section \(path.section), which the batch deletes or reloads"
-        case let .identityMismatch(path, expected, found):
-            return "after the batch, the \(view) shows '\(found)' at \(path), but the data source holds '\(expected)' there"
-        case let .sectionIdentityMismatch(section, expected, found):
-            return "after the batch, the \(view) shows section '\(found)' at index \(section), but the data source holds '\(expected)' there"
-        case let .duplicateIdentifiers(ids):
-            return "Fatal: supplied item identifiers are not unique. Duplicate identifiers: {(\(ids.joined(separator: ", ")))}"
-        }
-    }
-}
-
 /// Checks a batch against UIKit's batch-update rules, whether it came from
 /// the engine or was written by hand.
 public struct Validator: Sendable {
@@ -216,6 +50,149 @@ public struct Validator: Sendable {
     }
 }
 
+// MARK: - UIKit's reading of a batch
+//
+// Everything below is the validator's own, written from uikit-rules.md and
+// `private` to this file: the planner (Batching.swift), `apply`
+// (Replay.swift) and the player (rowmotion.js) each place reloads with code
+// of their own, so a mistake in one of them shows up as a disagreement here
+// instead of being agreed with.
+
+/// Where an old index goes when only deletes (old space) and inserts (new
+/// space) are counted — moves are not, as UIKit does for the new half of a
+/// reload (rule 19, both coordinates).
+///
+/// - Parameters:
+///   - deletes: old indexes removed, any order, repeats allowed.
+///   - inserts: new indexes added, any order, repeats allowed.
+private func uikitShift(_ index: Int, deletes: Set<Int>, inserts: Set<Int>) -> Int {
+    var position = index - deletes.lazy.filter { $0 < index }.count
+    // Each insert at or above the slot reached so far pushes it down one.
+    for insert in inserts.sorted() where insert <= position { position += 1 }
+    return position
+}
+
+/// What UIKit makes of one batch before it checks counts: reloads split
+/// into a delete at their old place and an insert at the place deletes and
+/// inserts alone give, and which old section each new slot carries.
+private struct UIKitReading {
+    let batch: Batch
+    /// New index of each reloaded section's new half, by old index.
+    let sectionReloadLanding: [Int: Int]
+    /// New path of each reloaded row's new cell, by old path.
+    let rowReloadLanding: [RowPath: RowPath]
+    /// For each new section slot, the old section it carries (untouched or
+    /// moved), or nil for a fresh one (inserted, or a reload's new half);
+    /// nil as a whole when the slots cannot be filled (rule 1).
+    let carried: [Int?]?
+    /// The new index of each carried old section.
+    let landing: [Int: Int]
+
+    init(batch: Batch, sectionsBefore: Int, sectionsAfter: Int) {
+        self.batch = batch
+        let sectionDeletes = Set(batch.sectionDeletes)
+        let sectionInserts = Set(batch.sectionInserts)
+        var sectionReloadLanding: [Int: Int] = [:]
+        for section in batch.sectionReloads {
+            sectionReloadLanding[section] = uikitShift(section, deletes: sectionDeletes, inserts: sectionInserts)
+        }
+        self.sectionReloadLanding = sectionReloadLanding
+
+        var rowDeletesBySection: [Int: Set<Int>] = [:]
+        for path in batch.rowDeletes { rowDeletesBySection[path.section, default: []].insert(path.row) }
+        var rowInsertsBySection: [Int: Set<Int>] = [:]
+        for path in batch.rowInserts { rowInsertsBySection[path.section, default: []].insert(path.row) }
+        var rowReloadLanding: [RowPath: RowPath] = [:]
+        for path in batch.rowReloads {
+            // The section ignores section moves, the row ignores row moves.
+            let section = uikitShift(path.section, deletes: sectionDeletes, inserts: sectionInserts)
+            let row = uikitShift(path.row, deletes: rowDeletesBySection[path.section] ?? [],
+                                 inserts: rowInsertsBySection[section] ?? [])
+            rowReloadLanding[path] = RowPath(section: section, row: row)
+        }
+        self.rowReloadLanding = rowReloadLanding
+
+        // Sections: the listed ones take their slots, untouched ones fill the rest in order.
+        var leaving = sectionDeletes.union(batch.sectionReloads)
+        var taken: [Int: Int?] = [:]
+        for slot in sectionInserts { taken[slot] = .some(nil) }
+        for slot in sectionReloadLanding.values { taken[slot] = .some(nil) }
+        for move in batch.sectionMoves {
+            leaving.insert(move.from)
+            taken[move.to] = move.from
+        }
+        var staying = (0..<sectionsBefore).filter { !leaving.contains($0) }.makeIterator()
+        var carried: [Int?] = []
+        var landing: [Int: Int] = [:]
+        var fits = true
+        for slot in 0..<sectionsAfter {
+            let source: Int?
+            if let listed = taken[slot] {
+                source = listed
+            } else if let next = staying.next() {
+                source = next
+            } else {
+                fits = false
+                break
+            }
+            carried.append(source)
+            if let source { landing[source] = slot }
+        }
+        if staying.next() != nil { fits = false }
+        self.carried = fits ? carried : nil
+        self.landing = landing
+    }
+
+    /// Whether a new slot holds a fresh section (inserted or reloaded).
+    func isFresh(_ slot: Int) -> Bool {
+        guard let carried, carried.indices.contains(slot) else { return false }
+        return carried[slot] == nil
+    }
+
+    /// The rows a carried section shows after the batch, slot by slot: cells
+    /// placed by inserts, moves and (if `withReloads`) reloads' new halves,
+    /// the untouched rows of its old section filling the other slots in
+    /// order. Nil when they do not fill exactly `count` slots.
+    func rows(ofOld old: Int, at slot: Int, rowsBefore: Int, count: Int, withReloads: Bool) -> [Shown]? {
+        var placed: [Int: Shown] = [:]
+        var leaving = Set<Int>()
+        for path in batch.rowInserts where path.section == slot { placed[path.row] = .inserted }
+        for move in batch.rowMoves {
+            if move.to.section == slot { placed[move.to.row] = .kept(move.from) }
+            if move.from.section == old { leaving.insert(move.from.row) }
+        }
+        for path in batch.rowDeletes where path.section == old { leaving.insert(path.row) }
+        if withReloads {
+            for path in batch.rowReloads {
+                if path.section == old { leaving.insert(path.row) }
+                if let target = rowReloadLanding[path], target.section == slot { placed[target.row] = .reloaded(path) }
+            }
+        }
+        var staying = (0..<rowsBefore).lazy.filter { !leaving.contains($0) }.makeIterator()
+        var shown: [Shown] = []
+        for row in 0..<count {
+            if let cell = placed[row] {
+                shown.append(cell)
+            } else if let next = staying.next() {
+                shown.append(.kept(RowPath(section: old, row: next)))
+            } else {
+                return nil
+            }
+        }
+        return staying.next() == nil ? shown : nil
+    }
+
+    /// What one slot of a section shows after the batch.
+    enum Shown: Equatable {
+        /// The cell that was at this old path (untouched or moved).
+        case kept(RowPath)
+        /// The new cell of the row reloaded at this old path.
+        case reloaded(RowPath)
+        /// A new cell for an inserted row.
+        case inserted
+    }
+}
+
 /// The checks of one validation, in the order UIKit makes them: bounds and
 /// conflicts, then counts, then what the animation would show.
 private struct Check {
@@ -223,6 +200,7 @@ private struct Check {
     let before: [Int]
     let after: [Int]
     var breaches: [UIKitRuleBreach] = []
+    private(set) var reading: UIKitReading?
 
     init(batch: Batch, before: [Int], after: [Int]) {
         self.batch = batch
@@ -234,13 +212,15 @@ private struct Check {
         checkSectionBounds()
         checkRowBounds()
         guard breaches.isEmpty else { return }
+        let reading = UIKitReading(batch: batch, sectionsBefore: before.count, sectionsAfter: after.count)
+        self.reading = reading
         checkDuplicatesInLists()
-        checkSectionConflicts()
-        checkRowConflicts()
+        checkSectionConflicts(reading)
+        checkRowConflicts(reading)
         guard !breaches.contains(where: \.isException) else { return }
-        checkCounts()
+        checkCounts(reading)
         guard !breaches.contains(where: \.isException) else { return }
-        checkReloadSlots()
+        checkReloadSlots(reading)
     }
 
     // MARK: Bounds (rules 4–9)
@@ -269,13 +249,7 @@ private struct Check {
                 breaches.append(.deleteRowOutOfBounds(path, rows: before[path.section]))
             }
         }
-        for path in batch.rowInserts {
-            if !(0..<after.count).contains(path.section) {
-                breaches.append(.insertRowSectionOutOfBounds(path, sections: after.count))
-            } else if !(0..<after[path.section]).contains(path.row) {
-                breaches.append(.insertRowOutOfBounds(path, rows: after[path.section]))
-            }
-        }
+        for path in batch.rowInserts { checkInsertBounds(path) }
         for move in batch.rowMoves {
             if !(0..<before.count).contains(move.from.section) {
                 breaches.append(.moveRowFromMissingSection(move.from, sections: before.count))
@@ -286,6 +260,14 @@ private struct Check {
             } else if !(0..<after[move.to.section]).contains(move.to.row) {
                 breaches.append(.moveRowToMissingRow(from: move.from, to: move.to, rows: after[move.to.section]))
             }
+        }
+    }
+
+    mutating func checkInsertBounds(_ path: RowPath) {
+        if !(0..<after.count).contains(path.section) {
+            breaches.append(.insertRowSectionOutOfBounds(path, sections: after.count))
+        } else if !(0..<after[path.section]).contains(path.row) {
+            breaches.append(.insertRowOutOfBounds(path, rows: after[path.section]))
         }
     }
 
@@ -313,15 +295,18 @@ private struct Check {
         }
     }
 
-    mutating func checkSectionConflicts() {
+    /// Old space: delete ∪ reload ∪ move-from without repeats; new space:
+    /// insert ∪ reload's new half ∪ move-to without repeats (IGListKit 690:
+    /// a reload displaced onto a move's target).
+    mutating func checkSectionConflicts(_ reading: UIKitReading) {
         let deleted = Set(batch.sectionDeletes)
         let reloaded = Set(batch.sectionReloads)
         for section in batch.sectionReloads.sorted() where deleted.contains(section) {
             breaches.append(.deleteAndReloadSection(section))
         }
+        let inserted = Set(batch.sectionInserts).union(reading.sectionReloadLanding.values)
         var movedFrom: [Int: Int] = [:]
         var movedTo: [Int: Int] = [:]
-        let inserted = Set(batch.sectionInserts)
         for move in Set(batch.sectionMoves).sorted(by: { ($0.from, $0.to) < ($1.from, $1.to) }) {
             if deleted.contains(move.from) || reloaded.contains(move.from) {
                 breaches.append(.deleteAndMoveSection(move.from))
@@ -336,17 +321,14 @@ private struct Check {
         }
     }
 
-    mutating func checkRowConflicts() {
-        let sectionGone = Set(batch.sectionDeletes).union(batch.sectionReloads)
+    mutating func checkRowConflicts(_ reading: UIKitReading) {
         let deletedSections = Set(batch.sectionDeletes)
+        let goneSections = deletedSections.union(batch.sectionReloads)
         let insertedSections = Set(batch.sectionInserts)
-        let deletes = batch.sectionDeletes.sorted()
-        let inserts = batch.sectionInserts.sorted()
-        let reloadedSectionsNew = Set(batch.sectionReloads.map { reloadTarget($0, deletes: deletes, inserts: inserts) })
-        let freshSections = insertedSections.union(reloadedSectionsNew)
         let deleted = Set(batch.rowDeletes)
         let reloaded = Set(batch.rowReloads)
-        let insertedRows = Set(batch.rowInserts)
+        let reloadsNewHalves = Set(reading.rowReloadLanding.values)
+        let arriving = Set(batch.rowInserts).union(reloadsNewHalves)
 
         for path in batch.rowReloads.sorted() where deleted.contains(path) {
             breaches.append(.deleteAndReloadRow(path))
@@ -355,9 +337,9 @@ private struct Check {
         var movedTo: [RowPath: RowPath] = [:]
         for move in Set(batch.rowMoves).sorted(by: { ($0.from, $0.to) < ($1.from, $1.to) }) {
             if deleted.contains(move.from) || reloaded.contains(move.from) { breaches.append(.deleteAndMoveRow(move.from)) }
-            if insertedRows.contains(move.to) { breaches.append(.insertAndMoveRow(move.to)) }
-            if sectionGone.contains(move.from.section) { breaches.append(.moveFromDeletedSection(move.from.section)) }
-            if freshSections.contains(move.to.section) { breaches.append(.moveIntoInsertedSection(move.to.section)) }
+            if arriving.contains(move.to) { breaches.append(.insertAndMoveRow(move.to)) }
+            if goneSections.contains(move.from.section) { breaches.append(.moveFromDeletedSection(move.from.section)) }
+            if reading.isFresh(move.to.section) { breaches.append(.moveIntoInsertedSection(move.to.section)) }
             if let first = movedFrom.updateValue(move.to, forKey: move.from) {
                 breaches.append(.rowMovedTwice(move.from, to: first, and: move.to))
             }
@@ -367,47 +349,54 @@ private struct Check {
         }
 
         // Silent ones: changes UIKit drops or mis-animates.
-        for path in Set(batch.rowDeletes).sorted() where deletedSections.contains(path.section) {
+        for path in deleted.sorted() where deletedSections.contains(path.section) {
             breaches.append(.rowChangeInsideDeletedSection(path))
         }
         for path in Set(batch.rowInserts).sorted() where insertedSections.contains(path.section) {
             breaches.append(.rowInsertInsideInsertedSection(path))
         }
-        for path in Set(batch.rowReloads).sorted() where sectionGone.contains(path.section) {
+        for path in reloaded.sorted() where goneSections.contains(path.section) {
             breaches.append(.reloadInsideDeletedOrReloadedSection(path))
         }
-        let movingOld = Set(batch.sectionMoves.map(\.from))
-        let movingNew = Set(batch.sectionMoves.map(\.to))
+        // Row changes in a section that moves (rule 20), named by old index.
+        let movingFrom = Set(batch.sectionMoves.map(\.from))
+        var oldOfMovedTo: [Int: Int] = [:]
+        for move in batch.sectionMoves { oldOfMovedTo[move.to] = move.from }
         var affected = Set<Int>()
-        for path in batch.rowDeletes + batch.rowReloads + batch.rowMoves.map(\.from) where movingOld.contains(path.section) {
+        for path in batch.rowDeletes + batch.rowReloads + batch.rowMoves.map(\.from) where movingFrom.contains(path.section) {
             affected.insert(path.section)
         }
-        for path in batch.rowInserts + batch.rowMoves.map(\.to) where movingNew.contains(path.section) {
-            // Report by old index, so a section is named once.
-            if let move = batch.sectionMoves.first(where: { $0.to == path.section }) { affected.insert(move.from) }
+        for path in batch.rowInserts + batch.rowMoves.map(\.to) {
+            if let old = oldOfMovedTo[path.section] { affected.insert(old) }
         }
         for section in affected.sorted() { breaches.append(.rowChangeInsideMovedSection(section: section)) }
     }
 
     // MARK: Counts (rules 1–3)
 
-    mutating func checkCounts() {
-        let sectionsAfter = before.count + Set(batch.sectionInserts).count - Set(batch.sectionDeletes).count
-        guard sectionsAfter == after.count, let sections = replaySections(batch, before: before.count, after: after.count) else {
+    /// UIKit's arithmetic with every reload as a delete and an insert: a
+    /// reload whose new half lands in another section than its old one
+    /// unbalances both (radar 27041784: "(0 inserted, 1 deleted)").
+    mutating func checkCounts(_ reading: UIKitReading) {
+        let sectionsInserted = Set(batch.sectionInserts).count + Set(batch.sectionReloads).count
+        let sectionsDeleted = Set(batch.sectionDeletes).count + Set(batch.sectionReloads).count
+        guard before.count + sectionsInserted - sectionsDeleted == after.count, let carried = reading.carried else {
             breaches.append(.sectionCount(after: after.count, before: before.count,
-                                          inserted: Set(batch.sectionInserts).count, deleted: Set(batch.sectionDeletes).count))
+                                          inserted: sectionsInserted, deleted: sectionsDeleted))
             return
         }
-        var deleted = [Int: Int](), movedOut = [Int: Int](), inserted = [Int: Int](), movedIn = [Int: Int]()
-        for path in Set(batch.rowDeletes) { deleted[path.section, default: 0] += 1 }
-        for path in Set(batch.rowInserts) { inserted[path.section, default: 0] += 1 }
-        // A move crosses sections when it does not land where its old
-        // section goes (indexes shift with section deletes and inserts).
-        var landing = [Int: Int]()
-        for (index, section) in sections.enumerated() {
-            if case .carried(let old, _) = section { landing[old] = index }
+        var deleted = [Int: Int](), movedOut = [Int: Int](), movedIn = [Int: Int]()
+        var arriving = [Int: Set<Int>]()
+        for path in Set(batch.rowDeletes).union(batch.rowReloads) { deleted[path.section, default: 0] += 1 }
+        for path in batch.rowInserts { arriving[path.section, default: []].insert(path.row) }
+        // A reload's new cell counts where it lands, unless that section is
+        // fresh (its rows come from the data source, rule 18).
+        for target in reading.rowReloadLanding.values where !reading.isFresh(target.section) {
+            arriving[target.section, default: []].insert(target.row)
         }
-        for move in Set(batch.rowMoves) where landing[move.from.section] != move.to.section {
+        // A move crosses sections when it does not land where its old
+        // section goes (section moves count here, unlike for reloads).
+        for move in Set(batch.rowMoves) where reading.landing[move.from.section] != move.to.section {
             movedOut[move.from.section, default: 0] += 1
             movedIn[move.to.section, default: 0] += 1
         }
@@ -416,50 +405,40 @@ private struct Check {
         var removedAsListed = [Int: Int]()
         for path in batch.rowDeletes { removedAsListed[path.section, default: 0] += 1 }
         for move in batch.rowMoves { removedAsListed[move.from.section, default: 0] += 1 }
-        for (index, section) in sections.enumerated() {
-            guard case .carried(let old, _) = section else { continue }
+        for (slot, source) in carried.enumerated() {
+            guard let old = source else { continue }
             if removedAsListed[old, default: 0] > before[old] {
                 breaches.append(.deletesExceedRows(section: old))
                 continue
             }
-            let expected = before[old] + inserted[index, default: 0] - deleted[old, default: 0]
-                + movedIn[index, default: 0] - movedOut[old, default: 0]
-            if expected != after[index] {
-                breaches.append(.rowCount(section: old, after: after[index], before: before[old],
-                                          inserted: inserted[index, default: 0], deleted: deleted[old, default: 0],
-                                          movedIn: movedIn[index, default: 0], movedOut: movedOut[old, default: 0]))
+            let inserted = arriving[slot]?.count ?? 0
+            let expected = before[old] + inserted - deleted[old, default: 0] + movedIn[slot, default: 0] - movedOut[old, default: 0]
+            if expected != after[slot] {
+                // UIKit names the section by its index after the update (radar 27041784).
+                breaches.append(.rowCount(section: slot, after: after[slot], before: before[old],
+                                          inserted: inserted, deleted: deleted[old, default: 0],
+                                          movedIn: movedIn[slot, default: 0], movedOut: movedOut[old, default: 0]))
             }
         }
     }
 
     // MARK: What the animation shows (rules 19, 22, 23)
 
-    /// A reloaded row must land, by deletes and inserts alone, where it
-    /// would be had it simply stayed (rule 19).
-    mutating func checkReloadSlots() {
-        guard !batch.rowReloads.isEmpty,
-              let sections = replaySections(batch, before: before.count, after: after.count) else { return }
-        // Where each reloaded row truly goes: replay with reloads as untouched rows.
-        var stayed = batch
-        stayed.rowReloads = []
-        guard let truth = replay(stayed, before: before, after: after) else { return }
+    /// A reloaded row's new cell must land, by deletes and inserts alone,
+    /// where the row would be had it simply stayed (rule 19).
+    mutating func checkReloadSlots(_ reading: UIKitReading) {
+        guard !batch.rowReloads.isEmpty, let carried = reading.carried else { return }
         var belongs: [RowPath: RowPath] = [:]
-        for (index, section) in truth.enumerated() {
-            guard case .carried(_, let rows) = section else { continue }
-            for (slot, row) in rows.enumerated() {
-                if case .carried(let path) = row { belongs[path] = RowPath(section: index, row: slot) }
+        for (slot, source) in carried.enumerated() {
+            guard let old = source,
+                  let rows = reading.rows(ofOld: old, at: slot, rowsBefore: before[old], count: after[slot], withReloads: false)
+            else { continue }
+            for (row, shown) in rows.enumerated() {
+                if case .kept(let path) = shown { belongs[path] = RowPath(section: slot, row: row) }
             }
         }
-        var landing: [Int: Int] = [:]
-        for (index, section) in sections.enumerated() {
-            if case .carried(let old, _) = section { landing[old] = index }
-        }
-        let deletes = batch.rowDeletes.sorted()
-        let inserts = batch.rowInserts.sorted()
         for path in Set(batch.rowReloads).sorted() {
-            guard let target = belongs[path], let section = landing[path.section] else { continue }
-            let lands = RowPath(section: section, row: reloadTarget(row: path.row, deletes: deletes, inSection: path.section,
-                                                                    inserts: inserts, inTargetSection: section))
+            guard let target = belongs[path], let lands = reading.rowReloadLanding[path] else { continue }
             if lands != target { breaches.append(.reloadLandsElsewhere(path, lands: lands, belongs: target)) }
         }
     }
@@ -470,27 +449,31 @@ private struct Check {
         if !repeated.isEmpty { breaches.append(.duplicateIdentifiers(repeated)) }
     }
 
-    /// The replayed batch must show exactly what the data source holds.
+    /// The batch, as UIKit reads it, must show exactly what the data source
+    /// holds (rule 22): every carried section and cell at its slot, every
+    /// reloaded row's new cell where that row is.
     mutating func checkIdentities<SectionID: Hashable, RowID: Hashable>(
         before: [SectionLayout<SectionID, RowID>], after: [SectionLayout<SectionID, RowID>]
     ) {
-        guard let replayed = replay(batch, before: before.map(\.rows.count), after: after.map(\.rows.count)) else { return }
-        for (index, section) in replayed.enumerated() {
-            guard case .carried(let old, let rows) = section else { continue }
-            if before[old].id != after[index].id {
-                breaches.append(.sectionIdentityMismatch(section: index, expected: String(describing: after[index].id),
+        guard let reading, let carried = reading.carried else { return }
+        for (slot, source) in carried.enumerated() {
+            guard let old = source else { continue }
+            if before[old].id != after[slot].id {
+                breaches.append(.sectionIdentityMismatch(section: slot, expected: String(describing: after[slot].id),
                                                          found: String(describing: before[old].id)))
                 continue
             }
-            for (slot, row) in rows.enumerated() {
+            guard let rows = reading.rows(ofOld: old, at: slot, rowsBefore: before[old].rows.count,
+                                          count: after[slot].rows.count, withReloads: true) else { continue }
+            for (row, shownCell) in rows.enumerated() {
                 let shown: RowID
-                switch row {
-                case .carried(let path), .reloaded(let path): shown = before[path.section].rows[path.row]
+                switch shownCell {
+                case .kept(let path), .reloaded(let path): shown = before[path.section].rows[path.row]
                 case .inserted: continue
                 }
-                let held = after[index].rows[slot]
+                let held = after[slot].rows[row]
                 if shown != held {
-                    breaches.append(.identityMismatch(RowPath(section: index, row: slot), expected: String(describing: held),
+                    breaches.append(.identityMismatch(RowPath(section: slot, row: row), expected: String(describing: held),
                                                       found: String(describing: shown)))
                 }
             }

@@ -146,15 +146,31 @@ struct ValidatorTests {
         #expect(rules(Batch(sectionInserts: [0], rowInserts: [path(0, 0)]), [], [1]).contains(18))
     }
 
-    /// DESIGN.md's example batch with Alice's reload in it: UIKit would put
-    /// her new cell at row 0, where Carol lands.
-    @Test func rule19_reloadBesideMoves_landsInTheWrongSlot() {
+    /// DESIGN.md's example batch with Alice's reload in it: UIKit puts her
+    /// new cell by deletes and inserts alone at row 0, which is where Carol
+    /// moves. The new half of a reload is an insert, so this is rule 12 — an
+    /// exception, as IGListKit 690 observed for the same collision of a
+    /// section reload with a section move — not a silent misplacement.
+    @Test func reloadLandingOnAMovesTarget_isRule12() {
         let batch = Batch(rowDeletes: [path(0, 1)], rowInserts: [path(0, 3)],
                           rowMoves: [RowMove(from: path(0, 2), to: path(0, 0))], rowReloads: [path(0, 0)])
         let violations = validator.validate(batch, before: [4], after: [4])
+        #expect(violations.map(\.rule) == [12])
+        #expect(violations.first?.message == "attempt to perform an insert and a move to the same index path ({length = 2, path = 0 - 0})")
+    }
+
+    /// a b c d → d a b c with b reloaded: by deletes and inserts alone b's
+    /// new cell goes to row 1, a free slot, so nothing collides and the
+    /// counts add up — but b is at row 2, and a shows where b should.
+    @Test func rule19_reloadBesideMoves_landsInTheWrongSlot() {
+        let batch = Batch(rowMoves: [RowMove(from: path(0, 3), to: path(0, 0))], rowReloads: [path(0, 1)])
+        let violations = validator.validate(batch, before: [4], after: [4])
         #expect(violations.map(\.rule) == [19])
         #expect(violations.first?.message ==
-            "the row reloaded at {length = 2, path = 0 - 0} is placed by deletes and inserts alone at {length = 2, path = 0 - 0}, but belongs at {length = 2, path = 0 - 1}: its new cell lands in the wrong slot (moves in the same batch)")
+            "the row reloaded at {length = 2, path = 0 - 1} is placed by deletes and inserts alone at {length = 2, path = 0 - 1}, but belongs at {length = 2, path = 0 - 2}: its new cell lands in the wrong slot (moves in the same batch)")
+        let ids = validator.validate(batch, before: [SectionLayout(id: "s", rows: ["a", "b", "c", "d"])],
+                                     after: [SectionLayout(id: "s", rows: ["d", "a", "b", "c"])])
+        #expect(ids.map(\.rule) == [19, 22, 22])
     }
 
     @Test func rule20_rowChangesInsideMovedSection() {
