@@ -95,6 +95,7 @@ struct PropertyTests {
                 if changeset.rows.contains(where: { $0.kind == .moved && $0.old?.section != $0.new?.section }) {
                     seen["cross-section move", default: 0] += 1
                 }
+                if displacesAReload(changeset) { seen["reload displaced by a section move", default: 0] += 1 }
                 let minimum = minimumMoves(old, new)
                 if changeset.moveCount != minimum { problems.append("moves \(changeset.moveCount), minimum \(minimum)") }
             }
@@ -107,9 +108,25 @@ struct PropertyTests {
         // handles, or this test proves less than it claims.
         if count >= 10_000 {
             for situation in ["structure", "sections", "rows", "reloads", "section moves", "section reloads",
-                              "move and reload", "re-inserted", "cross-section move"] {
+                              "move and reload", "re-inserted", "cross-section move", "reload displaced by a section move"] {
                 #expect(seen[situation, default: 0] >= 100, "only \(seen[situation, default: 0]) cases with \(situation)")
             }
         }
+    }
+}
+
+/// Whether a row that only changed content (its section not moving itself)
+/// sits in a section that another section's move displaces: the case UIKit
+/// rejects when the reload shares the move's batch (radar 27041784).
+func displacesAReload(_ changeset: Changeset<String, Row>) -> Bool {
+    guard let structural = changeset.batches.first(where: { !$0.sectionMoves.isEmpty }) else { return false }
+    let moving = Set(structural.sectionMoves.map(\.from))
+    return changeset.rows.contains { change in
+        guard change.kind == .reloaded, let old = change.old, let new = change.new else { return false }
+        guard !moving.contains(old.section) else { return false }
+        // Where section deletes and inserts alone would put its section.
+        var section = old.section - structural.sectionDeletes.filter { $0 < old.section }.count
+        for insert in structural.sectionInserts.sorted() where insert <= section { section += 1 }
+        return section != new.section
     }
 }
