@@ -238,6 +238,16 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
     var movedTo = new Map();
     r.move.forEach(function (m) { movedTo.set(m[1][0] + ':' + m[1][1], m[0]); });
     var deletes = r.delete, inserts = r.insert;
+    // A reloaded row's new cell goes where deletes and inserts alone put it,
+    // in both coordinates: section moves are ignored for its section as row
+    // moves are for its row (uikit-rules.md, rule 19).
+    var reloadLandings = r.reload.map(function (p) {
+      var section = shiftByDeletesAndInserts(p[0], s.delete, s.insert);
+      var row = shiftByDeletesAndInserts(p[1],
+        deletes.filter(function (d) { return d[0] === p[0]; }).map(function (d) { return d[1]; }),
+        inserts.filter(function (i) { return i[0] === section; }).map(function (i) { return i[1]; }));
+      return { from: p, to: [section, row] };
+    });
     return slots.map(function (slot, a) {
       if (slot.fresh) return slot.fresh;
       var o = slot.from, old = state[o];
@@ -249,12 +259,10 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
         var to = key.split(':').map(Number);
         if (to[0] === a) placed.set(to[1], state[from[0]].items[from[1]]);
       });
-      r.reload.forEach(function (p) {
-        if (p[0] !== o) return;
-        var slotIndex = shiftByDeletesAndInserts(p[1], deletes.filter(function (d) { return d[0] === o; }).map(function (d) { return d[1]; }),
-          inserts.filter(function (i) { return i[0] === a; }).map(function (i) { return i[1]; }));
-        var row = old.items[p[1]];
-        placed.set(slotIndex, reloaded.get(row.id) || row);
+      reloadLandings.forEach(function (landing) {
+        if (landing.to[0] !== a) return;
+        var row = state[landing.from[0]].items[landing.from[1]];
+        placed.set(landing.to[1], reloaded.get(row.id) || row);
       });
       var rest = old.items.filter(function (_, i) { return !removed.has(i); });
       var items = [], total = rest.length + placed.size;
