@@ -8,7 +8,7 @@ VENV   := .venv
 # Debian packages the build and the tests always need.
 APT_PACKAGES := libcmark-dev
 
-.PHONY: site test build release deps venv node browser bench bench-page clean
+.PHONY: site test fuzz build release deps venv node browser bench bench-page clean
 
 ## Build the tool, then the site: site/ and examples/ into _site/ with the
 ## default theme (a project's templates/ overrides it file by file). Strict:
@@ -30,6 +30,18 @@ test: deps build venv node browser
 	node --test Tests/js
 	$(VENV)/bin/pytest -q Tests/schema Tests/scripts Tests/browser
 	bash Tests/plugin/run.sh
+
+## Not part of `test`: the seeded property test for 1,000,000 random
+## sectioned pairs in release mode (diff, replay, the independent validator,
+## minimal moves), then 20,000 random sequences through the player's model.
+## Each prints its cases per second, its seed, and every failure as a
+## one-line replay command. Built aside (.build-fuzz) with testing enabled,
+## so the release build `make site` uses stays as it is.
+FUZZ_BUILD := --scratch-path .build-fuzz -c release -Xswiftc -enable-testing
+fuzz: deps node
+	$(SWIFT) build $(FUZZ_BUILD) --build-tests
+	LISTDIFF_CASES=1000000 $(SWIFT) test $(FUZZ_BUILD) --skip-build --filter PropertyTests
+	ROWMOTION_BINARY=.build-fuzz/release/rowmotion ROWMOTION_JS_SEQUENCES=20000 node --test Tests/js/random-sequences.test.js
 
 build:
 	$(SWIFT) build

@@ -74,18 +74,66 @@ func randomPair(seed: UInt64) -> (old: Sections, new: Sections, options: DiffOpt
 
 @Suite("Random sectioned pairs")
 struct PropertyTests {
-    /// 10,000 pairs per run from a fixed base seed; `LISTDIFF_SEED` and
-    /// `LISTDIFF_CASES` replay a failure.
-    @Test func randomPairs_replayToTarget_passValidator_moveMinimally() {
+    /// What one run of consecutive seeds found.
+    struct Findings: Sendable {
+        var cases = 0
+        var failures: [String] = []
+        var failureCount = 0
+        var seen: [String: Int] = [:]
+
+        mutating func merge(_ other: Findings) {
+            cases += other.cases
+            failures += other.failures.prefix(max(0, 5 - failures.count))
+            failureCount += other.failureCount
+            seen.merge(other.seen, uniquingKeysWith: +)
+        }
+    }
+
+    /// 10,000 pairs per run from a fixed base seed (`make fuzz` runs
+    /// 1,000,000 in release mode); `LISTDIFF_SEED` and `LISTDIFF_CASES`
+    /// replay a failure. Large runs are split across the cores.
+    @Test func randomPairs_replayToTarget_passValidator_moveMinimally() async {
         let environment = ProcessInfo.processInfo.environment
         let base = UInt64(environment["LISTDIFF_SEED"] ?? "") ?? 20_261_122
         let count = UInt64(environment["LISTDIFF_CASES"] ?? "") ?? 10_000
-        var failures = 0
-        var seen: [String: Int] = [:]
-        for seed in base..<(base + count) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let chunks = UInt64(count >= 20_000 ? ProcessInfo.processInfo.activeProcessorCount * 8 : 1)
+        let findings = await withTaskGroup(of: Findings.self) { group in
+            for chunk in 0..<chunks {
+                let first = base + count * chunk / chunks, end = base + count * (chunk + 1) / chunks
+                group.addTask { PropertyTests.check(seeds: first..<end) }
+            }
+            var all = Findings()
+            for await part in group { all.merge(part) }
+            return all
+        }
+        for failure in findings.failures { Issue.record(Comment(rawValue: failure)) }
+        let elapsed = started.duration(to: clock.now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print("random sectioned pairs: \(findings.cases) cases from seed \(base) in \(String(format: "%.1f", seconds)) s "
+              + "(\(Int(Double(findings.cases) / max(seconds, 1e-9))) cases/s), \(findings.failureCount) failing")
+        // The generator must keep producing every situation the engine
+        // handles, or this test proves less than it claims.
+        if count >= 10_000 {
+            for situation in ["structure", "sections", "rows", "reloads", "section moves", "section reloads",
+                              "move and reload", "re-inserted", "cross-section move", "reload displaced by a section move"] {
+                #expect(findings.seen[situation, default: 0] >= 100, "only \(findings.seen[situation, default: 0]) cases with \(situation)")
+            }
+            print("situations: " + findings.seen.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+    }
+
+    /// Diffs, replays, validates and counts the moves of the pairs of
+    /// `seeds`; stops recording after five failures.
+    static func check(seeds: Range<UInt64>) -> Findings {
+        var findings = Findings()
+        for seed in seeds {
+            findings.cases += 1
             let (old, new, options) = randomPair(seed: seed)
             var (changeset, problems) = reproducibilityProblems(old, new, options: options)
             if let changeset {
+                var seen = findings.seen
                 for stage in changeset.stages { seen[stage.role.rawValue, default: 0] += 1 }
                 let batches = changeset.batches
                 if batches.contains(where: { !$0.sectionMoves.isEmpty }) { seen["section moves", default: 0] += 1 }
@@ -96,22 +144,18 @@ struct PropertyTests {
                     seen["cross-section move", default: 0] += 1
                 }
                 if displacesAReload(changeset) { seen["reload displaced by a section move", default: 0] += 1 }
+                findings.seen = seen
                 let minimum = minimumMoves(old, new)
                 if changeset.moveCount != minimum { problems.append("moves \(changeset.moveCount), minimum \(minimum)") }
             }
             guard !problems.isEmpty else { continue }
-            Issue.record("seed \(seed) (replay: LISTDIFF_SEED=\(seed) LISTDIFF_CASES=1 swift test): \(problems.joined(separator: "; "))")
-            failures += 1
-            if failures == 5 { break }
-        }
-        // The generator must keep producing every situation the engine
-        // handles, or this test proves less than it claims.
-        if count >= 10_000 {
-            for situation in ["structure", "sections", "rows", "reloads", "section moves", "section reloads",
-                              "move and reload", "re-inserted", "cross-section move", "reload displaced by a section move"] {
-                #expect(seen[situation, default: 0] >= 100, "only \(seen[situation, default: 0]) cases with \(situation)")
+            findings.failureCount += 1
+            if findings.failures.count < 5 {
+                findings.failures.append("seed \(seed) (replay: LISTDIFF_SEED=\(seed) LISTDIFF_CASES=1 swift test --filter PropertyTests): "
+                                         + problems.joined(separator: "; "))
             }
         }
+        return findings
     }
 }
 
