@@ -37,6 +37,21 @@ func randomPair(seed: UInt64) -> (old: Sections, new: Sections, options: DiffOpt
     }
     // Headers.
     for index in new.indices where happens() { new[index].header = "Changed \(index)" }
+    // On purpose, in about a third of the pairs: one section jumps over
+    // others whose rows change, so their reloads are displaced by its move
+    // (radar 27041784) although neither they nor their sections move.
+    if new.count > 1 && Int.random(in: 0..<3, using: &random) == 0 {
+        let from = Int.random(in: 0..<new.count, using: &random)
+        var to = Int.random(in: 0..<(new.count - 1), using: &random)
+        if to >= from { to += 1 }
+        let jumper = new.remove(at: from)
+        new.insert(jumper, at: to)
+        for index in min(from, to)...max(from, to) where index != to {
+            for r in new[index].rows.indices where Bool.random(using: &random) {
+                new[index].rows[r].fields = [Field("text", .string("v2"))]
+            }
+        }
+    }
     guard !new.isEmpty else { return (Snapshot(sections: old), Snapshot(sections: new), DiffOptions()) }
     // Row deletes, content changes and hint changes.
     for index in new.indices {

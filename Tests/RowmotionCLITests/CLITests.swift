@@ -75,6 +75,40 @@ struct CLITests {
         #expect(actual != nil && actual == wanted)
     }
 
+    /// Issue 12's reproduction, end to end: `b` moves past `c` while b2
+    /// changes. Two batches: the section move, then b2's reload at section 2
+    /// — never `reloadRows` at section 1, where UIKit would put c's row count
+    /// out (radar 27041784).
+    @Test func diffJSON_sectionMovedPastAnotherWhoseRowChanged_reloadsInASecondBatchAtSection2() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            title: a section moves past another whose row changed
+            steps:
+              - sections:
+                  - {id: a, items: [{id: a1, t: x}]}
+                  - {id: b, items: [{id: b1, t: x}, {id: b2, t: x}]}
+                  - {id: c, items: [{id: c1, t: x}]}
+              - sections:
+                  - {id: a, items: [{id: a1, t: x}]}
+                  - {id: c, items: [{id: c1, t: x}]}
+                  - {id: b, items: [{id: b1, t: x}, {id: b2, t: CHANGED}]}
+            """.write(to: folder.appendingPathComponent("displaced.yml"), atomically: true, encoding: .utf8)
+        let output = try CLI.run(["diff", "displaced.yml", "--format", "json"], in: folder)
+        #expect(output.status == 0)
+        #expect(output.stderr.isEmpty)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let step = try #require((report["steps"] as? [[String: Any]])?.first)
+        let batches = try #require(step["batches"] as? [[String: Any]])
+        #expect(batches.count == 2)
+        let first = try #require(batches.first), second = try #require(batches.last)
+        #expect((first["sections"] as? [String: [Any]])?["move"] as? [[Int]] == [[2, 1]])
+        #expect((first["rows"] as? [String: [Any]])?["reload"]?.isEmpty == true)
+        #expect((second["rows"] as? [String: [Any]])?["reload"] as? [[Int]] == [[2, 1]])
+        #expect((step["diagnostics"] as? [Any])?.isEmpty == true)
+    }
+
     @Test func diffJSON_allSteps_keysAlwaysPresent() throws {
         let output = try CLI.run("diff", "examples/profile.yml", "--format", "json")
         #expect(output.status == 0)
