@@ -3,6 +3,7 @@
 public enum UIKitRuleBreach: Hashable, Sendable {
     // Counts.
     case sectionCount(after: Int, before: Int, inserted: Int, deleted: Int)
+    /// `section` is the section's index after the update, as UIKit prints it (radar 27041784).
     case rowCount(section: Int, after: Int, before: Int, inserted: Int, deleted: Int, movedIn: Int, movedOut: Int)
     case deletesExceedRows(section: Int)
     // Bounds.
