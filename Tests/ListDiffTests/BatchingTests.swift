@@ -20,6 +20,31 @@ struct BatchingTests {
         #expect(changeset.stages.map(\.role) == [.structure, .reloads])
     }
 
+    /// d jumps to the top past a, b and c. b's header and c's row change:
+    /// neither section moves itself, but d's move displaces both, so the
+    /// section reload and the row reload wait for a batch of their own. e
+    /// lies beyond d's old place, so its changed row shares the move's batch.
+    @Test func sectionsDisplacedByAnotherSectionsMove_reloadLater_othersShareTheBatch() throws {
+        func section(_ id: String, header: String? = nil, _ rows: [Row]) -> Section<String, Row> {
+            Section(id: id, header: header, rows: rows)
+        }
+        let old = Snapshot(sections: [
+            section("a", [row("a1")]), section("b", header: "B", [row("b1")]),
+            section("c", [row("c1", [("v", .int(1))])]), section("d", [row("d1")]),
+            section("e", [row("e1", [("v", .int(1))])]),
+        ])
+        let new = Snapshot(sections: [
+            section("d", [row("d1")]), section("a", [row("a1")]), section("b", header: "B, renamed", [row("b1")]),
+            section("c", [row("c1", [("v", .int(2))])]), section("e", [row("e1", [("v", .int(2))])]),
+        ])
+        let changeset = try assertReproducible(old, new)
+        #expect(changeset.batches == [
+            Batch(sectionMoves: [SectionMove(from: 3, to: 0)], rowReloads: [RowPath(section: 4, row: 0)]),
+            Batch(sectionReloads: [2], rowReloads: [RowPath(section: 3, row: 0)]),
+        ])
+        #expect(changeset.stages.map(\.role) == [.structure, .reloads])
+    }
+
     /// A changed row that deletes and inserts alone place correctly shares
     /// the structural batch, even with moves elsewhere in the section.
     @Test func reloadUnaffectedByMoves_sharesTheStructuralBatch() throws {

@@ -9,16 +9,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
-const root = path.resolve(__dirname, '..', '..');
+const { root, loadModel } = require('./player-model.js');
 const site = process.env.ROWMOTION_SITE || path.join(root, '.build', 'strict-site');
 const binary = process.env.ROWMOTION_BINARY || path.join(root, '.build', 'debug', 'rowmotion');
 
-function loadModel() {
-  const sandbox = { window: {}, document: { querySelectorAll: () => [] } };
-  const source = fs.readFileSync(path.join(root, 'templates', 'rowmotion.js'), 'utf8');
-  new Function('window', 'document', source)(sandbox.window, sandbox.document);
-  return sandbox.window.Rowmotion;
-}
 
 function pageData(file) {
   const html = fs.readFileSync(file, 'utf8');

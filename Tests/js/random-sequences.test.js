@@ -15,17 +15,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
 
-const root = path.resolve(__dirname, '..', '..');
+const { root, loadModel } = require('./player-model.js');
 const binary = process.env.ROWMOTION_BINARY || path.join(root, '.build', 'debug', 'rowmotion');
 const count = Number(process.env.ROWMOTION_JS_SEQUENCES || 2000);
 const base = Number(process.env.ROWMOTION_JS_SEED || 20261123);
 
-function loadModel() {
-  const sandbox = { window: {}, document: { querySelectorAll: () => [] } };
-  const source = fs.readFileSync(path.join(root, 'templates', 'rowmotion.js'), 'utf8');
-  new Function('window', 'document', source)(sandbox.window, sandbox.document);
-  return sandbox.window.Rowmotion;
-}
 
 // ---- A seeded generator (mulberry32), one per sequence ------------------
 function generator(seed) {
