@@ -58,25 +58,32 @@ public struct Validator: Sendable {
 // of their own, so a mistake in one of them shows up as a disagreement here
 // instead of being agreed with.
 
-/// Where an old index goes when only deletes (old space) and inserts (new
+/// Where old indexes go when only deletes (old space) and inserts (new
 /// space) are counted — moves are not, as UIKit does for the new half of a
 /// reload (rule 19, both coordinates).
 ///
 /// - Parameters:
-///   - deletes: old indexes removed, any order, repeats allowed.
-///   - inserts: new indexes added, any order, repeats allowed.
-private func uikitShift(_ index: Int, deletes: Set<Int>, inserts: Set<Int>) -> Int {
-    var position = index - deletes.lazy.filter { $0 < index }.count
-    // Each insert at or above the slot reached so far pushes it down one.
-    for insert in inserts.sorted() where insert <= position { position += 1 }
-    return position
+///   - indexes: old indexes, sorted ascending.
+///   - deletes: old indexes removed, sorted ascending, without repeats.
+///   - inserts: new indexes added, sorted ascending, without repeats.
+/// - Returns: the new index of each of `indexes`, in the same order.
+/// - Complexity: O(x + d + i): one sweep, since the landing never goes back.
+private func uikitLandings(_ indexes: [Int], deletes: [Int], inserts: [Int]) -> [Int] {
+    var deletesBelow = 0, insertsAtOrAbove = 0
+    return indexes.map { index in
+        while deletesBelow < deletes.count && deletes[deletesBelow] < index { deletesBelow += 1 }
+        // Each insert at or above the slot reached so far pushes it down one.
+        while insertsAtOrAbove < inserts.count && inserts[insertsAtOrAbove] <= index - deletesBelow + insertsAtOrAbove {
+            insertsAtOrAbove += 1
+        }
+        return index - deletesBelow + insertsAtOrAbove
+    }
 }
 
 /// What UIKit makes of one batch before it checks counts: reloads split
 /// into a delete at their old place and an insert at the place deletes and
 /// inserts alone give, and which old section each new slot carries.
 private struct UIKitReading {
-    let batch: Batch
     /// New index of each reloaded section's new half, by old index.
     let sectionReloadLanding: [Int: Int]
     /// New path of each reloaded row's new cell, by old path.
@@ -87,41 +94,52 @@ private struct UIKitReading {
     let carried: [Int?]?
     /// The new index of each carried old section.
     let landing: [Int: Int]
+    /// The batch's row operations by section: what arrives in each new
+    /// section (inserts, move targets, reloads' new halves) and what leaves
+    /// each old one (deletes, move origins, reloads' old halves).
+    private var inserted: [Int: [Int]] = [:]
+    private var movedIn: [Int: [(row: Int, from: RowPath)]] = [:]
+    private var reloadedIn: [Int: [(row: Int, from: RowPath)]] = [:]
+    private var leaving: [Int: Set<Int>] = [:]
+    private var reloadLeaving: [Int: Set<Int>] = [:]
 
     init(batch: Batch, sectionsBefore: Int, sectionsAfter: Int) {
-        self.batch = batch
-        let sectionDeletes = Set(batch.sectionDeletes)
-        let sectionInserts = Set(batch.sectionInserts)
-        var sectionReloadLanding: [Int: Int] = [:]
-        for section in batch.sectionReloads {
-            sectionReloadLanding[section] = uikitShift(section, deletes: sectionDeletes, inserts: sectionInserts)
-        }
-        self.sectionReloadLanding = sectionReloadLanding
+        let sectionDeletes = Array(Set(batch.sectionDeletes)).sorted()
+        let sectionInserts = Array(Set(batch.sectionInserts)).sorted()
+        let reloadedSections = Array(Set(batch.sectionReloads)).sorted()
+        sectionReloadLanding = Dictionary(uniqueKeysWithValues: zip(reloadedSections,
+            uikitLandings(reloadedSections, deletes: sectionDeletes, inserts: sectionInserts)))
 
-        var rowDeletesBySection: [Int: Set<Int>] = [:]
-        for path in batch.rowDeletes { rowDeletesBySection[path.section, default: []].insert(path.row) }
-        var rowInsertsBySection: [Int: Set<Int>] = [:]
-        for path in batch.rowInserts { rowInsertsBySection[path.section, default: []].insert(path.row) }
+        // Rows: the section ignores section moves, the row ignores row moves.
+        let reloads = Array(Set(batch.rowReloads)).sorted()
+        let reloadSections = uikitLandings(reloads.map(\.section), deletes: sectionDeletes, inserts: sectionInserts)
+        var rowDeletes: [Int: [Int]] = [:], rowInserts: [Int: [Int]] = [:]
+        for path in Set(batch.rowDeletes).sorted() { rowDeletes[path.section, default: []].append(path.row) }
+        for path in Set(batch.rowInserts).sorted() { rowInserts[path.section, default: []].append(path.row) }
         var rowReloadLanding: [RowPath: RowPath] = [:]
-        for path in batch.rowReloads {
-            // The section ignores section moves, the row ignores row moves.
-            let section = uikitShift(path.section, deletes: sectionDeletes, inserts: sectionInserts)
-            let row = uikitShift(path.row, deletes: rowDeletesBySection[path.section] ?? [],
-                                 inserts: rowInsertsBySection[section] ?? [])
-            rowReloadLanding[path] = RowPath(section: section, row: row)
+        var first = 0
+        while first < reloads.count {
+            // Reloads of one old section land in one new section, in one sweep.
+            var end = first
+            while end < reloads.count && reloads[end].section == reloads[first].section { end += 1 }
+            let section = reloadSections[first]
+            let rows = uikitLandings(reloads[first..<end].map(\.row), deletes: rowDeletes[reloads[first].section] ?? [],
+                                     inserts: rowInserts[section] ?? [])
+            for (path, row) in zip(reloads[first..<end], rows) { rowReloadLanding[path] = RowPath(section: section, row: row) }
+            first = end
         }
         self.rowReloadLanding = rowReloadLanding
 
         // Sections: the listed ones take their slots, untouched ones fill the rest in order.
-        var leaving = sectionDeletes.union(batch.sectionReloads)
+        var leavingSections = Set(sectionDeletes).union(reloadedSections)
         var taken: [Int: Int?] = [:]
         for slot in sectionInserts { taken[slot] = .some(nil) }
         for slot in sectionReloadLanding.values { taken[slot] = .some(nil) }
         for move in batch.sectionMoves {
-            leaving.insert(move.from)
+            leavingSections.insert(move.from)
             taken[move.to] = move.from
         }
-        var staying = (0..<sectionsBefore).filter { !leaving.contains($0) }.makeIterator()
+        var staying = (0..<sectionsBefore).lazy.filter { !leavingSections.contains($0) }.makeIterator()
         var carried: [Int?] = []
         var landing: [Int: Int] = [:]
         var fits = true
@@ -141,6 +159,17 @@ private struct UIKitReading {
         if staying.next() != nil { fits = false }
         self.carried = fits ? carried : nil
         self.landing = landing
+
+        for path in batch.rowInserts { inserted[path.section, default: []].append(path.row) }
+        for path in batch.rowDeletes { leaving[path.section, default: []].insert(path.row) }
+        for move in batch.rowMoves {
+            movedIn[move.to.section, default: []].append((move.to.row, move.from))
+            leaving[move.from.section, default: []].insert(move.from.row)
+        }
+        for (path, target) in rowReloadLanding {
+            reloadedIn[target.section, default: []].append((target.row, path))
+            reloadLeaving[path.section, default: []].insert(path.row)
+        }
     }
 
     /// Whether a new slot holds a fresh section (inserted or reloaded).
@@ -153,23 +182,20 @@ private struct UIKitReading {
     /// placed by inserts, moves and (if `withReloads`) reloads' new halves,
     /// the untouched rows of its old section filling the other slots in
     /// order. Nil when they do not fill exactly `count` slots.
+    ///
+    /// - Complexity: O(r + k) for the section's r rows and k operations.
     func rows(ofOld old: Int, at slot: Int, rowsBefore: Int, count: Int, withReloads: Bool) -> [Shown]? {
         var placed: [Int: Shown] = [:]
-        var leaving = Set<Int>()
-        for path in batch.rowInserts where path.section == slot { placed[path.row] = .inserted }
-        for move in batch.rowMoves {
-            if move.to.section == slot { placed[move.to.row] = .kept(move.from) }
-            if move.from.section == old { leaving.insert(move.from.row) }
-        }
-        for path in batch.rowDeletes where path.section == old { leaving.insert(path.row) }
+        for row in inserted[slot] ?? [] { placed[row] = .inserted }
+        for move in movedIn[slot] ?? [] { placed[move.row] = .kept(move.from) }
+        var gone = leaving[old] ?? []
         if withReloads {
-            for path in batch.rowReloads {
-                if path.section == old { leaving.insert(path.row) }
-                if let target = rowReloadLanding[path], target.section == slot { placed[target.row] = .reloaded(path) }
-            }
+            gone.formUnion(reloadLeaving[old] ?? [])
+            for reload in reloadedIn[slot] ?? [] { placed[reload.row] = .reloaded(reload.from) }
         }
-        var staying = (0..<rowsBefore).lazy.filter { !leaving.contains($0) }.makeIterator()
+        var staying = (0..<rowsBefore).lazy.filter { !gone.contains($0) }.makeIterator()
         var shown: [Shown] = []
+        shown.reserveCapacity(count)
         for row in 0..<count {
             if let cell = placed[row] {
                 shown.append(cell)
