@@ -20,7 +20,9 @@ site: deps release
 ## Everything CI checks: every target built, the Swift tests (engine, file
 ## format, site generator, command line), a strict build of the site
 ## (warnings are errors) written aside, the player's JavaScript model
-## replaying that site's examples against the engine, the JSON Schema tests,
+## replaying that site's examples and 2,000 random sequences against the
+## engine, the JSON Schema tests, the check that Linux-only code stays behind
+## #if os(Linux) (users build on macOS too),
 ## the browser tests in a real headless Chromium, and the SwiftPM plugin run
 ## in a fixture package.
 test: deps build venv node browser
