@@ -139,6 +139,51 @@ struct SiteBuilderTests {
         #expect(!html.contains(unescaped))
     }
 
+    /// Issue 13, item 2: the same trap in a section id, a row id and a field
+    /// name, which the player's settled HTML writes into `data-section-id`,
+    /// `data-item-id` and `data-field` (`HTMLText.escape` compared whole
+    /// characters and let the quote through: `autofocus onfocus` ran).
+    @Test func quoteWithACombiningMark_inSectionRowAndFieldNames_staysInItsAttribute() throws {
+        let sample = "s\"\u{301} autofocus", escapedSample = "s&quot;\u{301} autofocus"
+        #expect(HTMLText.escape(sample) == escapedSample)
+        let trap = "\\\"\u{301} autofocus tabindex=0 onfocus=alert(document.domain) x='\u{301}\\\""
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n\n```rowmotion\nexample: trap.yml\n```\n"),
+            ("examples/trap.yml", """
+                title: Trap
+                description: x
+                steps:
+                  - sections:
+                      - id: "s\(trap)"
+                        items: [{id: "r\(trap)", "f\(trap)": one}]
+                  - sections:
+                      - id: "s\(trap)"
+                        items: [{id: "r\(trap)", "f\(trap)": two}]
+                """),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        #expect(!site.hasErrors, "\(site.diagnostics)")
+        for path in ["index.html", "examples/trap.html"] {
+            let html = String(decoding: site.files[path] ?? [], as: UTF8.self)
+            for attribute in ["data-section-id=\"s", "data-item-id=\"r", "data-field=\"f"] {
+                let escaped = attribute + "&quot;\u{301} autofocus"
+                #expect(html.contains(escaped), "\(path): \(attribute)")
+            }
+            // Outside the JSON data, where a quote is written \" and inert.
+            var markup = ""
+            var rest = Substring(html)
+            while let start = rest.range(of: "class=\"rowmotion-data\">"),
+                  let end = rest.range(of: "</script>", range: start.upperBound..<rest.endIndex) {
+                markup += rest[..<start.upperBound]
+                rest = rest[end.lowerBound...]
+            }
+            markup += rest
+            let unescaped = "\"\u{301} autofocus"
+            #expect(!markup.contains(unescaped), "\(path)")
+        }
+    }
+
     /// References outside examples/ are refused, symlinks included.
     @Test func demoBlock_referencesOutsideExamples_areErrors() throws {
         let project = try FixtureProject(files: [
