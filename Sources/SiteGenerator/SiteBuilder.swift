@@ -594,7 +594,7 @@ public enum SiteBuilder {
             return StepView(number: step.to, label: step.label, counts: counts.isEmpty ? "no row changes" : counts.joined(separator: ", "),
                             deferred: batches.count > 1, batchCount: batches.count, batches: batches)
         }
-        let description = sequence.description.map { MarkdownRenderer.render($0) { _ in nil } } ?? ""
+        let description = sequence.description.map(MarkdownRenderer.renderData) ?? ""
         let context = ExampleContext(
             chrome: chrome, title: sequence.title, description: nil, descriptionHTML: description,
             player: playerView(example, spec: nil),

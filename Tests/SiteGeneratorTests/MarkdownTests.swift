@@ -8,6 +8,33 @@ struct MarkdownTests {
         #expect(html == "<h1 id=\"title\">Title</h1>\n<p>“Quoted” – text <span class=\"x\">raw</span></p>\n")
     }
 
+    /// Issue 13, item 1: a sequence's description is data. Its raw HTML is
+    /// shown as text and a `javascript:` link loses its target.
+    @Test func dataMarkdown_showsRawHTMLAsText_andDropsUnsafeLinkTargets() {
+        let html = MarkdownRenderer.renderData(
+            "<img src=x onerror=alert(1)>\n\n<script>alert(2)</script>\n\n[c](javascript:alert(3)) [d](https://example.org/a) [e](other.html#x)")
+        #expect(!html.contains("<img"))
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("javascript:"))
+        #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(html.contains("&lt;script&gt;alert(2)&lt;/script&gt;"))
+        #expect(html.contains("<a href=\"\">c</a>"))
+        #expect(html.contains("<a href=\"https://example.org/a\">d</a>"))
+        #expect(html.contains("<a href=\"other.html#x\">e</a>"))
+        #expect(MarkdownRenderer.renderData("Inline <b onclick=x>bold</b> and **real bold**")
+            == "<p>Inline &lt;b onclick=x&gt;bold&lt;/b&gt; and <strong>real bold</strong></p>\n")
+    }
+
+    @Test func dataURLs_onlyRelativeHTTPAndMailto() {
+        for safe in ["page.html", "../a/b.html#x", "#step-2", "?q=1", "https://x.org", "HTTP://x.org", "mailto:a@b.c", "a/b:c", ""] {
+            #expect(MarkdownRenderer.isSafeDataURL(safe), "\(safe)")
+        }
+        for unsafe in ["javascript:alert(1)", "JavaScript:x", " javascript:x", "java\tscript:x", "java\nscript:x",
+                       "\u{1}javascript:x", "vbscript:x", "data:text/html,x", "file:///etc/passwd", "ftp://x"] {
+            #expect(!MarkdownRenderer.isSafeDataURL(unsafe), "\(unsafe)")
+        }
+    }
+
     @Test func rowmotionBlock_isReplacedByThePlayer_atItsLine() {
         var seen: [DemoBlock] = []
         let markdown = "Intro\n\n```rowmotion\nexample: messenger.yml\n```\n\n```swift\nlet x = 1\n```\n"

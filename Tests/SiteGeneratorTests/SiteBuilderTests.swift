@@ -184,6 +184,29 @@ struct SiteBuilderTests {
         }
     }
 
+    /// Issue 13, item 1, through a build: the example page of a sequence
+    /// whose description carries script has no script of the description's.
+    @Test func exampleDescription_cannotRunScript() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n\n```rowmotion\nexample: evil.yml\n```\n"),
+            ("examples/evil.yml", """
+                title: Evil
+                description: "<img src=x onerror=alert(1)>\\n\\n<script>alert(2)</script>\\n\\n[c](javascript:alert(3))"
+                steps:
+                  - items: [a]
+                  - items: [a, b]
+                """),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        #expect(!site.hasErrors, "\(site.diagnostics)")
+        let html = String(decoding: site.files["examples/evil.html"] ?? [], as: UTF8.self)
+        #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(!html.contains("<img src=x"))
+        #expect(!html.contains("<script>alert"))
+        #expect(!html.contains("javascript:"))
+    }
+
     /// References outside examples/ are refused, symlinks included.
     @Test func demoBlock_referencesOutsideExamples_areErrors() throws {
         let project = try FixtureProject(files: [

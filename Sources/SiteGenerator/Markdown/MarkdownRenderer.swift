@@ -90,6 +90,68 @@ public enum MarkdownRenderer {
         return String(cString: rendered)
     }
 
+    /// Renders Markdown that comes from data (a sequence file's
+    /// `description`), which may have been written by anyone: raw HTML is
+    /// shown as text, never passed through, and a link or image keeps its
+    /// URL only when it is relative or `http`, `https` or `mailto`.
+    public static func renderData(_ markdown: String) -> String {
+        let options = CMARK_OPT_SMART
+        let bytes = Array(markdown.utf8)
+        guard let document = cmark_parse_document(bytes, bytes.count, options) else { return "" }
+        defer { cmark_node_free(document) }
+        var raw: [OpaquePointer] = []
+        let iterator = cmark_iter_new(document)
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                raw.append(node)
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                if !isSafeDataURL(url) { cmark_node_set_url(node, "") }
+            default:
+                break
+            }
+        }
+        cmark_iter_free(iterator)
+        for node in raw {
+            // Raw HTML becomes the text it is, escaped by the renderer.
+            var literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+            let isBlock = cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK
+            while isBlock && literal.hasSuffix("\n") { literal.removeLast() }
+            guard let text = cmark_node_new(CMARK_NODE_TEXT) else { continue }
+            cmark_node_set_literal(text, literal)
+            if isBlock, let paragraph = cmark_node_new(CMARK_NODE_PARAGRAPH) {
+                cmark_node_append_child(paragraph, text)
+                cmark_node_replace(node, paragraph)
+            } else {
+                cmark_node_replace(node, text)
+            }
+            cmark_node_free(node)
+        }
+        guard let rendered = cmark_render_html(document, options) else { return "" }
+        defer { free(rendered) }
+        return String(cString: rendered)
+    }
+
+    /// Whether a URL from data may be a link target: relative (no scheme),
+    /// or `http`, `https` or `mailto`. Read as a browser reads it: tabs and
+    /// line breaks inside are ignored, leading spaces and controls dropped.
+    static func isSafeDataURL(_ url: String) -> Bool {
+        let scalars = url.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
+            .drop { $0.value <= 0x20 }
+        var scheme = ""
+        for scalar in scalars {
+            if scalar == ":" { return ["http", "https", "mailto"].contains(scheme.lowercased()) }
+            let isSchemeCharacter = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                || scalar == "+" || scalar == "-" || scalar == ".")
+            // A path, query or fragment character first: no scheme, relative.
+            if !isSchemeCharacter { return true }
+            scheme.unicodeScalars.append(scalar)
+        }
+        return true
+    }
+
     /// The id a heading with this text receives, as GitHub forms it:
     /// lowercased, spaces as hyphens, punctuation other than `-` and `_`
     /// dropped ("UIKit’s batch-update rules" → `uikits-batch-update-rules`).
