@@ -15,8 +15,20 @@ struct BuildCache {
         var links: [FragmentLink] = []
     }
 
-    /// Bumped whenever the generator's output changes for the same inputs.
-    static let format = "rowmotion-cache 2 (tool 0.1.0)"
+    /// Bumped whenever the generator's output changes for the same inputs;
+    /// it also names the running executable's size and modification time,
+    /// so a rebuilt `rowmotion` of the same version (a development build, an
+    /// upgrade) never reuses pages the old code rendered.
+    static let format = "rowmotion-cache 2 (tool 0.1.0, \(executableStamp))"
+
+    /// The running executable's size and modification time, or "-".
+    static let executableStamp: String = {
+        guard let path = Bundle.main.executablePath,
+              let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = attributes[.size] as? NSNumber, let date = attributes[.modificationDate] as? Date
+        else { return "-" }
+        return "\(size) bytes, \(Int(date.timeIntervalSince1970))"
+    }()
 
     var entries: [String: Entry] = [:]
     /// A hash of every input file's bytes and the options, when the build
