@@ -601,7 +601,7 @@ public enum SiteBuilder {
             initialLabel: sequence.steps[0].label, initialRows: sequence.steps[0].snapshot.rowCount, steps: steps,
             validation: problems.isEmpty ? "Every batch passes UIKit's batch-update rules."
                                          : "UIKit rule problems: " + problems.joined(separator: "; "),
-            filmstrip: (filmstripName(example.name) as NSString).lastPathComponent)
+            filmstrip: RelativeURL.safe((filmstripName(example.name) as NSString).lastPathComponent))
         return (try theme.render("example", context), Filmstrip().svg(for: report), problems)
     }
 

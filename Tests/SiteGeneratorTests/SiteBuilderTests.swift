@@ -207,6 +207,29 @@ struct SiteBuilderTests {
         #expect(!html.contains("javascript:"))
     }
 
+    /// Issue 13, item 3: an example or a page whose file name starts like a
+    /// scheme is linked as a path (`./javascript:…`), never as a scheme.
+    @Test func fileNamesThatLookLikeSchemes_areLinkedAsPaths() throws {
+        #expect(RelativeURL.safe("javascript:__x.push(1).svg") == "./javascript:__x.push(1).svg")
+        #expect(RelativeURL.safe("../javascript:x.html") == "../javascript:x.html")
+        #expect(RelativeURL.safe("plain.svg") == "plain.svg")
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n\n```rowmotion\nexample: \"javascript:__x.push(1).json\"\n```\n"),
+            ("site/javascript:alert(1).md", "# Trap page\n"),
+            ("examples/javascript:__x.push(1).json", "{\"title\": \"Trap\", \"description\": \"x\", \"steps\": [{\"items\": [\"a\"]}, {\"items\": [\"b\"]}]}"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        #expect(!site.hasErrors, "\(site.diagnostics)")
+        #expect(site.files.keys.contains("examples/javascript:__x.push(1).svg"))
+        for (path, bytes) in site.files where path.hasSuffix(".html") {
+            let html = String(decoding: bytes, as: UTF8.self)
+            #expect(!html.contains("href=\"javascript:"), "\(path)")
+        }
+        let example = String(decoding: site.files["examples/javascript:__x.push(1).html"] ?? [], as: UTF8.self)
+        #expect(example.contains("href=\"./javascript:__x.push(1).svg\""))
+    }
+
     /// References outside examples/ are refused, symlinks included.
     @Test func demoBlock_referencesOutsideExamples_areErrors() throws {
         let project = try FixtureProject(files: [

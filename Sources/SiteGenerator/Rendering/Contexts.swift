@@ -14,8 +14,9 @@ struct NavItem: MustacheParent, Sendable {
     /// The page's `root` again: Mustache finds it on the item itself rather
     /// than by walking up the context stack for every link.
     var root = ""
-    /// `root` and `href` together: the link from the current page.
-    var url: String { root + href }
+    /// `root` and `href` together: the link from the current page, never
+    /// readable as a scheme (a page named `javascript:x.md` at the root).
+    var url: String { RelativeURL.safe(root + href) }
     /// Whether the item lists its pages.
     var expanded: Bool { !children.isEmpty }
 
