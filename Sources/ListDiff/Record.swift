@@ -60,15 +60,25 @@ public struct Record<ID: Hashable>: DiffableRow, Hashable {
         return fields != old.fields
     }
 
+    /// The names of the fields whose values differ from `old`'s, then of
+    /// the fields `old` had and this record lacks.
+    ///
+    /// - Complexity: O(f + g) hashes for f and g fields (a plain scan below
+    ///   sixteen fields a side, where it is faster).
     public func changedFields(comparedTo old: Record) -> [String] {
+        if fields.count <= 16 && old.fields.count <= 16 {
+            var names: [String] = []
+            for field in fields where old[field: field.name] != field.value { names.append(field.name) }
+            // A field that disappeared changed too; name it after the current ones.
+            for field in old.fields where self[field: field.name] == nil { names.append(field.name) }
+            return names
+        }
+        // The first field of a name counts, as `subscript(field:)` reads it.
+        let oldValues = Dictionary(old.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let newValues = Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         var names: [String] = []
-        for field in fields where old[field: field.name] != field.value {
-            names.append(field.name)
-        }
-        // A field that disappeared changed too; name it after the current ones.
-        for field in old.fields where self[field: field.name] == nil {
-            names.append(field.name)
-        }
+        for field in fields where oldValues[field.name] != field.value { names.append(field.name) }
+        for field in old.fields where newValues[field.name] == nil { names.append(field.name) }
         return names
     }
 
