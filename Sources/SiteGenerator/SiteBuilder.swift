@@ -352,10 +352,19 @@ public enum SiteBuilder {
         for path in relative {
             let file = (options.site as NSString).appendingPathComponent(path)
             let start = SourceLocation(file: file, line: 1, column: 1)
-            guard let data = manager.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
-                diagnostics.append(.error("unreadable-file", at: start, "cannot read the page as UTF-8 text"))
+            let bytes: [UInt8]
+            do {
+                bytes = try FileContents.read(file, limit: SnapshotLimits.standard.fileBytes)
+            } catch {
+                diagnostics.append(.error("unreadable-file", at: start, error.message))
                 continue
             }
+            if let offset = SnapshotReader.firstInvalidUTF8Offset(bytes) {
+                diagnostics.append(.error("invalid-utf8", at: SnapshotReader.location(ofOffset: offset, in: bytes, file: file),
+                                          "the page is not valid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))"))
+                continue
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
             guard let (yaml, body, offset) = FrontMatter.split(text) else {
                 diagnostics.append(.error("front-matter", at: start, "front matter starts with '---' but is never closed"))
                 continue

@@ -9,18 +9,28 @@ public enum SnapshotReader {
     public static let extensions: Set<String> = ["yml", "yaml", "json"]
 
     /// Reads the file at `path`; diagnostics name it as `displayPath`.
-    public static func read(path: String, displayPath: String? = nil) -> (sequence: SnapshotSequence?, diagnostics: [Diagnostic]) {
+    public static func read(path: String, displayPath: String? = nil,
+                            limits: SnapshotLimits = .standard) -> (sequence: SnapshotSequence?, diagnostics: [Diagnostic]) {
         let file = displayPath ?? path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return (nil, [.error("unreadable-file", at: SourceLocation(file: file, line: 1, column: 1), "cannot read the file")])
+        let bytes: [UInt8]
+        do {
+            bytes = try FileContents.read(path, limit: limits.fileBytes)
+        } catch {
+            return (nil, [.error(error.message.hasPrefix("the file is") ? "file-too-large" : "unreadable-file",
+                                 at: SourceLocation(file: file, line: 1, column: 1), error.message)])
         }
-        return read(bytes: [UInt8](data), file: file)
+        return read(bytes: bytes, file: file, limits: limits)
     }
 
     /// Reads a file's contents; `file` names it in diagnostics and decides
     /// the format by its extension.
-    public static func read(bytes: [UInt8], file: String) -> (sequence: SnapshotSequence?, diagnostics: [Diagnostic]) {
+    public static func read(bytes: [UInt8], file: String,
+                            limits: SnapshotLimits = .standard) -> (sequence: SnapshotSequence?, diagnostics: [Diagnostic]) {
         let start = SourceLocation(file: file, line: 1, column: 1)
+        guard bytes.count <= limits.fileBytes else {
+            return (nil, [.error("file-too-large", at: start, "the file is \(ByteCount.describe(Int64(bytes.count))); "
+                                 + "files are limited to \(ByteCount.describe(Int64(limits.fileBytes)))")])
+        }
         let fileExtension = file.split(separator: ".").last.map { String($0).lowercased() } ?? ""
         guard extensions.contains(fileExtension) else {
             return (nil, [.error("unsupported-file", at: start, "expected a .yml, .yaml or .json file")])
@@ -42,7 +52,7 @@ public enum SnapshotReader {
             case .failure(let diagnostic): return (nil, [diagnostic])
             }
         }
-        var reader = TreeReader(file: file)
+        var reader = TreeReader(file: file, limits: limits)
         let sequence = reader.sequence(from: root)
         let hasErrors = reader.diagnostics.contains { $0.severity == .error }
         return (hasErrors ? nil : sequence, reader.diagnostics)
@@ -50,15 +60,16 @@ public enum SnapshotReader {
 
     /// Reads a sequence already parsed into a located tree (a demo block's
     /// inline `steps:` in a Markdown page).
-    public static func read(value: LocatedValue, file: String) -> (sequence: SnapshotSequence?, diagnostics: [Diagnostic]) {
-        var reader = TreeReader(file: file)
+    public static func read(value: LocatedValue, file: String,
+                            limits: SnapshotLimits = .standard) -> (sequence: SnapshotSequence?, diagnostics: [Diagnostic]) {
+        var reader = TreeReader(file: file, limits: limits)
         let sequence = reader.sequence(from: value)
         return (reader.diagnostics.contains { $0.severity == .error } ? nil : sequence, reader.diagnostics)
     }
 
     /// The byte offset of the first byte that does not start or continue a
     /// valid UTF-8 sequence, or nil when the bytes are valid.
-    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+    public static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0
@@ -72,7 +83,7 @@ public enum SnapshotReader {
     }
 
     /// Line and column (in Unicode scalars, as YAML marks count) of a byte.
-    static func location(ofOffset offset: Int, in bytes: [UInt8], file: String) -> SourceLocation {
+    public static func location(ofOffset offset: Int, in bytes: [UInt8], file: String) -> SourceLocation {
         var line = 1, column = 1
         for byte in bytes[..<offset] {
             if byte == UInt8(ascii: "\n") {
@@ -89,6 +100,7 @@ public enum SnapshotReader {
 /// Walks a located tree into a `SnapshotSequence`, collecting every problem.
 struct TreeReader {
     let file: String
+    var limits = SnapshotLimits.standard
     var diagnostics: [Diagnostic] = []
 
     static let topKeys = ["title", "description", "animation", "animations", "identity", "version", "moveHint", "prefer", "steps"]
@@ -252,6 +264,17 @@ struct TreeReader {
     struct Places {
         var sections: [String: SourceLocation] = [:]
         var rows: [String: SourceLocation] = [:]
+        /// Rows read so far, in every section.
+        var rowCount = 0
+    }
+
+    /// Nil (reported) when an id is longer than the limit allows.
+    mutating func checkedID(_ id: String, _ what: String, at location: SourceLocation) -> String? {
+        guard id.utf8.count <= limits.idBytes else {
+            error("id-too-long", location, "\(what) id is \(id.utf8.count) bytes long; ids are limited to \(limits.idBytes) bytes")
+            return nil
+        }
+        return id
     }
 
     mutating func section(_ value: LocatedValue, index: Int, rules: RowRules, places: inout Places) -> Section<String, Record<String>>? {
@@ -260,10 +283,11 @@ struct TreeReader {
             error("missing-key", value.location, "a section needs an 'id'")
             return nil
         }
-        guard let id = idMember.value.scalarText else {
+        guard let text = idMember.value.scalarText else {
             error("wrong-type", idMember.value.location, "a section's 'id' must be a string or a number, not \(idMember.value.typeName)")
             return nil
         }
+        guard let id = checkedID(text, "a section", at: idMember.value.location) else { return nil }
         if let first = places.sections[id] {
             error("duplicate-section-id", idMember.value.location, "duplicate section id '\(id)' in this snapshot",
                   notes: [Diagnostic.Note(location: first, message: "section '\(id)' first appears here")])
@@ -285,6 +309,12 @@ struct TreeReader {
         var rows: [Record<String>] = []
         var complete = true
         for element in elements {
+            places.rowCount += 1
+            guard places.rowCount <= limits.rowsPerSnapshot else {
+                error("too-many-rows", element.location,
+                      "this snapshot has more than \(limits.rowsPerSnapshot) rows, the limit for one snapshot")
+                return nil
+            }
             guard let row = row(element, rules: rules) else {
                 complete = false
                 continue
@@ -306,7 +336,7 @@ struct TreeReader {
         switch value.kind {
         case .string, .integer, .number:
             // A plain value is its own id and text.
-            let text = value.scalarText!
+            guard let text = checkedID(value.scalarText!, "a row", at: value.location) else { return nil }
             for (key, field) in [("version", rules.versionField), ("moveHint", rules.moveHintField)] {
                 if let field {
                     error(key == "version" ? "missing-version" : "missing-move-hint", value.location,
@@ -316,6 +346,10 @@ struct TreeReader {
             }
             return Record(id: text, fields: [Field("title", .string(text))])
         case .object(let list):
+            guard list.count <= limits.fieldsPerRow else {
+                error("too-many-fields", value.location, "this row has \(list.count) fields; rows are limited to \(limits.fieldsPerRow)")
+                return nil
+            }
             var fields: [Field] = []
             var seen: [String: SourceLocation] = [:]
             var valid = true
@@ -355,6 +389,7 @@ struct TreeReader {
                 id = field.value.description
                 fields.removeAll { $0.name == name }
             }
+            if rules.identity != .content, checkedID(id, "a row", at: value.location) == nil { return nil }
             var record = Record(id: id, fields: fields)
             if let versionField = rules.versionField {
                 guard let version = fieldValue(named: versionField, in: list) else {

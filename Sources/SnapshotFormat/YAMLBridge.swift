@@ -9,12 +9,19 @@ enum YAMLBridge {
 
     /// `text` starts on line `lineOffset + 1` of `file`; diagnostics say so.
     static func parse(_ text: String, file: String, lineOffset: Int = 0) -> Result<LocatedValue, Diagnostic> {
+        // A byte order mark is not part of the document (libyaml takes it
+        // for content once a mapping follows it).
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        if let alias = YAMLAliasScan.firstAlias(in: text) {
+            return .failure(.error("yaml-alias", at: SourceLocation(file: file, line: alias.line + lineOffset, column: alias.column),
+                                   "YAML aliases ('*name') are not supported in snapshot files; write the value out where it is used"))
+        }
         let root: Node?
         do {
             // UTF-8 spelled out: Yams' default reads the environment on every call.
             root = try Yams.compose(yaml: text, resolver, .default, .utf8)
         } catch let error as YamlError {
-            return .failure(diagnostic(for: error, file: file, lineOffset: lineOffset))
+            return .failure(diagnostic(for: error, in: text, file: file, lineOffset: lineOffset))
         } catch {
             return .failure(.error("yaml-syntax", at: SourceLocation(file: file, line: 1 + lineOffset, column: 1), "cannot read YAML: \(error)"))
         }
@@ -33,7 +40,10 @@ enum YAMLBridge {
         let here = location(node.mark, file: file)
         switch node {
         case .scalar(let scalar):
-            return .success(LocatedValue(kind: value(of: scalar), location: here))
+            guard let kind = value(of: scalar) else {
+                return .failure(.error("number-out-of-range", at: here, "number out of range: \(scalar.string)"))
+            }
+            return .success(LocatedValue(kind: kind, location: here))
         case .sequence(let sequence):
             var elements: [LocatedValue] = []
             for element in sequence {
@@ -63,8 +73,9 @@ enum YAMLBridge {
     }
 
     /// A scalar's value by the tag YAML's core schema resolved for it: plain
-    /// `42` is a number, quoted `"42"` a string.
-    static func value(of scalar: Node.Scalar) -> LocatedValue.Kind {
+    /// `42` is a number, quoted `"42"` a string. Nil for a number written
+    /// with digits that a Double cannot hold (`1e400`), as JSON reports it.
+    static func value(of scalar: Node.Scalar) -> LocatedValue.Kind? {
         // Every rule of the resolver needs one of a few first characters
         // (or an empty scalar, which is null): other untagged scalars are
         // strings without running its regular expressions, which took most
@@ -74,8 +85,19 @@ enum YAMLBridge {
         }
         let node = Node.scalar(scalar)
         switch resolver.resolveTag(of: node).rawValue {
-        case Tag.Name.int.rawValue: if let value = node.int { return .integer(value) }
-        case Tag.Name.float.rawValue: if let value = node.float, value.isFinite { return .number(value) }
+        case Tag.Name.int.rawValue:
+            if let value = node.int { return .integer(value) }
+            // Yams reads `-0` and `+0` as octal with no digits: they are 0,
+            // as JSON's `-0` is.
+            if scalar.string.dropFirst().allSatisfy({ $0 == "0" }), scalar.string.first == "-" || scalar.string.first == "+" {
+                return .integer(0)
+            }
+        case Tag.Name.float.rawValue:
+            if let value = node.float {
+                if value.isFinite { return .number(value) }
+                // `.inf` and `.nan` are words; `1e400` is a number too large.
+                if scalar.string.contains(where: \.isNumber) { return nil }
+            }
         case Tag.Name.bool.rawValue: if let value = node.bool { return .bool(value) }
         case Tag.Name.null.rawValue: return .null
         default: break
@@ -97,28 +119,45 @@ enum YAMLBridge {
         }
     }
 
-    static func diagnostic(for error: YamlError, file: String, lineOffset: Int = 0) -> Diagnostic {
-        var diagnostic = diagnostic(for: error, file: file, contextLineOffset: lineOffset)
+    static func diagnostic(for error: YamlError, in text: String, file: String, lineOffset: Int = 0) -> Diagnostic {
+        var diagnostic = diagnostic(for: error, in: text, file: file, contextLineOffset: lineOffset)
         diagnostic.location.line += lineOffset
         return diagnostic
     }
 
-    private static func diagnostic(for error: YamlError, file: String, contextLineOffset: Int) -> Diagnostic {
+    /// How libyaml words its nesting limit (naming its C setter, which a
+    /// snapshot file cannot call).
+    static let nestingLimit = "Maximum nesting level reached"
+
+    private static func diagnostic(for error: YamlError, in text: String, file: String, contextLineOffset: Int) -> Diagnostic {
         func described(_ problem: String, _ context: YamlError.Context?) -> String {
             guard let context else { return problem }
             return "\(problem) (\(context.text) that starts at \(context.mark.line + contextLineOffset):\(context.mark.column))"
         }
         switch error {
+        case let .parser(_, problem, mark, _) where problem.hasPrefix(nestingLimit):
+            return .error("too-deep", at: location(mark, file: file), "lists and mappings nest deeper than 1000 levels")
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
             return .error("yaml-syntax", at: location(mark, file: file), described(problem, context))
         case let .duplicatedKeysInMapping(duplicates, context):
             let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
             return .error("duplicate-key", at: location(context.mark, file: file),
                           "duplicate key \(keys) in a mapping; each key may appear once")
-        case let .reader(problem, _, _, _):
-            return .error("invalid-utf8", at: SourceLocation(file: file, line: 1, column: 1), "cannot read the file: \(problem)")
+        case let .reader(problem, offset, value, _):
+            // The offset counts bytes of the UTF-8 text libyaml was given.
+            let at = offset.map { SnapshotReader.location(ofOffset: min($0, text.utf8.count), in: Array(text.utf8), file: file) }
+                ?? SourceLocation(file: file, line: 1, column: 1)
+            let character = value >= 0 ? " (U+\(String(value, radix: 16, uppercase: true).leftPadded(to: 4)))" : ""
+            return .error("invalid-character", at: at, "cannot read YAML: \(problem)\(character)")
         default:
             return .error("yaml-syntax", at: SourceLocation(file: file, line: 1, column: 1), "cannot read YAML: \(error)")
         }
+    }
+}
+
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

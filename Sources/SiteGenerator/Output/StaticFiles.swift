@@ -37,11 +37,11 @@ enum StaticFiles {
                                           "'\(path)' is also a page the site generates; rename the file"))
                 continue
             }
-            guard let data = manager.contents(atPath: fileURL.path) else {
-                diagnostics.append(.error("unreadable-file", at: location, "cannot read this file"))
-                continue
+            do {
+                files.append(File(path: path, bytes: try FileContents.read(fileURL.path, limit: nil)))
+            } catch {
+                diagnostics.append(.error("unreadable-file", at: location, error.message))
             }
-            files.append(File(path: path, bytes: [UInt8](data)))
         }
         return files
     }

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Reads a whole input file, refusing one larger than a limit before reading
+/// it, and saying why a file cannot be read in words a user can act on.
+public enum FileContents {
+    /// Why a file could not be read.
+    public struct Failure: Error, Sendable {
+        public var message: String
+    }
+
+    /// The bytes of the file at `path`, at most `limit` of them (any number
+    /// when nil).
+    public static func read(_ path: String, limit: Int?) throws(Failure) -> [UInt8] {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
+            // A dangling symbolic link exists but leads nowhere.
+            if (try? manager.destinationOfSymbolicLink(atPath: path)) != nil {
+                throw Failure(message: "cannot read the file: it is a symbolic link to a file that does not exist")
+            }
+            throw Failure(message: "cannot read the file: it does not exist")
+        }
+        if isFolder.boolValue { throw Failure(message: "cannot read the file: it is a folder") }
+        guard manager.isReadableFile(atPath: path) else {
+            throw Failure(message: "cannot read the file: permission denied")
+        }
+        if let limit, let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.int64Value > Int64(limit) {
+            throw Failure(message: "the file is \(ByteCount.describe(size.int64Value)); files are limited to \(ByteCount.describe(Int64(limit)))")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw Failure(message: "cannot read the file: it could not be opened")
+        }
+        defer { try? handle.close() }
+        // Read one byte past the limit: a file that grew since it was
+        // measured is refused too.
+        let data: Data
+        do {
+            data = try (limit.map { try handle.read(upToCount: $0 + 1) } ?? handle.readToEnd()) ?? Data()
+        } catch {
+            throw Failure(message: "cannot read the file: \((error as NSError).localizedFailureReason ?? "a read failed")")
+        }
+        if let limit, data.count > limit {
+            throw Failure(message: "the file is larger than \(ByteCount.describe(Int64(limit))), the limit for files")
+        }
+        return [UInt8](data)
+    }
+}
+
+/// Byte counts as people read them: `64 MiB`, `1.5 KiB`, `12 bytes`.
+public enum ByteCount {
+    public static func describe(_ bytes: Int64) -> String {
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        guard bytes >= 1024 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        let rounded = (value * 10).rounded() / 10
+        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return "\(text) \(units[unit])"
+    }
+}
