@@ -12,7 +12,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // The diff engine: no dependencies, not even Foundation.
@@ -32,7 +31,7 @@ let package = Package(
         // its sources change, with live reload over a WebSocket.
         .target(
             name: "SiteServer",
-            dependencies: ["SiteGenerator", "SnapshotFormat", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: ["SiteGenerator", "SnapshotFormat"]
         ),
         .executableTarget(
             name: "rowmotion",

@@ -1,5 +1,3 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
 import SiteGenerator
 import SnapshotFormat
@@ -12,6 +10,7 @@ public final class DevServer: @unchecked Sendable {
         public var build: BuildOptions
         public var host = "127.0.0.1"
         public var port: UInt16 = 8000
+        public var limits = ServerLimits()
         /// Seconds between scans of the watched folders.
         public var pollInterval = 0.2
 
@@ -25,6 +24,9 @@ public final class DevServer: @unchecked Sendable {
         public var diagnostics: [Diagnostic]
         /// Whether the site on disk is this build's.
         public var written: Bool
+        /// Whether there is a site to serve at all (an earlier one, when
+        /// this build failed).
+        public var hasSite: Bool
         /// The site's files it changed, added or removed.
         public var changed: [String]
         public var pageCount: Int
@@ -41,8 +43,7 @@ public final class DevServer: @unchecked Sendable {
     private var lastFiles: [String: [UInt8]] = [:]
     private var builds = 0
     private var stopped = false
-    private var server: HTTPServer?
-    private var serverTask: Task<Void, any Error>?
+    private var server: EventLoopServer?
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -64,10 +65,12 @@ public final class DevServer: @unchecked Sendable {
         options.allowShortcut = false
         let (site, written) = SiteBuilder.buildAndWrite(options)
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        var outcome = Outcome(diagnostics: DiagnosticReport(site.diagnostics).sorted, written: written != nil, changed: [],
+        let hasSite = FileManager.default.fileExists(atPath: (options.out as NSString).appendingPathComponent(SiteWriter.marker))
+        var outcome = Outcome(diagnostics: DiagnosticReport(site.diagnostics).sorted, written: written != nil, hasSite: hasSite, changed: [],
                               pageCount: site.pageCount, reused: site.cachedCount, milliseconds: milliseconds)
         let failed = written == nil
-        let errors = outcome.diagnostics.filter { failed && ($0.severity == .error || configuration.build.strict) }.map(\.description)
+        let errors = outcome.diagnostics.filter { failed && ($0.severity == .error || configuration.build.strict) }
+            .map { Self.relativeToProject($0.description) }
         let status: LiveStatus = lock.withLock {
             if !failed {
                 outcome.changed = Self.changedFiles(from: lastFiles, to: site.files)
@@ -80,6 +83,13 @@ public final class DevServer: @unchecked Sendable {
         hub.publish(status)
         onBuild(outcome)
         return outcome
+    }
+
+    /// A diagnostic for a page: paths under the working folder relative to
+    /// it, so a page learns nothing of the machine's folders.
+    static func relativeToProject(_ text: String, folder: String = FileManager.default.currentDirectoryPath) -> String {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return text.replacingOccurrences(of: prefix, with: "")
     }
 
     /// The number of the build being served.
@@ -98,53 +108,26 @@ public final class DevServer: @unchecked Sendable {
     /// Starts listening and returns the address pages are served at.
     ///
     /// - Throws: a message for the terminal when the address cannot be used.
-    public func start() async throws -> String {
+    public func start() throws -> String {
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
-        let address: sockaddr_in
-        do { address = try sockaddr_in.inet(ip4: host, port: configuration.port) } catch {
-            throw ServeError("'\(configuration.host)' is not an IPv4 address to listen on (try 127.0.0.1)")
-        }
         let root = URL(fileURLWithPath: configuration.build.out).standardizedFileURL
-        let server = HTTPServer(address: address, timeout: 30, logger: .disabled)
-        await server.appendRoute(HTTPRoute(method: .GET, path: LiveScript.socketPath),
-                                 to: WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: hub)))
-        await server.appendRoute("*", to: SiteFileHandler(root: root, build: { [weak self] in self?.currentBuild ?? 0 }))
-        let failure = RunFailure()
-        let task = Task {
-            do { try await server.run() } catch {
-                failure.record(error)
-                throw error
-            }
+        let files = SiteFileHandler(root: root, build: { [weak self] in self?.currentBuild ?? 0 })
+        let server: EventLoopServer
+        do {
+            server = try EventLoopServer(host: host, port: configuration.port, limits: configuration.limits,
+                                         socketPath: LiveScript.socketPath, hub: hub, handler: files.handle)
+        } catch {
+            throw ServeError(error.description)
         }
-        // Listening, or the reason it cannot (the run ends at once then).
-        let deadline = Date().addingTimeInterval(10)
-        while await !server.isListening {
-            if let error = failure.error {
-                throw ServeError("cannot listen on \(host):\(configuration.port): \(Self.plain(error))")
-            }
-            guard Date() < deadline else {
-                task.cancel()
-                throw ServeError("cannot listen on \(host):\(configuration.port): no answer after 10 s")
-            }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        lock.withLock {
-            self.server = server
-            self.serverTask = task
-        }
-        var port = configuration.port
-        if case let .ip4(_, listening)? = await server.listeningAddress { port = listening }
-        return "http://\(host):\(port)/"
+        server.start()
+        lock.withLock { self.server = server }
+        let name = host.contains(":") ? "[\(host)]" : host
+        return "http://\(name):\(server.listener.port)/"
     }
 
-    /// A socket error in words a terminal user knows.
-    static func plain(_ error: any Error) -> String {
-        switch error {
-        case let error as ServeError: return error.description
-        case SocketError.failed(_, EADDRINUSE, _): return "the address is already in use (choose another --port)"
-        case let SocketError.failed(_, _, message): return message
-        default: return "\(error)"
-        }
+    /// Whether `host` is reachable from this machine only.
+    public static func isLoopback(_ host: String) -> Bool {
+        Socket.isLoopback(host)
     }
 
     /// Scans the watched folders until `stop()`, rebuilding after each
@@ -175,26 +158,13 @@ public final class DevServer: @unchecked Sendable {
     }
 
     /// Closes the pages' sockets, stops the server and the watch loop.
-    public func stop() async {
-        let (server, task) = lock.withLock {
+    public func stop() {
+        let server = lock.withLock {
             stopped = true
-            return (self.server, self.serverTask)
+            return self.server
         }
+        server?.stop()
         hub.closeAll()
-        await server?.stop(timeout: 0.3)
-        _ = await task?.result
-    }
-}
-
-/// The error the server's run ended with, if it ended.
-private final class RunFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: (any Error)?
-
-    var error: (any Error)? { lock.withLock { stored } }
-
-    func record(_ error: any Error) {
-        lock.withLock { stored = error }
     }
 }
 

@@ -1,4 +1,3 @@
-import FlyingFox
 import Foundation
 import SnapshotFormat
 
@@ -34,10 +33,13 @@ public struct LiveStatus: Sendable, Equatable {
     }
 }
 
-/// Holds the open pages' sockets and sends each of them every status.
-public final class LiveReloadHub: WSMessageHandler, @unchecked Sendable {
+/// Holds the open pages' live sockets and sends each of them every status.
+/// A socket is a sink for text (nil closes it); the server owns the socket.
+public final class LiveReloadHub: @unchecked Sendable {
+    public typealias Sink = @Sendable (String?) -> Void
+
     private let lock = NSLock()
-    private var clients: [UUID: AsyncStream<WSMessage>.Continuation] = [:]
+    private var clients: [Int: Sink] = [:]
     private var current: LiveStatus
 
     public init(status: LiveStatus = LiveStatus(build: 0)) {
@@ -55,21 +57,16 @@ public final class LiveReloadHub: WSMessageHandler, @unchecked Sendable {
     }
 
     /// A new page: it gets the current status at once, then every status
-    /// published until it goes away. What the page sends is ignored.
-    public func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
-        let id = UUID()
-        let (messages, continuation) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        continuation.onTermination = { [weak self] _ in self?.remove(id) }
+    /// published until it goes away.
+    public func connect(id: Int, sink: @escaping Sink) {
         lock.withLock {
-            clients[id] = continuation
-            continuation.yield(.text(current.json(type: "hello")))
+            clients[id] = sink
+            sink(current.json(type: "hello"))
         }
-        Task { [weak self] in
-            for await _ in client {}
-            continuation.finish()
-            self?.remove(id)
-        }
-        return messages
+    }
+
+    public func disconnect(id: Int) {
+        _ = lock.withLock { clients.removeValue(forKey: id) }
     }
 
     /// Records `status` and sends it to every open page.
@@ -77,7 +74,7 @@ public final class LiveReloadHub: WSMessageHandler, @unchecked Sendable {
         lock.withLock {
             current = status
             let text = status.json(type: "build")
-            for continuation in clients.values { continuation.yield(.text(text)) }
+            for sink in clients.values { sink(text) }
         }
     }
 
@@ -87,13 +84,6 @@ public final class LiveReloadHub: WSMessageHandler, @unchecked Sendable {
             defer { clients = [:] }
             return Array(clients.values)
         }
-        for continuation in open {
-            continuation.yield(.close(.goingAway))
-            continuation.finish()
-        }
-    }
-
-    private func remove(_ id: UUID) {
-        _ = lock.withLock { clients.removeValue(forKey: id) }
+        for sink in open { sink(nil) }
     }
 }

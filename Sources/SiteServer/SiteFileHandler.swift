@@ -1,9 +1,8 @@
-import FlyingFox
 import Foundation
 
 /// Serves the files of the built site, read from disk on every request (a
 /// rebuild swaps the folder), with the live-reload script added to HTML.
-public struct SiteFileHandler: HTTPHandler {
+public struct SiteFileHandler: Sendable {
     /// Where a request's path leads inside the site.
     public enum Target: Equatable, Sendable {
         /// A file, by its path under the site's folder.
@@ -25,39 +24,37 @@ public struct SiteFileHandler: HTTPHandler {
         self.build = build
     }
 
-    public func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard request.method == .GET || request.method == .HEAD else {
-            return HTTPResponse(statusCode: .methodNotAllowed, headers: HTTPHeaders([HTTPHeader("Allow"): "GET, HEAD"]))
+    func handle(_ request: RequestHead) -> HTTPAnswer {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return HTTPAnswer(status: 405, headers: [("Allow", "GET, HEAD")] + Self.commonHeaders(type: "text/plain; charset=utf-8"),
+                              body: Array("only GET and HEAD are served\n".utf8))
         }
         switch Self.resolve(request.path, in: root) {
         case let .redirect(location):
-            return HTTPResponse(statusCode: .movedPermanently, headers: HTTPHeaders([.location: location]))
+            return HTTPAnswer(status: 301, headers: [("Location", location)] + Self.commonHeaders(type: "text/plain; charset=utf-8"))
         case .notFound:
             let page = "<!doctype html><meta charset=\"utf-8\"><title>Not found</title>"
                 + "<body><h1>Not found</h1><p>The site has no page at this address (yet).</p></body>"
-            return response(.notFound, type: "text/html; charset=utf-8",
-                            body: Data(LiveScript.inject(into: page, build: build()).utf8), method: request.method)
+            return HTTPAnswer(status: 404, headers: Self.commonHeaders(type: "text/html; charset=utf-8"),
+                              body: Array(LiveScript.inject(into: page, build: build()).utf8))
         case let .file(path):
             let url = root.appendingPathComponent(path)
             guard let data = FileManager.default.contents(atPath: url.path) else {
-                return HTTPResponse(statusCode: .notFound)
+                return HTTPAnswer(status: 404, headers: Self.commonHeaders(type: "text/plain; charset=utf-8"), body: Array("not found\n".utf8))
             }
             let type = Self.contentType(of: path)
             guard type.hasPrefix("text/html") else {
-                return response(.ok, type: type, body: data, method: request.method)
+                return HTTPAnswer(status: 200, headers: Self.commonHeaders(type: type), body: [UInt8](data))
             }
             let html = String(decoding: data, as: UTF8.self)
-            return response(.ok, type: type, body: Data(LiveScript.inject(into: html, build: build()).utf8), method: request.method)
+            return HTTPAnswer(status: 200, headers: Self.commonHeaders(type: type), body: Array(LiveScript.inject(into: html, build: build()).utf8))
         }
     }
 
-    private func response(_ status: HTTPStatusCode, type: String, body: Data, method: HTTPMethod) -> HTTPResponse {
-        var headers: HTTPHeaders = [.contentType: type, HTTPHeader("Cache-Control"): "no-store"]
-        if method == .HEAD {
-            headers[.contentLength] = String(body.count)
-            return HTTPResponse(statusCode: status, headers: headers)
-        }
-        return HTTPResponse(statusCode: status, headers: headers, body: body)
+    /// What every answer carries: its type, never cached (the next build
+    /// replaces it), never sniffed as another type.
+    static func commonHeaders(type: String) -> [(name: String, value: String)] {
+        [("Content-Type", type), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
     }
 
     /// Where `path` (a request's decoded path) leads in the site at `root`:
@@ -78,9 +75,18 @@ public struct SiteFileHandler: HTTPHandler {
         let real = url.resolvingSymlinksInPath().path
         guard real == base || real.hasPrefix(base + "/") else { return .notFound }
         guard isFolder.boolValue else { return .file(relative) }
-        guard path.hasSuffix("/") else { return .redirect(path + "/") }
+        // Rebuilt from the parts (never `//host/`, which a browser reads as
+        // another site), each part %-encoded again.
+        guard path.hasSuffix("/") else { return .redirect("/" + parts.map(encoded).joined(separator: "/") + "/") }
         let index = relative.isEmpty ? "index.html" : relative + "/index.html"
         return manager.fileExists(atPath: root.appendingPathComponent(index).path) ? .file(index) : .notFound
+    }
+
+    /// A path segment %-encoded for a `Location` header.
+    static func encoded(_ segment: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#;")
+        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
     }
 
     /// The `Content-Type` for a file of the site, by its extension.

@@ -1,4 +1,3 @@
-import FlyingFox
 import Foundation
 @testable import SiteServer
 import Testing
@@ -31,23 +30,40 @@ struct SiteServerTests {
         #expect(SiteFileHandler.resolve("/missing.html", in: root) == .notFound)
     }
 
-    @Test func servedHTML_getsTheLiveScript_otherFilesAsWritten() async throws {
+    static func get(_ path: String, method: String = "GET") -> RequestHead {
+        RequestHead(method: method, target: path, path: path, version: "HTTP/1.1", headers: [("host", "127.0.0.1:8000")])
+    }
+
+    @Test func servedHTML_getsTheLiveScript_otherFilesAsWritten() throws {
         let root = try Self.makeSite()
         defer { try? FileManager.default.removeItem(at: root) }
         let handler = SiteFileHandler(root: root, build: { 7 })
-        let page = try await handler.handleRequest(HTTPRequest(method: .GET, version: .http11, path: "/", query: [], headers: [:], body: Data()))
-        let html = String(decoding: try await page.bodyData, as: UTF8.self)
-        #expect(page.statusCode == .ok)
-        #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+        let page = handler.handle(Self.get("/"))
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(page.status == 200)
+        #expect(page.headers.first { $0.name == "Content-Type" }?.value == "text/html; charset=utf-8")
+        #expect(page.headers.first { $0.name == "X-Content-Type-Options" }?.value == "nosniff")
         #expect(html.hasPrefix("<html><body><p>home</p><script data-rowmotion-live=\"7\">"))
         #expect(html.hasSuffix("</script></body></html>"))
         // The file on disk stays as the build wrote it.
         #expect(try String(contentsOf: root.appendingPathComponent("index.html"), encoding: .utf8) == "<html><body><p>home</p></body></html>")
 
-        let missing = try await handler.handleRequest(HTTPRequest(method: .GET, version: .http11, path: "/gone.html", query: [], headers: [:], body: Data()))
-        #expect(missing.statusCode == .notFound)
-        let post = try await handler.handleRequest(HTTPRequest(method: .POST, version: .http11, path: "/", query: [], headers: [:], body: Data()))
-        #expect(post.statusCode == .methodNotAllowed)
+        #expect(handler.handle(Self.get("/gone.html")).status == 404)
+        #expect(handler.handle(Self.get("/", method: "POST")).status == 405)
+    }
+
+    @Test func folderWithoutIndex_isNotFound_andRedirectsNeverLeaveTheSite() throws {
+        let root = try Self.makeSite()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("evil.example"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("a b"), withIntermediateDirectories: true)
+        // Before: a folder without index.html redirected to itself forever.
+        #expect(SiteFileHandler.resolve("/empty", in: root) == .redirect("/empty/"))
+        #expect(SiteFileHandler.resolve("/empty/", in: root) == .notFound)
+        // `//evil.example` would be another site's address in a Location.
+        #expect(SiteFileHandler.resolve("//evil.example", in: root) == .redirect("/evil.example/"))
+        #expect(SiteFileHandler.resolve("/a b", in: root) == .redirect("/a%20b/"))
     }
 
     @Test func liveScript_goesBeforeTheLastBodyEnd_orAtTheEnd() {
@@ -64,18 +80,22 @@ struct SiteServerTests {
         #expect(LiveStatus(build: 0).json(type: "hello") == #"{"type":"hello","build":0,"changed":null,"errors":[]}"#)
     }
 
-    @Test func hub_greetsEachPage_thenSendsEveryBuild_andClosesOnStop() async throws {
+    @Test func hub_greetsEachPage_thenSendsEveryBuild_andClosesOnStop() {
         let hub = LiveReloadHub(status: LiveStatus(build: 4))
-        let (client, _) = AsyncStream<WSMessage>.makeStream()
-        var messages = try await hub.makeMessages(for: client).makeAsyncIterator()
-        #expect(await messages.next() == .text(LiveStatus(build: 4).json(type: "hello")))
+        let received = Received()
+        hub.connect(id: 1) { received.append($0) }
+        #expect(received.all == [LiveStatus(build: 4).json(type: "hello")])
         #expect(hub.clientCount == 1)
         hub.publish(LiveStatus(build: 5, changed: ["a.html"]))
-        #expect(await messages.next() == .text(LiveStatus(build: 5, changed: ["a.html"]).json(type: "build")))
+        #expect(received.all.last == LiveStatus(build: 5, changed: ["a.html"]).json(type: "build"))
         hub.closeAll()
-        #expect(await messages.next() == .close(.goingAway))
-        #expect(await messages.next() == nil)
+        #expect(received.all.last == .some(nil))
         #expect(hub.clientCount == 0)
+    }
+
+    @Test func buildErrorsForPages_nameFilesRelativeToTheProject() {
+        let error = "/home/me/docs/site/static/x.png:1:1: error: cannot read the file: permission denied"
+        #expect(DevServer.relativeToProject(error, folder: "/home/me/docs") == "site/static/x.png:1:1: error: cannot read the file: permission denied")
     }
 
     @Test func changedFiles_listChangedAddedAndRemovedPaths() {
@@ -99,4 +119,12 @@ struct SiteServerTests {
         let changes = SourceWatcher.changes(from: before, to: watcher.scan()).map { ($0 as NSString).lastPathComponent }
         #expect(changes == ["index.html", "messenger.html", "new.yml"])
     }
+}
+
+/// What a hub sent one page.
+final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String?] = []
+    var all: [String?] { lock.withLock { items } }
+    func append(_ item: String?) { lock.withLock { items.append(item) } }
 }

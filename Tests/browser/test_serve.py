@@ -37,7 +37,8 @@ class LiveSocket:
         self.socket = socket.create_connection(("127.0.0.1", port), timeout=20)
         key = base64.b64encode(os.urandom(16)).decode()
         self.socket.sendall((f"GET /_rowmotion/live HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+                             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                             f"Origin: http://127.0.0.1:{port}\r\n\r\n").encode())
         self.stream = self.socket.makefile("rb")
         head = b""
         while not head.endswith(b"\r\n\r\n"):

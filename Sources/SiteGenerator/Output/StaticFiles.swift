@@ -25,7 +25,8 @@ enum StaticFiles {
         var files: [File] = []
         for path in paths {
             let fileURL = rootURL.appendingPathComponent(path)
-            let location = SourceLocation(file: fileURL.path, line: 1, column: 1)
+            // Named as pages are: under the folder as it was given.
+            let location = SourceLocation(file: (site as NSString).appendingPathComponent(path), line: 1, column: 1)
             var isFolder: ObjCBool = false
             guard manager.fileExists(atPath: fileURL.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
             guard fileURL.resolvingSymlinksInPath().standardizedFileURL.path.hasPrefix(root + "/") else {

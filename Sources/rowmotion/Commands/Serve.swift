@@ -22,7 +22,7 @@ struct Serve: ParsableCommand {
     @Option(help: "The port to listen on (0: any free port).")
     var port: UInt16 = 8000
 
-    @Option(help: "The IPv4 address to listen on. Keep it on loopback: the server is for writing docs, not for hosting them.")
+    @Option(help: "The IPv4 or IPv6 address to listen on. Keep it on loopback: the server is for writing docs, not for hosting them.")
     var host = "127.0.0.1"
 
     @Flag(help: "Open the site in a browser (xdg-open or open) once it is served.")
@@ -40,17 +40,16 @@ struct Serve: ParsableCommand {
         server.onBuild = { outcome in console.describe(outcome) }
 
         // Listen first: a port in use fails before anything is written.
-        let started = Blocking<Result<String, any Error>>()
-        // Detached: this thread (maybe the main actor's) waits below.
-        Task.detached {
-            do { started.put(.success(try await server.start())) } catch { started.put(.failure(error)) }
-        }
         let address: String
-        switch started.take() {
-        case let .success(url): address = url
-        case let .failure(error):
+        do {
+            address = try server.start()
+        } catch {
             FileHandle.standardError.write(Data("rowmotion: error: \(error)\n".utf8))
             throw ExitCode(1)
+        }
+        if !DevServer.isLoopback(host) {
+            FileHandle.standardError.write(Data(("rowmotion: warning: listening on \(host), beyond this machine: anyone who can reach it "
+                + "can read the site and its build errors; use 127.0.0.1 (the default) unless you mean to share it\n").utf8))
         }
         server.rebuild()
         console.line("serving \(out) at \(address) (watching \(server.watchedFolders.joined(separator: ", ")); Ctrl-C stops)")
@@ -63,10 +62,8 @@ struct Serve: ParsableCommand {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                Task.detached {
-                    await server.stop()
-                    finished.put(())
-                }
+                server.stop()
+                finished.put(())
             }
             source.resume()
             sources.append(source)
@@ -117,7 +114,8 @@ struct Console: Sendable {
         report(outcome.diagnostics)
         let time = String(format: "%.0f ms", outcome.milliseconds)
         guard outcome.written else {
-            line("build failed (\(time)); still serving the last good site")
+            line(outcome.hasSite ? "build failed (\(time)); still serving the last good site"
+                 : "build failed (\(time)); there is no site to serve until a build succeeds")
             return
         }
         let rendered = outcome.pageCount - min(outcome.reused, outcome.pageCount)

@@ -1,0 +1,30 @@
+/// What one client may cost the dev server. Each limit is far above what a
+/// browser sends a docs site and low enough that a hostile client is cut off
+/// before it holds memory, a descriptor or the event loop for long (README,
+/// "Limits", gives the reasons).
+public struct ServerLimits: Sendable, Equatable {
+    /// Bytes in the request line (`GET /path HTTP/1.1`): 414 past it.
+    public var requestLine = 8 * 1024
+    /// Bytes in the request line and headers together: 431 past it.
+    public var headBytes = 32 * 1024
+    /// Header lines in one request: 431 past it.
+    public var headerCount = 100
+    /// Seconds a connection has to send a whole request head, counted from
+    /// when it connected or its last answer was sent (so a client that
+    /// trickles a byte at a time is closed too).
+    public var headSeconds = 10.0
+    /// Payload bytes of one WebSocket frame from a page: the socket is
+    /// closed with 1009 past it (pages send nothing; the header says how
+    /// much a frame holds before any of it is read).
+    public var frameBytes = 64 * 1024
+    /// Bytes waiting to be sent to one client: a page that stops reading is
+    /// dropped rather than buffered for.
+    public var pendingOutputBytes = 8 * 1024 * 1024
+    /// Open connections; more are closed as they arrive, and descriptors
+    /// are kept back for the build.
+    public var connections = 1024
+    /// Open live-reload sockets, of those connections: 503 past it.
+    public var webSockets = 256
+
+    public init() {}
+}
