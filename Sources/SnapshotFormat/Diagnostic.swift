@@ -45,9 +45,13 @@ public struct Diagnostic: Error, Hashable, Sendable {
 
 extension Diagnostic: CustomStringConvertible {
     /// swiftc's form: the diagnostic, then each note on a line of its own.
+    /// Paths and messages carry text from input files: each stays on its
+    /// line (`TerminalText`).
     public var description: String {
-        var lines = ["\(location): \(severity.rawValue): \(message)"]
-        for note in notes { lines.append("\(note.location): note: \(note.message)") }
+        var lines = ["\(TerminalText.escaped(location.description)): \(severity.rawValue): \(TerminalText.escaped(message))"]
+        for note in notes {
+            lines.append("\(TerminalText.escaped(note.location.description)): note: \(TerminalText.escaped(note.message))")
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -91,7 +91,7 @@ public struct DiffReport {
         let animations = sequence.animations
         var lines: [String] = []
         for step in steps {
-            lines.append("// Step \(step.to): \(step.label) (snapshot \(step.from) → \(step.to))")
+            lines.append("// Step \(step.to): \(TerminalText.escaped(step.label)) (snapshot \(step.from) → \(step.to))")
             if step.changeset.isEmpty { lines.append("// Nothing changes.") }
             let count = step.changeset.stages.count
             for (number, stage) in step.changeset.stages.enumerated() {
