@@ -17,6 +17,9 @@ public struct BuildOptions: Sendable {
     /// Whether a build whose inputs did not change at all may skip everything
     /// (off when the caller needs the full summary of a report).
     public var allowShortcut = true
+    /// The input folders named on the command line, by flag (`site`,
+    /// `examples`, `templates`): each must exist. Unnamed ones may be absent.
+    public var namedFolders: [String: String] = [:]
     /// Told when each phase ends (name, milliseconds) and, while pages
     /// render, how many are done of how many.
     public var progress: (@Sendable (BuildEvent) -> Void)?
@@ -71,6 +74,8 @@ public enum SiteBuilder {
         var site = BuiltSite()
         var clock = PhaseClock(report: options.progress)
         let manager = FileManager.default
+        site.diagnostics = InputFolders.problems(options)
+        if site.hasErrors { return site }
         // Nothing changed since a build without diagnostics, and its site is
         // intact: there is nothing to parse, render or write.
         let inputKey = options.cache.map { _ in
@@ -101,8 +106,22 @@ public enum SiteBuilder {
         // Each example is read and diffed once; every page that shows it reuses that.
         var examples: [Example] = []
         let found = manager.fileExists(atPath: options.examples) ? SequenceFiles.collect([options.examples]).found : []
+        var exampleOutputs: [String: String] = [:]
         for path in found {
             let name = String(path.dropFirst(options.examples.count).drop { $0 == "/" })
+            guard InputFolders.staysInside(path, folder: options.examples) else {
+                site.diagnostics.append(InputFolders.outside(path, folder: options.examples))
+                continue
+            }
+            // a.yml, a.yaml and a.json would all be examples/a.html.
+            let output = (name as NSString).deletingPathExtension.lowercased()
+            if let first = exampleOutputs[output] {
+                site.diagnostics.append(.error("output-collision", at: SourceLocation(file: path, line: 1, column: 1),
+                                               "this example and '\(first)' both become the page examples/\((name as NSString).deletingPathExtension).html; rename one",
+                                               notes: [Diagnostic.Note(location: SourceLocation(file: first, line: 1, column: 1), message: "the other example")]))
+                continue
+            }
+            exampleOutputs[output] = path
             let (sequence, diagnostics) = SnapshotReader.read(path: path)
             site.diagnostics.append(contentsOf: diagnostics)
             guard let sequence else { continue }
@@ -352,6 +371,10 @@ public enum SiteBuilder {
         for path in relative {
             let file = (options.site as NSString).appendingPathComponent(path)
             let start = SourceLocation(file: file, line: 1, column: 1)
+            guard InputFolders.staysInside(file, folder: options.site) else {
+                diagnostics.append(InputFolders.outside(file, folder: options.site))
+                continue
+            }
             let bytes: [UInt8]
             do {
                 bytes = try FileContents.read(file, limit: SnapshotLimits.standard.fileBytes)

@@ -62,3 +62,27 @@ public enum ByteCount {
         return "\(text) \(units[unit])"
     }
 }
+
+/// Why a file operation failed, in the words of the system's own error
+/// (`Is a directory`, `Permission denied`) rather than Foundation's wrapper.
+public enum FileError {
+    public static func reason(_ error: any Error, path: String) -> String {
+        let nsError = error as NSError
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            return "it is a folder"
+        }
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code))).lowercased()
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))).lowercased() }
+        switch nsError.code {
+        case NSFileNoSuchFileError, NSFileReadNoSuchFileError: return "no such file or folder"
+        case NSFileWriteNoPermissionError, NSFileReadNoPermissionError: return "permission denied"
+        case NSFileWriteFileExistsError: return "it already exists"
+        case NSFileWriteOutOfSpaceError: return "the disk is full"
+        case NSFileWriteVolumeReadOnlyError: return "the disk is read-only"
+        default: return nsError.localizedFailureReason ?? nsError.localizedDescription
+        }
+    }
+}

@@ -13,17 +13,31 @@ struct Rowmotion: ParsableCommand {
     /// Parses and runs, with DESIGN.md's exit codes: 0 success, 1 an input
     /// has errors, 2 wrong usage (the parser's own default is 64).
     static func main() {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
-            try command.run()
+            command = try parseAsRoot()
         } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
-            }
-            exit(withError: error)
+            exitOnFailure(error)
         }
+        do {
+            try command.run()
+        } catch let error as ValidationError {
+            // Found by the command itself (a --step past the file's last
+            // step): about that command, not the whole tool's usage.
+            let name = type(of: command)._commandName
+            FileHandle.standardError.write(Data("Error: \(error.message)\nSee 'rowmotion \(name) --help' for its options.\n".utf8))
+            Foundation.exit(2)
+        } catch {
+            exitOnFailure(error)
+        }
+    }
+
+    static func exitOnFailure(_ error: any Error) -> Never {
+        if exitCode(for: error) == .validationFailure {
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+        exit(withError: error)
     }
 }
 

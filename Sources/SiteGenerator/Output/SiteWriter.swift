@@ -20,7 +20,9 @@ public enum SiteWriter {
     @discardableResult
     public static func write(_ files: [String: [UInt8]], to output: String) throws(Diagnostic) -> (written: Int, reused: Int) {
         let manager = FileManager.default
-        let target = URL(fileURLWithPath: output).standardizedFileURL
+        // A symbolic link as --out is followed: the folder it leads to is
+        // replaced, the link stays.
+        let target = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath()
         let parent = target.deletingLastPathComponent()
         let name = target.lastPathComponent
         let here = SourceLocation(file: output, line: 1, column: 1)
@@ -37,6 +39,7 @@ public enum SiteWriter {
                               + "(no \(marker) file in it); remove it or choose another --out")
             }
         }
+        removeStaleFolders(of: name, in: parent)
         let unique = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let staging = parent.appendingPathComponent(".\(name).rowmotion-new-\(unique)")
         var written = 0, reused = 0
@@ -76,8 +79,42 @@ public enum SiteWriter {
             try? manager.removeItem(at: staging)
             throw failure("cannot replace the site: \(error.localizedDescription)")
         }
-        if exists { try? manager.removeItem(at: retired) }
+        if exists { removeTree(retired) }
         return (written, reused)
+    }
+
+    /// Removes the staging and retired folders that builds of `name` killed
+    /// mid-way left beside it: those whose process is gone (a build running
+    /// now keeps its own).
+    static func removeStaleFolders(of name: String, in parent: URL) {
+        let manager = FileManager.default
+        guard let entries = try? manager.contentsOfDirectory(atPath: parent.path) else { return }
+        for entry in entries {
+            for kind in ["new", "old"] {
+                let prefix = ".\(name).rowmotion-\(kind)-"
+                guard entry.hasPrefix(prefix), let pid = Int32(entry.dropFirst(prefix.count).prefix { $0 != "-" }) else { continue }
+                if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
+                    removeTree(parent.appendingPathComponent(entry))
+                }
+            }
+        }
+    }
+
+    /// Removes a folder, making its folders writable first if a plain
+    /// removal fails (a site someone made read-only).
+    static func removeTree(_ url: URL) {
+        let manager = FileManager.default
+        if (try? manager.removeItem(at: url)) != nil { return }
+        var folders = [url.path]
+        if let all = manager.enumerator(atPath: url.path)?.allObjects as? [String] {
+            for path in all {
+                let full = url.appendingPathComponent(path).path
+                var isFolder: ObjCBool = false
+                if manager.fileExists(atPath: full, isDirectory: &isFolder), isFolder.boolValue { folders.append(full) }
+            }
+        }
+        for folder in folders { try? manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+        try? manager.removeItem(at: url)
     }
 
     /// A relative path that stays inside the site.

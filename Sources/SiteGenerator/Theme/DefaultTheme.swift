@@ -46,7 +46,14 @@ public struct Theme: Sendable {
             for place in lookup(fileName, projectTemplates: projectTemplates) {
                 switch place {
                 case .project(let path):
-                    if let data = FileManager.default.contents(atPath: path) { found = (String(decoding: data, as: UTF8.self), place) }
+                    guard FileManager.default.fileExists(atPath: path) else { continue }
+                    // An override that is there but cannot be read is an
+                    // error, never a silent fall back to the built-in file.
+                    do {
+                        found = (String(decoding: try FileContents.read(path, limit: nil), as: UTF8.self), place)
+                    } catch {
+                        throw .error("theme", at: SourceLocation(file: path, line: 1, column: 1), error.message)
+                    }
                 case .builtIn:
                     found = DefaultTheme.files[fileName].map { ($0, place) }
                 }

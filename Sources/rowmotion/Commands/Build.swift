@@ -5,14 +5,15 @@ import SnapshotFormat
 
 /// The options `build` and `check` share.
 struct SiteOptions: ParsableArguments {
-    @Option(help: "The folder of Markdown pages.")
-    var site = "site"
+    @Option(help: ArgumentHelp("The folder of Markdown pages (default: site; when named, it must exist).", valueName: "folder"))
+    var site: String?
 
-    @Option(help: "The folder of snapshot sequences.")
-    var examples = "examples"
+    @Option(help: ArgumentHelp("The folder of snapshot sequences (default: examples; when named, it must exist).", valueName: "folder"))
+    var examples: String?
 
-    @Option(help: "A folder of theme files that override the built-in theme, file by file.")
-    var templates = "templates"
+    @Option(help: ArgumentHelp("A folder of theme files that override the built-in theme, file by file (default: templates; when named, it must exist).",
+                               valueName: "folder"))
+    var templates: String?
 
     @Flag(help: "Include pages whose front matter says draft: true.")
     var drafts = false
@@ -22,9 +23,10 @@ struct SiteOptions: ParsableArguments {
 
     func buildOptions(out: String = "_site", baseURL: String = "/") -> BuildOptions {
         var options = BuildOptions()
-        options.site = site
-        options.examples = examples
-        options.templates = templates
+        options.site = site ?? "site"
+        options.examples = examples ?? "examples"
+        options.templates = templates ?? "templates"
+        options.namedFolders = ["site": site, "examples": examples, "templates": templates].compactMapValues { $0 }
         options.out = out
         options.baseURL = baseURL
         options.drafts = drafts
@@ -86,7 +88,7 @@ struct Build: ParsableCommand {
             do {
                 try Data(site.reportJSON.utf8).write(to: URL(fileURLWithPath: reportPath))
             } catch {
-                report([.error("report", at: SourceLocation(file: reportPath, line: 1, column: 1), "cannot write the report: \(error.localizedDescription)")])
+                report([.error("report", at: SourceLocation(file: reportPath, line: 1, column: 1), "cannot write the report: \(FileError.reason(error, path: reportPath))")])
                 throw ExitCode(1)
             }
         }

@@ -16,11 +16,17 @@ struct Check: ParsableCommand {
     var strict: Bool { siteOptions.strict }
 
     func run() throws {
-        let files = SequenceFiles.collect(paths.isEmpty ? [siteOptions.examples] : paths)
+        let options = siteOptions.buildOptions()
+        let folderProblems = InputFolders.problems(options).filter { $0.id != "output-inside-input" }
+        guard folderProblems.isEmpty else {
+            report(folderProblems)
+            throw ExitCode(1)
+        }
+        let files = SequenceFiles.collect(paths.isEmpty && FileManager.default.fileExists(atPath: options.examples) ? [options.examples] : paths)
         var all = DiagnosticReport(files.problems)
-        if paths.isEmpty && FileManager.default.fileExists(atPath: siteOptions.site) {
+        if paths.isEmpty && FileManager.default.fileExists(atPath: options.site) {
             // The whole build, in memory: its diagnostics include the examples'.
-            all.append(contentsOf: SiteBuilder.build(siteOptions.buildOptions()).diagnostics)
+            all.append(contentsOf: SiteBuilder.build(options).diagnostics)
             for file in files.found {
                 all.append(contentsOf: SequenceCheck.check(path: file).filter { $0.severity == .warning })
             }

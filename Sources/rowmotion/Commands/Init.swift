@@ -39,26 +39,59 @@ struct Init: ParsableCommand {
     func run() throws {
         let manager = FileManager.default
         let root = URL(fileURLWithPath: folder)
-        let existing = Self.files.map(\.path).filter { manager.fileExists(atPath: root.appendingPathComponent($0).path) }
-        guard existing.isEmpty else {
-            report(existing.map { .error("init", at: SourceLocation(file: root.appendingPathComponent($0).path, line: 1, column: 1),
-                                         "already exists; rowmotion init does not overwrite files") })
+        func at(_ path: String) -> SourceLocation { SourceLocation(file: path, line: 1, column: 1) }
+        var isFolder: ObjCBool = false
+        if manager.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            report([.error("init", at: at(folder), "is a file, not a folder to start a site in")])
             throw ExitCode(1)
         }
-        for file in Self.files {
-            let url = root.appendingPathComponent(file.path)
-            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(file.text.utf8).write(to: url)
-            print("created \(file.path)")
+        // Anything already at a path, a symbolic link (even one leading
+        // nowhere) included, or a linked folder on the way, stops init
+        // before it writes: it never writes through a link.
+        var problems: [Diagnostic] = []
+        for path in Self.files.map(\.path) + [".gitignore"] {
+            var prefix = ""
+            for part in path.split(separator: "/") {
+                prefix += prefix.isEmpty ? String(part) : "/" + part
+                let full = root.appendingPathComponent(prefix).path
+                if Self.isLink(full) {
+                    problems.append(.error("init", at: at(full), "is a symbolic link; rowmotion init does not write through links"))
+                    break
+                }
+                if prefix == path, path != ".gitignore", (try? manager.attributesOfItem(atPath: full)) != nil {
+                    problems.append(.error("init", at: at(full), "already exists; rowmotion init does not overwrite files"))
+                }
+            }
         }
-        let ignore = root.appendingPathComponent(".gitignore")
-        let current = (try? String(contentsOf: ignore, encoding: .utf8)) ?? ""
-        if !current.split(separator: "\n").contains("_site/") {
-            let separator = current.isEmpty || current.hasSuffix("\n") ? "" : "\n"
-            try Data((current + separator + "_site/\n").utf8).write(to: ignore)
-            print(current.isEmpty ? "created .gitignore" : "added _site/ to .gitignore")
+        guard problems.isEmpty else {
+            report(problems)
+            throw ExitCode(1)
+        }
+        do {
+            for file in Self.files {
+                let url = root.appendingPathComponent(file.path)
+                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                // Exclusive create: fails rather than follows whatever
+                // appeared at the path since the check.
+                try Data(file.text.utf8).write(to: url, options: .withoutOverwriting)
+                print("created \(file.path)")
+            }
+            let ignore = root.appendingPathComponent(".gitignore")
+            let current = (try? String(contentsOf: ignore, encoding: .utf8)) ?? ""
+            if !current.split(separator: "\n").contains("_site/") {
+                let separator = current.isEmpty || current.hasSuffix("\n") ? "" : "\n"
+                try Data((current + separator + "_site/\n").utf8).write(to: ignore, options: current.isEmpty ? .withoutOverwriting : .atomic)
+                print(current.isEmpty ? "created .gitignore" : "added _site/ to .gitignore")
+            }
+        } catch {
+            report([.error("init", at: at(folder), "cannot write the site's files: \(FileError.reason(error, path: folder))")])
+            throw ExitCode(1)
         }
         print("next: rowmotion build, then open _site/index.html")
+    }
+
+    static func isLink(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeSymbolicLink
     }
 }
 

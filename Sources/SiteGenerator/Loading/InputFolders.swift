@@ -1,0 +1,66 @@
+import Foundation
+import SnapshotFormat
+
+/// The rules every build checks before it reads anything: folders named on
+/// the command line exist, the output is not inside an input (a build would
+/// publish its own output, and `serve` would rebuild forever) nor an input
+/// inside the output, and no source reaches outside its folder through a
+/// symbolic link. One rule, the same for pages, examples and static files.
+public enum InputFolders {
+    /// Problems with `options`' folders, each at the folder it names.
+    public static func problems(_ options: BuildOptions) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        let manager = FileManager.default
+        func at(_ path: String) -> SourceLocation { SourceLocation(file: path, line: 1, column: 1) }
+        for (flag, path) in options.namedFolders.sorted(by: { $0.key < $1.key }) {
+            var isFolder: ObjCBool = false
+            if !manager.fileExists(atPath: path, isDirectory: &isFolder) {
+                problems.append(.error("no-such-folder", at: at(path), "there is no folder '\(path)' (given as --\(flag))"))
+            } else if !isFolder.boolValue {
+                problems.append(.error("no-such-folder", at: at(path), "'\(path)' is a file, not a folder (given as --\(flag))"))
+            } else if !manager.isReadableFile(atPath: path) {
+                problems.append(.error("unreadable-folder", at: at(path), "cannot read the folder '\(path)' (given as --\(flag)): permission denied"))
+            }
+        }
+        let out = real(options.out)
+        for (flag, path) in [("site", options.site), ("examples", options.examples), ("templates", options.templates)] {
+            let input = real(path)
+            if out == input || out.hasPrefix(input + "/") {
+                problems.append(.error("output-inside-input", at: at(options.out),
+                                       "--out '\(options.out)' is inside --\(flag) '\(path)': the build would read its own output; write the site elsewhere"))
+            } else if input.hasPrefix(out + "/") {
+                problems.append(.error("output-inside-input", at: at(options.out),
+                                       "--out '\(options.out)' contains --\(flag) '\(path)': replacing the site would remove it; write the site elsewhere"))
+            }
+        }
+        return problems
+    }
+
+    /// `path` absolute, standardized, with every symbolic link followed
+    /// (those of a part that does not exist yet kept as written).
+    static func real(_ path: String) -> String {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        var missing: [String] = []
+        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" {
+            missing.insert(url.lastPathComponent, at: 0)
+            url.deleteLastPathComponent()
+        }
+        var result = url.resolvingSymlinksInPath().path
+        for part in missing { result = (result as NSString).appendingPathComponent(part) }
+        return result
+    }
+
+    /// Whether `file`, found under `folder`, is really there: not reached
+    /// through a symbolic link that leads out of the folder.
+    public static func staysInside(_ file: String, folder: String) -> Bool {
+        let root = real(folder)
+        let target = real(file)
+        return target.hasPrefix(root + "/")
+    }
+
+    /// The error for a source that leads out of its folder.
+    public static func outside(_ file: String, folder: String) -> Diagnostic {
+        .error("link-outside", at: SourceLocation(file: file, line: 1, column: 1),
+               "this file leads outside \(folder)/ through a symbolic link; copy it in instead")
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+/// Projects laid out to trick a build: colliding names, an output inside an
+/// input, folders that are not there, links out of the project, leftovers of
+/// killed builds (issue 13, items 9, 10, 11 and 12). Each is refused with a
+/// located error, or cleaned up, and never replaces a site by mistake.
+@Suite struct ProjectTrapsTests {
+    /// A project with one page showing `a.yml`, in a fresh folder.
+    static func project() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-traps-\(UUID().uuidString)")
+        try write(root, "site/index.md", "---\ntitle: Home\n---\n# Home\n\n```rowmotion\nexample: a.yml\n```\n")
+        try write(root, "examples/a.yml", "steps:\n  - items: [a]\n  - items: [b, a]\n")
+        return root
+    }
+
+    static func write(_ root: URL, _ path: String, _ text: String) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    static func exists(_ root: URL, _ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+    }
+
+    @Test func examplesThatBecomeTheSamePage_areAnError_notOneSilentlyWinning() throws {
+        let root = try Self.project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.write(root, "examples/a.json", #"{"steps": [{"items": ["a"]}]}"#)
+        try Self.write(root, "examples/A.yaml", "steps:\n  - items: [a]\n")
+        let output = try CLI.run(["build", "--strict"], in: root)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("examples/a.yml:1:1: error: this example and 'examples/A.yaml' both become the page examples/a.html; rename one"))
+        #expect(output.stderr.contains("examples/a.json:1:1: error: this example and 'examples/A.yaml' both become"))
+        #expect(!Self.exists(root, "_site"))
+    }
+
+    @Test func outputInsideAnInput_orContainingOne_isRefused() throws {
+        let root = try Self.project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Before: site/out/out/out/… as each build published the last.
+        let inside = try CLI.run(["build", "--out", "site/out"], in: root)
+        #expect(inside.status == 1)
+        #expect(inside.stderr.contains("site/out:1:1: error: --out 'site/out' is inside --site 'site': the build would read its own output"))
+        #expect(!Self.exists(root, "site/out"))
+        let examples = try CLI.run(["build", "--out", "examples"], in: root)
+        #expect(examples.stderr.contains("error: --out 'examples' is inside --examples 'examples'"))
+        let around = try CLI.run(["build", "--out", "."], in: root)
+        #expect(around.status == 1)
+        #expect(around.stderr.contains("error: --out '.' contains --site 'site'"))
+        #expect(Self.exists(root, "site/index.md"))
+    }
+
+    @Test func namedFoldersThatDoNotExist_areErrors_andTheSiteStays() throws {
+        let root = try Self.project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try CLI.run(["build"], in: root).status == 0)
+        let before = try String(contentsOf: root.appendingPathComponent("_site/index.html"), encoding: .utf8)
+        // Before: an empty site replaced the real one.
+        let site = try CLI.run(["build", "--site", "typo"], in: root)
+        #expect(site.status == 1)
+        #expect(site.stderr == "typo:1:1: error: there is no folder 'typo' (given as --site)\n")
+        #expect(try String(contentsOf: root.appendingPathComponent("_site/index.html"), encoding: .utf8) == before)
+        let templates = try CLI.run(["build", "--templates", "typo"], in: root)
+        #expect(templates.stderr == "typo:1:1: error: there is no folder 'typo' (given as --templates)\n")
+        let check = try CLI.run(["check", "--examples", "nowhere"], in: root)
+        #expect(check.status == 1)
+        #expect(check.stderr.contains("nowhere:1:1: error: there is no folder 'nowhere' (given as --examples)"))
+        // Unnamed and absent is fine: a project without templates/.
+        #expect(!Self.exists(root, "templates"))
+    }
+
+    @Test func unreadableOverrideTemplate_isAnError_notTheBuiltInTheme() throws {
+        let root = try Self.project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // A folder where the template should be: there, but not readable as
+        // a file, whoever runs the test (root reads files of any mode).
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("templates/page.mustache"), withIntermediateDirectories: true)
+        let output = try CLI.run(["build"], in: root)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("templates/page.mustache:1:1: error: cannot read the file: it is a folder"))
+        #expect(!Self.exists(root, "_site"))
+    }
+
+    @Test func examplesAndPagesLinkedFromOutside_areRefused_likeStaticFiles() throws {
+        let root = try Self.project()
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-outside-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: outside)
+        }
+        try Self.write(outside, "secret.yml", "title: secret\nsteps:\n  - items: [password]\n")
+        try Self.write(outside, "secret.md", "# Secret\n")
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("examples/secret.yml").path,
+                                                   withDestinationPath: outside.appendingPathComponent("secret.yml").path)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("site/secret.md").path,
+                                                   withDestinationPath: outside.appendingPathComponent("secret.md").path)
+        let output = try CLI.run(["build"], in: root)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("examples/secret.yml:1:1: error: this file leads outside examples/ through a symbolic link"))
+        #expect(output.stderr.contains("site/secret.md:1:1: error: this file leads outside site/ through a symbolic link"))
+        #expect(!Self.exists(root, "_site"))
+    }
+
+    @Test func leftoversOfAKilledBuild_areRemoved_andALiveBuildsAreKept() throws {
+        let root = try Self.project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // A process id no process has (past Linux's and macOS's maximums).
+        try Self.write(root, "._site.rowmotion-new-99999999-1/index.html", "half")
+        try Self.write(root, "._site.rowmotion-old-99999999-2/index.html", "old")
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: root.appendingPathComponent("._site.rowmotion-old-99999999-2").path)
+        let live = "._site.rowmotion-new-\(ProcessInfo.processInfo.processIdentifier)-3"
+        try Self.write(root, "\(live)/index.html", "mine")
+        #expect(try CLI.run(["build"], in: root).status == 0)
+        #expect(!Self.exists(root, "._site.rowmotion-new-99999999-1"))
+        #expect(!Self.exists(root, "._site.rowmotion-old-99999999-2"))
+        #expect(Self.exists(root, live))
+    }
+
+    @Test func aReadOnlyPreviousSite_leavesNothingBehind() throws {
+        let root = try Self.project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try CLI.run(["build"], in: root).status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: root.appendingPathComponent("_site").path)
+        try Self.write(root, "examples/a.yml", "steps:\n  - items: [a]\n  - items: [c, a]\n")
+        #expect(try CLI.run(["build"], in: root).status == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.contains("rowmotion-") }
+        #expect(leftovers == [])
+    }
+
+    @Test func symlinkedOutput_isFollowed_notReplacedByAFolder() throws {
+        let root = try Self.project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try CLI.run(["build", "--out", "real-site"], in: root).status == 0)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("_site").path, withDestinationPath: "real-site")
+        try Self.write(root, "examples/a.yml", "steps:\n  - items: [a]\n  - items: [zq-new-row, a]\n")
+        #expect(try CLI.run(["build"], in: root).status == 0)
+        let type = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("_site").path)[.type] as? FileAttributeType
+        #expect(type == .typeSymbolicLink)
+        #expect(try String(contentsOf: root.appendingPathComponent("real-site/examples/a.html"), encoding: .utf8).contains("zq-new-row"))
+    }
+
+    @Test func initRefusesToWriteThroughALink_evenADanglingOne() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-init-\(UUID().uuidString)")
+        let victim = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-victim-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: victim)
+        }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("examples"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("examples/inbox.yml").path, withDestinationPath: victim.path)
+        let output = try CLI.run(["init"], in: root)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("examples/inbox.yml:1:1: error: is a symbolic link; rowmotion init does not write through links"))
+        #expect(!FileManager.default.fileExists(atPath: victim.path))
+        #expect(!Self.exists(root, "site/index.md"))
+    }
+
+    @Test func plainErrors_notFoundationsWrappers() throws {
+        let root = try Self.project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.write(root, "FILE", "x")
+        let initFile = try CLI.run(["init", "FILE"], in: root)
+        #expect(initFile.status == 1)
+        #expect(initFile.stderr == "FILE:1:1: error: is a file, not a folder to start a site in\n")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("reports"), withIntermediateDirectories: true)
+        let report = try CLI.run(["build", "--report", "reports"], in: root)
+        #expect(report.stderr.contains("reports:1:1: error: cannot write the report: it is a folder"))
+        #expect(!report.stderr.contains("NSCocoaErrorDomain"))
+        let step = try CLI.run(["diff", "examples/a.yml", "--step", "0"], in: root)
+        #expect(step.status == 2)
+        #expect(step.stderr == "Error: --step must be between 1 and 1: 'examples/a.yml' has 2 snapshots\nSee 'rowmotion diff --help' for its options.\n")
+    }
+}
