@@ -23,19 +23,22 @@ site: deps release
 ## replaying that site's examples and 2,000 random sequences against the
 ## engine, the JSON Schema tests, the check that Linux-only code stays behind
 ## #if os(Linux) (users build on macOS too),
-## the browser tests in a real headless Chromium, and the SwiftPM plugin run
+## the browser tests in a real headless Chromium, the hostile-input corpus
+## and the server abuse tests (with a seeded share of their fuzz), and the SwiftPM plugin run
 ## in a fixture package.
 test: deps build venv node browser
 	$(SWIFT) test
 	.build/debug/rowmotion check --strict
 	.build/debug/rowmotion build --strict --out .build/strict-site
 	node --test Tests/js
-	$(VENV)/bin/pytest -q Tests/schema Tests/scripts Tests/browser
+	$(VENV)/bin/pytest -q Tests/schema Tests/scripts Tests/browser Tests/hostile
 	bash Tests/plugin/run.sh
 
 ## Not part of `test`: the seeded property test for 1,000,000 random
 ## sectioned pairs in release mode (diff, replay, the independent validator,
-## minimal moves), then 20,000 random sequences through the player's model.
+## minimal moves), then 20,000 random sequences through the player's model,
+## then the hostile-input fuzz at full size: 5,000 mutated sequence files
+## and 20,000 raw requests to `serve`, each process under a memory cap.
 ## Each prints its cases per second, its seed, and every failure as a
 ## one-line replay command. Built aside (.build-fuzz) with testing enabled,
 ## so the release build `make site` uses stays as it is.
@@ -44,6 +47,9 @@ fuzz: deps node
 	$(SWIFT) build $(FUZZ_BUILD) --build-tests
 	LISTDIFF_CASES=1000000 $(SWIFT) test $(FUZZ_BUILD) --skip-build --filter PropertyTests
 	ROWMOTION_BINARY=.build-fuzz/release/rowmotion ROWMOTION_JS_SEQUENCES=20000 node --test Tests/js/random-sequences.test.js
+	$(MAKE) --no-print-directory venv
+	ROWMOTION_BINARY=.build-fuzz/release/rowmotion ROWMOTION_FUZZ_FILES=5000 ROWMOTION_FUZZ_REQUESTS=20000 \
+		$(VENV)/bin/pytest -q Tests/hostile -k fuzz
 
 build:
 	$(SWIFT) build

@@ -117,6 +117,9 @@ final class EventLoopServer: @unchecked Sendable {
         var isWebSocket = false
         /// When the head being read must be complete.
         var deadline: Double
+        /// Set once the last answer is sent on a connection being closed:
+        /// until then what the client still sends is read and discarded.
+        var lingerUntil: Double?
 
         init(descriptor: Int32, id: Int, deadline: Double) {
             self.descriptor = descriptor
@@ -140,6 +143,9 @@ final class EventLoopServer: @unchecked Sendable {
     /// A descriptor held back so that, when none are left, one can be freed
     /// to accept and close a waiting connection instead of spinning on it.
     private var spare: Int32 = -1
+
+    /// How long a closing connection's late input is discarded.
+    static let lingerSeconds = 2.0
 
     private static func now() -> Double {
         Double(DispatchTime.now().uptimeNanoseconds) / 1e9
@@ -186,6 +192,10 @@ final class EventLoopServer: @unchecked Sendable {
                     readFrom(connection, buffer: &buffer)
                 }
                 guard connections[connection.descriptor] === connection else { continue }
+                if let until = connection.lingerUntil {
+                    if now > until { drop(connection) }
+                    continue
+                }
                 if !connection.isWebSocket, connection.pendingOutput == 0, now > connection.deadline {
                     // Too slow to send a head: answered if it sent part of
                     // one, closed quietly if it was idle between requests.
@@ -262,7 +272,7 @@ final class EventLoopServer: @unchecked Sendable {
         case .closed: drop(connection); return
         case .bytes(let count):
             // Bytes after a refusal, while its answer drains, are ignored.
-            guard !connection.closeAfterWriting else { return }
+            guard !connection.closeAfterWriting, connection.lingerUntil == nil else { return }
             connection.input += buffer[0..<count]
         }
         if connection.isWebSocket { readFrames(connection) } else { readRequests(connection) }
@@ -400,7 +410,14 @@ final class EventLoopServer: @unchecked Sendable {
             }
         }
         if connection.closeAfterWriting {
-            drop(connection)
+            // Closing a socket with unread input resets it, and the reset
+            // can destroy the answer before the client reads it (a refused
+            // 3 MB header is still arriving): stop sending, then read and
+            // discard for a moment before closing.
+            if connection.lingerUntil == nil {
+                shutdown(connection.descriptor, Int32(SHUT_WR))
+                connection.lingerUntil = Self.now() + Self.lingerSeconds
+            }
         } else if !connection.isWebSocket {
             // Answered: the next head has its own time.
             connection.deadline = Self.now() + limits.headSeconds

@@ -1,0 +1,340 @@
+"""`rowmotion serve` attacked as a hostile page and a hostile client would
+(issue 13, items 5, 6 and 12), each case with its expected answer, the
+server under a memory cap; then a seeded fuzz of raw requests after which
+the server must still answer and stay small.
+
+ROWMOTION_FUZZ_REQUESTS (default 300; `make fuzz`: 5,000) and
+ROWMOTION_FUZZ_SEED choose the fuzz's share."""
+import base64
+import os
+import queue
+import random
+import signal
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+from hostile_support import BINARY, limited
+
+HOST = "127.0.0.1"
+
+
+class Served:
+    def __init__(self, project, *arguments, files=None):
+        self.process = subprocess.Popen([str(BINARY), "serve", "--port", "0", *arguments], cwd=project,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=limited(files=files))
+        self.lines = queue.Queue()
+        self.errors = queue.Queue()
+        threading.Thread(target=lambda: [self.lines.put(line) for line in self.process.stdout], daemon=True).start()
+        threading.Thread(target=lambda: [self.errors.put(line) for line in self.process.stderr], daemon=True).start()
+        self.seen = []
+        self.url = None
+        deadline = time.time() + 60
+        while self.url is None and time.time() < deadline and self.process.poll() is None:
+            try:
+                line = self.lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            self.seen.append(line)
+            if line.startswith("serving "):
+                self.url = line.split(" at ")[1].split(" ")[0]
+        assert self.url, f"serve did not start: {self.seen}"
+        self.port = int(self.url.rstrip("/").rsplit(":", 1)[1])
+
+    def stderr(self):
+        lines = []
+        while not self.errors.empty():
+            lines.append(self.errors.get())
+        return "".join(lines)
+
+    def rss_kib(self):
+        status = Path(f"/proc/{self.process.pid}/status")
+        if not status.exists():  # not Linux: no figure
+            return 0
+        for line in status.read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+                raise AssertionError("serve ignored SIGTERM for 10 s")
+
+
+def project(path):
+    (path / "site").mkdir(parents=True, exist_ok=True)
+    (path / "examples").mkdir(exist_ok=True)
+    (path / "site" / "index.md").write_text("---\ntitle: Abuse\n---\n# Served home\n\n```rowmotion\nexample: a.yml\n```\n")
+    (path / "examples" / "a.yml").write_text("steps:\n  - items: [a]\n  - items: [b, a]\n")
+    return path
+
+
+@pytest.fixture
+def served(tmp_path):
+    server = Served(project(tmp_path))
+    yield server
+    server.stop()
+
+
+def raw(port, data, read=True, timeout=5):
+    """Sends bytes on a new connection; returns what came back until close or timeout."""
+    with socket.create_connection((HOST, port), timeout=timeout) as connection:
+        connection.sendall(data)
+        if not read:
+            return b""
+        chunks = []
+        try:
+            while True:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except socket.timeout:
+            pass
+        return b"".join(chunks)
+
+
+def get(port, path="/", host=None, headers=""):
+    host = host or f"{HOST}:{port}"
+    return raw(port, f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{headers}\r\n".encode())
+
+
+def upgrade(port, origin):
+    key = base64.b64encode(os.urandom(16)).decode()
+    origin_line = f"Origin: {origin}\r\n" if origin else ""
+    connection = socket.create_connection((HOST, port), timeout=5)
+    connection.sendall((f"GET /_rowmotion/live HTTP/1.1\r\nHost: {HOST}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{origin_line}\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = connection.recv(1)
+        if not chunk:
+            break
+        head += chunk
+    return connection, head
+
+
+def test_answers_only_hosts_naming_its_address_or_localhost(served):
+    assert get(served.port).startswith(b"HTTP/1.1 200")
+    assert get(served.port, host=f"localhost:{served.port}").startswith(b"HTTP/1.1 200")
+    # Before: 200 for any Host.
+    answer = get(served.port, host=f"attacker.example:{served.port}")
+    assert answer.startswith(b"HTTP/1.1 421"), answer[:80]
+    assert b"Served home" not in answer
+
+
+def test_dns_rebinding_page_cannot_read_the_site(served):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--host-resolver-rules=MAP rebind.test 127.0.0.1"):
+        options.add_argument(argument)
+    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        browser.get(f"http://rebind.test:{served.port}/")
+        assert "Served home" not in browser.page_source
+        assert "answers only to" in browser.page_source
+        # A page of another origin cannot open the live socket either.
+        browser.get(f"http://rebind.test:{served.port}/")
+        opened = browser.execute_async_script(f"""
+            const done = arguments[arguments.length - 1];
+            const socket = new WebSocket('ws://{HOST}:{served.port}/_rowmotion/live');
+            socket.onmessage = event => done('message: ' + event.data);
+            socket.onerror = () => done('refused');
+            setTimeout(() => done('timeout'), 5000);""")
+        assert opened == "refused", opened
+    finally:
+        browser.quit()
+
+
+def test_live_socket_only_from_its_own_origin(served):
+    connection, head = upgrade(served.port, "http://attacker.example")
+    connection.close()
+    assert head.startswith(b"HTTP/1.1 403"), head
+    connection, head = upgrade(served.port, None)
+    connection.close()
+    assert head.startswith(b"HTTP/1.1 403"), head
+    connection, head = upgrade(served.port, f"http://{HOST}:{served.port}")
+    assert head.startswith(b"HTTP/1.1 101"), head
+    connection.close()
+
+
+def test_huge_frame_is_refused_from_its_header_without_growing(served):
+    before = served.rss_kib()
+    connection, head = upgrade(served.port, f"http://{HOST}:{served.port}")
+    assert head.startswith(b"HTTP/1.1 101")
+    connection.recv(65536)  # hello
+    # One frame declaring 2^40 bytes; before, the process grew by 2 GB.
+    connection.sendall(bytes([0x81, 0xFF]) + (1 << 40).to_bytes(8, "big") + b"mask" + os.urandom(60000))
+    closing = connection.recv(16)
+    connection.close()
+    assert closing[:1] == b"\x88" and closing[2:4] == (1009).to_bytes(2, "big"), closing
+    assert served.rss_kib() - before < 50 * 1024
+
+
+def test_long_lines_and_heads_are_refused_at_once_while_others_are_served(served):
+    start = time.monotonic()
+    # Before: two 400 KB paths blocked every request for 151 s.
+    for _ in range(2):
+        answer = raw(served.port, b"GET /" + b"a" * 400_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 414"), answer[:60]
+    # 1 MB and 3 MB headers: no answers for 10 minutes before.
+    for size in (1 << 20, 3 << 20):
+        answer = raw(served.port, f"GET / HTTP/1.1\r\nHost: {HOST}:{served.port}\r\nX: ".encode() + b"b" * size + b"\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 431"), answer[:60]
+    assert get(served.port).startswith(b"HTTP/1.1 200")
+    assert time.monotonic() - start < 10
+
+
+def test_slow_and_idle_connections_are_closed_and_do_not_block_others(served):
+    slow = []
+    for _ in range(200):
+        connection = socket.create_connection((HOST, served.port), timeout=15)
+        connection.sendall(b"GET / HTTP/1.1\r\nHo")
+        slow.append(connection)
+    # Others are answered while they hang.
+    assert get(served.port).startswith(b"HTTP/1.1 200")
+    time.sleep(11)  # ServerLimits.headSeconds is 10
+    for connection in slow:
+        connection.sendall(b"st: x\r\n")
+    closed = 0
+    for connection in slow:
+        try:
+            data = connection.recv(200)
+            closed += data == b"" or data.startswith(b"HTTP/1.1 408")
+        except (ConnectionResetError, BrokenPipeError):
+            closed += 1
+        connection.close()
+    assert closed == len(slow)
+
+
+def test_keeps_listening_when_descriptors_run_out(tmp_path):
+    server = Served(project(tmp_path), files=64)
+    held = []
+    try:
+        for _ in range(300):
+            try:
+                held.append(socket.create_connection((HOST, server.port), timeout=2))
+            except OSError:
+                break
+        for connection in held:
+            connection.close()
+        held.clear()
+        time.sleep(0.5)
+        # Before: 21,000 half-open connections and it stopped listening for good.
+        assert get(server.port).startswith(b"HTTP/1.1 200")
+    finally:
+        for connection in held:
+            connection.close()
+        server.stop()
+
+
+def test_sigterm_ends_it_while_clients_hang(served):
+    hanging = [socket.create_connection((HOST, served.port)) for _ in range(20)]
+    for connection in hanging:
+        connection.sendall(b"GET / HTTP/1.1\r\nX: " + b"c" * 20000)
+    start = time.monotonic()
+    served.stop()
+    assert time.monotonic() - start < 5
+    for connection in hanging:
+        connection.close()
+
+
+def test_beyond_loopback_it_warns_and_ipv6_works(tmp_path):
+    server = Served(project(tmp_path), "--host", "0.0.0.0")
+    try:
+        time.sleep(0.3)
+        assert "warning: listening on 0.0.0.0, beyond this machine" in server.stderr()
+        # Any IP literal names a server bound to every address; names do not.
+        assert get(server.port, host=f"127.0.0.1:{server.port}").startswith(b"HTTP/1.1 200")
+        assert get(server.port, host=f"rebind.test:{server.port}").startswith(b"HTTP/1.1 421")
+    finally:
+        server.stop()
+    if not socket.has_ipv6:
+        return
+    try:
+        socket.create_server(("::1", 0), family=socket.AF_INET6).close()
+    except OSError:
+        return  # no IPv6 loopback on this machine
+    server = Served(project(tmp_path / "v6"), "--host", "::1")
+    try:
+        assert server.url.startswith("http://[::1]:")
+        with socket.create_connection(("::1", server.port), timeout=5) as connection:
+            connection.sendall(f"GET / HTTP/1.1\r\nHost: [::1]:{server.port}\r\nConnection: close\r\n\r\n".encode())
+            assert connection.recv(20).startswith(b"HTTP/1.1 200")
+    finally:
+        server.stop()
+
+
+def test_a_first_build_that_fails_does_not_claim_a_last_good_site(tmp_path):
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "site").mkdir()
+    (tmp_path / "examples" / "bad.yml").write_text("steps: [\n")
+    server = Served(tmp_path)
+    try:
+        assert any("there is no site to serve until a build succeeds" in line for line in server.seen), server.seen
+        assert not any("last good site" in line for line in server.seen)
+    finally:
+        server.stop()
+
+
+REQUEST_PARTS = [b"GET", b"HEAD", b"POST", b"get", b"BREW", b" ", b"  ", b"/", b"/index.html", b"/examples", b"/examples/",
+                 b"/%2e%2e/%2e%2e/etc/passwd", b"/..%2f..%2fetc", b"/%00", b"/%ff", b"/%", b"//evil.example", b"/a?b#c",
+                 b"HTTP/1.1", b"HTTP/1.0", b"HTTP/9", b"\r\n", b"\n", b"\r", b"Host: ", b"127.0.0.1", b"localhost", b":",
+                 b"Content-Length: 5", b"Content-Length: -1", b"Transfer-Encoding: chunked", b"Upgrade: websocket",
+                 b"Connection: Upgrade", b"Sec-WebSocket-Version: 13", b"Sec-WebSocket-Key: AAAAAAAAAAAAAAAAAAAAAA==",
+                 b"Origin: http://127.0.0.1", b"\x00", b"\xff\xfe", b"\t", b" folded", b"X" * 9000, b"\x81\xff", b"\x88\x80abcd"]
+
+
+def test_seeded_fuzz_of_requests_leaves_it_answering_and_small(served):
+    seed = int(os.environ.get("ROWMOTION_FUZZ_SEED", "20261123"))
+    count = int(os.environ.get("ROWMOTION_FUZZ_REQUESTS", "300"))
+    rng = random.Random(seed)
+    start_rss = served.rss_kib()
+    replay = f"ROWMOTION_FUZZ_SEED={seed} ROWMOTION_FUZZ_REQUESTS={count} pytest Tests/hostile -k requests"
+    batch = 50
+    for first in range(0, count, batch):
+        # A batch of clients at once, each sending its request in pieces.
+        open_connections = []
+        for index in range(first, min(first + batch, count)):
+            if rng.random() < 0.2:
+                data = bytes(rng.randrange(256) for _ in range(rng.randint(1, 300)))
+            else:
+                data = b"".join(rng.choice(REQUEST_PARTS) for _ in range(rng.randint(3, 25)))
+                data = data.replace(b"127.0.0.1", f"127.0.0.1:{served.port}".encode(), rng.randint(0, 1))
+            piece = rng.choice([1, 7, 512, 1 << 16])
+            try:
+                connection = socket.create_connection((HOST, served.port), timeout=2)
+            except ConnectionRefusedError:
+                pytest.fail(f"seed {seed}, request {index}: the server stopped listening; replay: {replay}")
+            try:
+                for offset in range(0, len(data), piece):
+                    connection.sendall(data[offset:offset + piece])
+            except (ConnectionResetError, BrokenPipeError, socket.timeout):
+                pass
+            open_connections.append(connection)
+        time.sleep(0.3)
+        for connection in open_connections:
+            connection.setblocking(False)
+            try:
+                connection.recv(4096)
+            except (BlockingIOError, ConnectionResetError):
+                pass
+            connection.close()
+        assert served.process.poll() is None, f"seed {seed}, batch from {first}: serve exited {served.process.returncode}; replay: {replay}"
+    assert get(served.port).startswith(b"HTTP/1.1 200"), f"seed {seed}: no answer after {count} requests; replay: {replay}"
+    assert served.rss_kib() - start_rss < 100 * 1024, f"seed {seed}: grew by {served.rss_kib() - start_rss} KiB; replay: {replay}"
