@@ -88,9 +88,13 @@ final class EventLoopServer: @unchecked Sendable {
 
     /// Closes every connection and the listener; returns when the loop ended.
     func stop() {
-        lock.withLock { stopping = true }
+        let first = lock.withLock {
+            defer { stopping = true }
+            return !stopping
+        }
         poke()
-        finished.wait()
+        // A second stop (a second Ctrl-C) returns; the first waits.
+        if first { finished.wait() }
     }
 
     /// Queues `text` for the live socket `id` (nil: close it).

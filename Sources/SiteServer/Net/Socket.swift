@@ -37,29 +37,22 @@ enum Socket {
         guard descriptor >= 0 else { throw Failure("cannot open a socket") }
         var yes: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var bound: Int32
+        // The address in its family's form; nil when `host` is not one.
+        let bound: Int32?
         if isIPv6 {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = port.bigEndian
-            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
-                close(descriptor)
-                throw Failure("'\(host)' is not an IP address to listen on (try 127.0.0.1 or ::1)", errno: 0)
-            }
-            bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
+            bound = inet_pton(AF_INET6, host, &address.sin6_addr) == 1 ? bind(descriptor, address) : nil
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-                close(descriptor)
-                throw Failure("'\(host)' is not an IP address to listen on (try 127.0.0.1 or ::1)", errno: 0)
-            }
-            bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            bound = inet_pton(AF_INET, host, &address.sin_addr) == 1 ? bind(descriptor, address) : nil
+        }
+        guard let bound else {
+            close(descriptor)
+            throw Failure("'\(host)' is not an IP address to listen on (try 127.0.0.1 or ::1)", errno: 0)
         }
         guard bound == 0 else {
             let code = errno
@@ -72,6 +65,13 @@ enum Socket {
             throw Failure("cannot listen on \(host):\(port)", errno: code)
         }
         return Listener(descriptor: descriptor, port: boundPort(descriptor) ?? port)
+    }
+
+    /// `bind(2)` with an address of either family.
+    private static func bind<Address>(_ descriptor: Int32, _ address: Address) -> Int32 {
+        withUnsafePointer(to: address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.bind(descriptor, $0, socklen_t(MemoryLayout<Address>.size)) }
+        }
     }
 
     static func boundPort(_ descriptor: Int32) -> UInt16? {

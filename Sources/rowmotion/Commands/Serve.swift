@@ -39,6 +39,32 @@ struct Serve: ParsableCommand {
         let console = Console()
         server.onBuild = { outcome in console.describe(outcome) }
 
+        // Ctrl-C or a TERM: close the pages' sockets, stop listening, exit 0.
+        // Handled from before the first line is printed: a signal sent as
+        // soon as `serving` appears must not find it ignored but unwatched.
+        #if os(Linux)
+        // libdispatch reads signals through a signalfd there, which sees
+        // only signals blocked in every thread; otherwise the kernel may hand
+        // one to a thread where it is ignored (seen: SIGTERM lost under load).
+        // Blocked before any thread starts, so every thread inherits it.
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGINT)
+        sigaddset(&blocked, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        #endif
+        let finished = Blocking<Void>()
+        var sources: [any DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                server.stop()
+                finished.put(())
+            }
+            source.resume()
+            sources.append(source)
+        }
         // Listen first: a port in use fails before anything is written.
         let address: String
         do {
@@ -55,19 +81,6 @@ struct Serve: ParsableCommand {
         console.line("serving \(out) at \(address) (watching \(server.watchedFolders.joined(separator: ", ")); Ctrl-C stops)")
         if open { Self.openBrowser(address) }
 
-        // Ctrl-C or a TERM: close the pages' sockets, stop listening, exit 0.
-        let finished = Blocking<Void>()
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                server.stop()
-                finished.put(())
-            }
-            source.resume()
-            sources.append(source)
-        }
         let watching = Thread { server.watch() }
         watching.start()
         finished.take()
