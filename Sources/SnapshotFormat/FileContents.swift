@@ -6,6 +6,8 @@ public enum FileContents {
     /// Why a file could not be read.
     public struct Failure: Error, Sendable {
         public var message: String
+        /// Whether the file was refused for its size (it could be read).
+        public var tooLarge = false
     }
 
     /// The bytes of the file at `path`, at most `limit` of them (any number
@@ -25,7 +27,8 @@ public enum FileContents {
             throw Failure(message: "cannot read the file: permission denied")
         }
         if let limit, let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.int64Value > Int64(limit) {
-            throw Failure(message: "the file is \(ByteCount.describe(size.int64Value)); files are limited to \(ByteCount.describe(Int64(limit)))")
+            throw Failure(message: "the file is \(ByteCount.describe(size.int64Value)); files are limited to \(ByteCount.describe(Int64(limit)))",
+                          tooLarge: true)
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw Failure(message: "cannot read the file: it could not be opened")
@@ -40,7 +43,7 @@ public enum FileContents {
             throw Failure(message: "cannot read the file: \((error as NSError).localizedFailureReason ?? "a read failed")")
         }
         if let limit, data.count > limit {
-            throw Failure(message: "the file is larger than \(ByteCount.describe(Int64(limit))), the limit for files")
+            throw Failure(message: "the file is larger than \(ByteCount.describe(Int64(limit))), the limit for files", tooLarge: true)
         }
         return [UInt8](data)
     }

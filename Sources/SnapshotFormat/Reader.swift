@@ -16,7 +16,7 @@ public enum SnapshotReader {
         do {
             bytes = try FileContents.read(path, limit: limits.fileBytes)
         } catch {
-            return (nil, [.error(error.message.hasPrefix("the file is") ? "file-too-large" : "unreadable-file",
+            return (nil, [.error(error.tooLarge ? "file-too-large" : "unreadable-file",
                                  at: SourceLocation(file: file, line: 1, column: 1), error.message)])
         }
         return read(bytes: bytes, file: file, limits: limits)
