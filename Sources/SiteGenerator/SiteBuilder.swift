@@ -588,8 +588,9 @@ public enum SiteBuilder {
     static func staticList(_ snapshot: Snapshot<String, Record<String>>) -> String {
         var html = ""
         for section in snapshot.sections {
-            html += "<div class=\"rowmotion-section\" data-section-id=\"\(HTMLText.escape(section.id))\">"
-            if let header = section.header { html += "<h3>\(HTMLText.escape(header))</h3>" }
+            let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id)"
+            html += "<div class=\"rowmotion-section\" role=\"list\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\">"
+            if let header = section.header { html += "<h3 class=\"rowmotion-header\">\(HTMLText.escape(header))</h3>" }
             for row in section.rows {
                 html += "<div class=\"rowmotion-row\" role=\"listitem\" data-item-id=\"\(HTMLText.escape(row.id))\">"
                 let fields = row.fields.isEmpty ? [Field("id", .string(row.id))] : row.fields

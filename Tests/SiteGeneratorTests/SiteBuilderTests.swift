@@ -540,3 +540,43 @@ struct FrontMatterSplitTests {
         #expect(split("--- \ntitle: A\n---\n") == ["<none>", "--- \ntitle: A\n---\n", "0"])
     }
 }
+
+@Suite("Player data")
+struct PlayerDataTests {
+    /// Each batch carries its own reloaded cells, in the order of its reload
+    /// calls, not every row the step reloads (which made the player fade rows
+    /// of the deferred batch in the structural one, and twice).
+    @Test func reloadedRows_areEachBatchsOwn_inTheOrderOfItsReloadCalls() throws {
+        let text = """
+        title: Two batches
+        steps:
+          - items:
+              - {id: a, v: 1}
+              - {id: b, v: 1}
+              - {id: c, v: 1}
+              - {id: d, v: 1}
+          - items:
+              - {id: a, v: 2}
+              - {id: b, v: 1}
+              - {id: d, v: 2}
+              - {id: c, v: 1}
+        """
+        let read = SnapshotReader.read(bytes: Array(text.utf8), file: "two.yml")
+        let sequence = try #require(read.sequence, "\(read.diagnostics)")
+        let json = try PlayerData.json(for: sequence, name: "two.yml")
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let steps = try #require(data["steps"] as? [[String: Any]])
+        let batches = try #require(steps.first?["batches"] as? [[String: Any]])
+        var reloads: [[String]] = []
+        for batch in batches {
+            let rows = try #require(batch["rows"] as? [String: Any])
+            let calls = try #require(rows["reload"] as? [[Int]])
+            let cells = try #require(batch["reloadedRows"] as? [[String: Any]])
+            #expect(calls.count == cells.count, "one cell per reload call")
+            reloads.append(cells.compactMap { $0["id"] as? String })
+        }
+        // `a` changes in place (batch 1); `d` moves and changes, so its reload
+        // waits for the second batch.
+        #expect(reloads == [["a"], ["d"]])
+    }
+}

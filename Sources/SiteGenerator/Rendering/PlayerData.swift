@@ -14,7 +14,12 @@ public enum PlayerData {
     public static func json(for sequence: SnapshotSequence, changesets: [Changeset<String, Record<String>>], name: String) -> String {
         var steps: [String] = []
         for (index, changeset) in changesets.enumerated() {
-            let batches = changeset.stages.map { batch($0, changeset: changeset) }
+            var before = sequence.steps[index].snapshot
+            var batches: [String] = []
+            for stage in changeset.stages {
+                batches.append(batch(stage, before: before))
+                before = stage.after
+            }
             let reloads = changeset.rows.filter { $0.kind.contains(.reloaded) }
             let changed = reloads.map { SafeJSON.string($0.id) + ":" + SafeJSON.array($0.changedFields.map(SafeJSON.string)) }
             steps.append(SafeJSON.object([
@@ -65,8 +70,10 @@ public enum PlayerData {
     }
 
     /// One batch: its operations in UIKit coordinates, and the content of
-    /// the cells it creates, taken from the data source after it.
-    static func batch(_ stage: Changeset<String, Record<String>>.Stage, changeset: Changeset<String, Record<String>>) -> String {
+    /// the cells it creates, taken from the data source after it. The
+    /// reloaded rows are this batch's own, in the order of its reload calls
+    /// (the row each call names in `before`, as `after` holds it).
+    static func batch(_ stage: Changeset<String, Record<String>>.Stage, before: Snapshot<String, Record<String>>) -> String {
         let batch = stage.batch
         func path(_ path: RowPath) -> String { "[\(path.section),\(path.row)]" }
         func ints(_ values: [Int]) -> String { SafeJSON.array(values.map(String.init)) }
@@ -76,11 +83,20 @@ public enum PlayerData {
         for inserted in batch.rowInserts {
             cells.append(row(stage.after.sections[inserted.section].rows[inserted.row]))
         }
-        var reloadedIDs: [String] = []
+        var reloadedRows: [String] = []
         if !batch.rowReloads.isEmpty {
-            let reloaded = Set(changeset.rows.filter { $0.kind.contains(.reloaded) }.map(\.id))
+            // Where each id sits in `after` (repeated ids pair by occurrence).
+            var places: [String: [Record<String>]] = [:]
             for section in stage.after.sections {
-                for candidate in section.rows where reloaded.contains(candidate.id) { reloadedIDs.append(row(candidate)) }
+                for candidate in section.rows { places[candidate.id, default: []].append(candidate) }
+            }
+            var used: [String: Int] = [:]
+            for path in batch.rowReloads {
+                let old = before.sections[path.section].rows[path.row]
+                let taken = used[old.id, default: 0]
+                let candidates = places[old.id] ?? []
+                reloadedRows.append(row(taken < candidates.count ? candidates[taken] : old))
+                used[old.id] = taken + 1
             }
         }
         let newSectionIndexes = batch.sectionInserts + batch.sectionReloadTargets
@@ -96,7 +112,7 @@ public enum PlayerData {
                 "reload": SafeJSON.array(batch.rowReloads.map(path)),
             ]),
             "insertedRows": SafeJSON.array(cells),
-            "reloadedRows": SafeJSON.array(reloadedIDs),
+            "reloadedRows": SafeJSON.array(reloadedRows),
             "newSections": SafeJSON.array(newSectionIndexes.sorted().map { section(stage.after.sections[$0]) }),
         ])
     }

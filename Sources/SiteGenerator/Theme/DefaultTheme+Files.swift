@@ -112,7 +112,7 @@ extension DefaultTheme {
         "player.mustache": #"""
 <figure class="rowmotion-player" data-rowmotion-player="{{name}}" data-step="{{step}}"{{#autoplay}} data-autoplay{{/autoplay}}{{#compare}} data-compare="{{compare}}"{{/compare}}{{#strategy}} data-strategy="{{strategy}}" data-moves="{{moves}}"{{/strategy}}>
   <figcaption>{{#strategyLabel}}<strong class="rowmotion-strategy">{{strategyLabel}}</strong> <span class="rowmotion-move-count">{{moveSummary}}</span>{{/strategyLabel}}{{^strategyLabel}}{{title}}{{/strategyLabel}}</figcaption>
-  <div class="rowmotion-list" role="list">
+  <div class="rowmotion-list" role="group" aria-label="Rows">
 {{{initialHTML}}}
   </div>
   <script type="application/json" class="rowmotion-data">{{{data}}}</script>
@@ -140,9 +140,9 @@ pre { background: var(--panel); padding: .75rem 1rem; border-radius: 8px; overfl
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rowmotion-player { margin: 1.5rem 0; padding: 1rem; border: 1px solid var(--line); border-radius: 16px; background: var(--panel); max-width: 24rem; }
 .rowmotion-player figcaption { font-weight: 600; margin-bottom: .5rem; }
-.rowmotion-list { background: var(--background); border-radius: 10px; max-height: 32rem; overflow-y: auto; position: relative; }
-.rowmotion-section > h3 { margin: 0; padding: .75rem 1rem .25rem; font-size: .8rem; text-transform: uppercase; color: var(--muted); }
-.rowmotion-section > p.footer { margin: 0; padding: .25rem 1rem .75rem; font-size: .8rem; color: var(--muted); }
+.rowmotion-list { background: var(--background); border-radius: 10px; max-height: 32rem; overflow-x: hidden; overflow-y: auto; overflow-anchor: none; position: relative; }
+.rowmotion-section > h3, .rowmotion-header { margin: 0; padding: .75rem 1rem .25rem; font-size: .8rem; text-transform: uppercase; color: var(--muted); }
+.rowmotion-section > p.footer, .rowmotion-list p.footer { margin: 0; padding: .25rem 1rem .75rem; font-size: .8rem; color: var(--muted); }
 .rowmotion-row { padding: .6rem 1rem; border-bottom: 1px solid var(--line); display: flex; gap: .75rem; align-items: baseline; }
 .rowmotion-row .field { color: var(--muted); font-size: .9rem; }
 .rowmotion-row .field.primary { color: var(--text); font-size: 1rem; }
@@ -165,8 +165,19 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
 .site-nav ul ul { margin: .15rem 0 .35rem .75rem; }
 .rowmotion-sections { position: relative; }
-.rowmotion-overlay { position: absolute; inset: 0; pointer-events: none; overflow: hidden; }
-.rowmotion-overlay > * { background: var(--background); }
+/* The player places every part itself (the model's layout), absolutely in the
+   list's content; section elements only group their parts. */
+.rowmotion-sections .rowmotion-row, .rowmotion-sections .rowmotion-header, .rowmotion-sections p.footer { position: absolute; left: 0; right: 0; top: 0; }
+.rowmotion-section > h3, .rowmotion-header, .rowmotion-list p.footer { background: var(--background); }
+.rowmotion-ghost { pointer-events: none; }
+.rowmotion-player[data-highlight-moves] [data-moving] { outline: 3px solid var(--move); outline-offset: -3px; }
+.rowmotion-scrub { display: flex; gap: .35rem; align-items: center; margin-bottom: .5rem; }
+.rowmotion-scrub input[type="range"] { flex: 1; min-width: 6rem; }
+.rowmotion-scrub button { font: inherit; font-size: .8rem; padding: .2rem .45rem; border-radius: 8px; border: 1px solid var(--line); background: var(--background); color: var(--text); }
+.rowmotion-batch { margin: 0 0 .5rem; font-size: .8rem; color: var(--muted); font-variant-numeric: tabular-nums; }
+.rowmotion-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; margin: 0; }
+.rowmotion-player { position: relative; }
+.rowmotion-list:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 .rowmotion-row { background: var(--background); position: relative; }
 .rowmotion-row [data-changed] { background: color-mix(in srgb, var(--reload) 35%, transparent); border-radius: 4px; }
 .rowmotion-row[data-change="inserted"], .rowmotion-section[data-change="inserted"] { box-shadow: inset 4px 0 0 var(--insert); }
@@ -198,8 +209,12 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
         "rowmotion.js": #"""
 /* Rowmotion's player: replays each step's batches the way UIKit applies
    them. One classic script (ES modules do not load from file://), exposing
-   only window.Rowmotion. This version shows each settled state; the
-   animations of each operation are layered on the same model. */
+   only window.Rowmotion. The model half is pure (no DOM): it traces a batch
+   (where every row and section of the new state came from), lays a state
+   out from measured heights, and turns both into a timeline: for every row,
+   header and footer, keyframes of where it is and what it shows at any
+   moment of the batch. The DOM half renders that timeline and decides
+   nothing about geometry itself. */
 (function () {
   'use strict';
 
@@ -209,71 +224,354 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
     return JSON.parse(script.textContent);
   }
 
+  function byNumber(a, b) { return a - b; }
+
   // ---- Model: one batch, as uikit-rules.md's reference replay ------------
   // A state is [{id, header, footer, items: [{id, fields}]}].
   function shiftByDeletesAndInserts(index, deletes, inserts) {
     var shifted = index - deletes.filter(function (d) { return d < index; }).length;
-    inserts.slice().sort(function (a, b) { return a - b; }).forEach(function (i) { if (i <= shifted) shifted += 1; });
+    inserts.slice().sort(byNumber).forEach(function (i) { if (i <= shifted) shifted += 1; });
     return shifted;
   }
 
-  function applyBatch(state, batch) {
+  // Replays `batch` on `state` and says where everything came from:
+  //   sections[a] = {how: 'stay'|'move'|'insert'|'reload', from: old index or null}
+  //   rows[a][i]  = {how: 'stay'|'move'|'insert'|'reload'|'section', from: [s, r] or null}
+  //   leftSections = [{how: 'delete'|'reload', from}], leftRows likewise for
+  //   rows whose own section survives (a deleted section takes its rows along).
+  function trace(state, batch) {
     var s = batch.sections, r = batch.rows;
     var removedSections = new Set(s.delete.concat(s.reload, s.move.map(function (m) { return m[0]; })));
-    var placedSections = new Map();
-    var newSections = batch.newSections.slice();
-    var freshIndexes = s.insert.concat(s.reload.map(function (i) { return shiftByDeletesAndInserts(i, s.delete, s.insert); }))
-      .sort(function (a, b) { return a - b; });
-    freshIndexes.forEach(function (index, k) { placedSections.set(index, { fresh: newSections[k] }); });
-    s.move.forEach(function (m) { placedSections.set(m[1], { from: m[0] }); });
+    var reloadLanding = new Map();
+    s.reload.forEach(function (old) { reloadLanding.set(shiftByDeletesAndInserts(old, s.delete, s.insert), old); });
+    var placed = new Map();
+    s.insert.concat(Array.from(reloadLanding.keys())).sort(byNumber).forEach(function (index, k) {
+      var reloaded = reloadLanding.has(index);
+      placed.set(index, { how: reloaded ? 'reload' : 'insert', from: reloaded ? reloadLanding.get(index) : null, fresh: batch.newSections[k] });
+    });
+    s.move.forEach(function (m) { placed.set(m[1], { how: 'move', from: m[0] }); });
     var untouched = state.map(function (_, i) { return i; }).filter(function (i) { return !removedSections.has(i); });
     var count = state.length - s.delete.length + s.insert.length;
-    var slots = [];
-    for (var index = 0; index < count; index++) {
-      slots.push(placedSections.get(index) || { from: untouched.shift() });
-    }
-    var reloaded = new Map(batch.reloadedRows.map(function (row) { return [row.id, row]; }));
+
     var inserted = new Map();
     r.insert.forEach(function (path, k) { inserted.set(path[0] + ':' + path[1], batch.insertedRows[k]); });
     var movedTo = new Map();
     r.move.forEach(function (m) { movedTo.set(m[1][0] + ':' + m[1][1], m[0]); });
-    var deletes = r.delete, inserts = r.insert;
     // A reloaded row's new cell goes where deletes and inserts alone put it,
     // in both coordinates: section moves are ignored for its section as row
-    // moves are for its row (uikit-rules.md, rule 19).
-    var reloadLandings = r.reload.map(function (p) {
+    // moves are for its row (uikit-rules.md). Its content is the batch's
+    // reloadedRows entry of the same index.
+    var reloadLandings = r.reload.map(function (p, k) {
       var section = shiftByDeletesAndInserts(p[0], s.delete, s.insert);
       var row = shiftByDeletesAndInserts(p[1],
-        deletes.filter(function (d) { return d[0] === p[0]; }).map(function (d) { return d[1]; }),
-        inserts.filter(function (i) { return i[0] === section; }).map(function (i) { return i[1]; }));
-      return { from: p, to: [section, row] };
+        r.delete.filter(function (d) { return d[0] === p[0]; }).map(function (d) { return d[1]; }),
+        r.insert.filter(function (i) { return i[0] === section; }).map(function (i) { return i[1]; }));
+      return { from: p, to: [section, row], row: (batch.reloadedRows || [])[k] };
     });
-    return slots.map(function (slot, a) {
-      if (slot.fresh) return slot.fresh;
+
+    var sections = [], rows = [], result = [];
+    for (var a = 0; a < count; a++) {
+      var slot = placed.get(a) || { how: 'stay', from: untouched.shift() };
+      sections.push({ how: slot.how, from: slot.from });
+      if (slot.fresh) {
+        result.push(slot.fresh);
+        rows.push(slot.fresh.items.map(function () { return { how: 'section', from: null }; }));
+        continue;
+      }
       var o = slot.from, old = state[o];
-      var removed = new Set(deletes.concat(r.reload, r.move.map(function (m) { return m[0]; }))
+      var removed = new Set(r.delete.concat(r.reload, r.move.map(function (m) { return m[0]; }))
         .filter(function (p) { return p[0] === o; }).map(function (p) { return p[1]; }));
-      var placed = new Map();
-      inserts.forEach(function (p) { if (p[0] === a) placed.set(p[1], inserted.get(p[0] + ':' + p[1])); });
+      var here = new Map();
+      r.insert.forEach(function (p) { if (p[0] === a) here.set(p[1], { row: inserted.get(p[0] + ':' + p[1]), how: 'insert', from: null }); });
       movedTo.forEach(function (from, key) {
         var to = key.split(':').map(Number);
-        if (to[0] === a) placed.set(to[1], state[from[0]].items[from[1]]);
+        if (to[0] === a) here.set(to[1], { row: state[from[0]].items[from[1]], how: 'move', from: from });
       });
       reloadLandings.forEach(function (landing) {
         if (landing.to[0] !== a) return;
-        var row = state[landing.from[0]].items[landing.from[1]];
-        placed.set(landing.to[1], reloaded.get(row.id) || row);
+        var previous = state[landing.from[0]].items[landing.from[1]];
+        here.set(landing.to[1], { row: landing.row || previous, how: 'reload', from: landing.from });
       });
-      var rest = old.items.filter(function (_, i) { return !removed.has(i); });
-      var items = [], total = rest.length + placed.size;
-      for (var i = 0; i < total; i++) items.push(placed.has(i) ? placed.get(i) : rest.shift());
-      return { id: old.id, header: old.header, footer: old.footer, items: items };
+      var rest = [];
+      old.items.forEach(function (row, i) { if (!removed.has(i)) rest.push({ row: row, how: 'stay', from: [o, i] }); });
+      var items = [], provenance = [], total = rest.length + here.size;
+      for (var i = 0; i < total; i++) {
+        var entry = here.has(i) ? here.get(i) : rest.shift();
+        items.push(entry.row);
+        provenance.push({ how: entry.how, from: entry.from });
+      }
+      result.push({ id: old.id, header: old.header, footer: old.footer, items: items });
+      rows.push(provenance);
+    }
+    var gone = new Set(s.delete.concat(s.reload));
+    var leftSections = s.delete.map(function (i) { return { how: 'delete', from: i }; })
+      .concat(s.reload.map(function (i) { return { how: 'reload', from: i }; }))
+      .sort(function (x, y) { return x.from - y.from; });
+    var leftRows = r.delete.map(function (p) { return { how: 'delete', from: p }; })
+      .concat(r.reload.map(function (p) { return { how: 'reload', from: p }; }))
+      .filter(function (left) { return !gone.has(left.from[0]); })
+      .sort(function (x, y) { return x.from[0] - y.from[0] || x.from[1] - y.from[1]; });
+    return { state: result, sections: sections, rows: rows, leftSections: leftSections, leftRows: leftRows };
+  }
+
+  function applyBatch(state, batch) { return trace(state, batch).state; }
+
+  // ---- Model: layout ---------------------------------------------------------
+  // heights[s] = {header, rows: [h], footer} (a missing header or footer is
+  // not laid out). Every rectangle is {y, h} in the list's content.
+  function hasText(text) { return text !== null && text !== undefined; }
+
+  function layout(state, heights) {
+    var y = 0;
+    var sections = state.map(function (section, s) {
+      var h = heights[s], top = y, header = null, footer = null;
+      if (hasText(section.header)) { header = { y: y, h: h.header }; y += h.header; }
+      var rows = section.items.map(function (_, r) { var rect = { y: y, h: h.rows[r] }; y += h.rows[r]; return rect; });
+      if (hasText(section.footer)) { footer = { y: y, h: h.footer }; y += h.footer; }
+      return { y: top, h: y - top, header: header, rows: rows, footer: footer };
+    });
+    return { height: y, sections: sections };
+  }
+
+  // The parts of a laid-out section, top to bottom.
+  function blockParts(section) {
+    var parts = [];
+    if (section.header) parts.push({ type: 'header', r: -1, rect: section.header });
+    section.rows.forEach(function (rect, r) { parts.push({ type: 'row', r: r, rect: rect }); });
+    if (section.footer) parts.push({ type: 'footer', r: -1, rect: section.footer });
+    return parts;
+  }
+
+  // ---- Model: easing -----------------------------------------------------------
+  // UIKit's usual curve (ease-in-out, CSS's cubic-bezier(.42, 0, .58, 1)) or
+  // UXKit's linear one: eased progress p from time fraction t.
+  function cubicBezier(x1, y1, x2, y2) {
+    function coordinate(a1, a2, u) { return 3 * a1 * u * (1 - u) * (1 - u) + 3 * a2 * u * u * (1 - u) + u * u * u; }
+    return function (t) {
+      if (t <= 0) return 0;
+      if (t >= 1) return 1;
+      var low = 0, high = 1, u = t;
+      for (var i = 0; i < 60; i++) {
+        var x = coordinate(x1, x2, u);
+        if (Math.abs(x - t) < 1e-7) break;
+        if (x < t) low = u; else high = u;
+        u = (low + high) / 2;
+      }
+      return coordinate(y1, y2, u);
+    };
+  }
+  var EASINGS = { 'ease-in-out': cubicBezier(0.42, 0, 0.58, 1), linear: function (t) { return Math.max(0, Math.min(1, t)); } };
+  function ease(name, t) { return (EASINGS[name] || EASINGS.linear)(t); }
+
+  // ---- Model: row animation styles (uikit-rules.md) ------------------------------
+  // Where a part of an arriving block is at "arrival" q (0: not yet there,
+  // 1: in its slot); a leaving block runs the same backwards. `block` and
+  // `rect` are in the same layout; width is the list's.
+  function styleAt(style, q, block, rect, width) {
+    var at = { x: 0, dy: 0, opacity: 1, clipTop: 0, clipBottom: 0 };
+    switch (style) {
+      case 'fade': at.opacity = q; break;
+      case 'right': at.x = (1 - q) * width; break;
+      case 'left': at.x = -(1 - q) * width; break;
+      case 'top': at.dy = -(1 - q) * block.h; break;      // from behind the row above
+      case 'bottom': at.dy = (1 - q) * block.h; break;    // from behind the row below
+      case 'middle': {                                    // revealed from the middle of its growing slot
+        var shift = (1 - q) * block.h / 2, local = rect.y - block.y;
+        at.dy = -shift;
+        at.clipTop = Math.max(0, Math.min(rect.h, shift - local));
+        at.clipBottom = Math.max(0, Math.min(rect.h, local + rect.h - (block.h - shift)));
+        break;
+      }
+      default: break;                                      // none: in place at once
+    }
+    return at;
+  }
+
+  // The arrivals q at which a style's motion bends (middle's clipping edges).
+  function styleKinks(style, block, rect) {
+    if (style !== 'middle' || !block.h) return [];
+    var local = rect.y - block.y;
+    return [1 - 2 * local / block.h, 1 - 2 * (block.h - local - rect.h) / block.h]
+      .filter(function (q) { return q > 0 && q < 1; });
+  }
+
+  function resolveStyle(style, atEnd, reload) {
+    if (style !== 'automatic') return style;
+    if (reload) return 'fade';
+    return atEnd ? 'top' : 'bottom'; // "bottom at a section's start, top at its end"
+  }
+
+  function styledFrames(style, arriving, block, rect, width) {
+    var offsets = [0, 1].concat(styleKinks(style, block, rect).map(function (q) { return arriving ? q : 1 - q; }));
+    offsets = Array.from(new Set(offsets)).sort(byNumber);
+    return offsets.map(function (p) {
+      var at = styleAt(style, arriving ? p : 1 - p, block, rect, width);
+      if (style === 'none') at.opacity = arriving ? 1 : (p === 0 ? 1 : 0);
+      return { offset: p, x: at.x, y: rect.y + at.dy, h: rect.h, opacity: at.opacity, clipTop: at.clipTop, clipBottom: at.clipBottom };
     });
   }
 
-  // ---- Render: reconcile the DOM with a state, text only -----------------
-  // Row and section elements are kept per key across batches, so a batch can
-  // be animated from where each element was to where it is now.
+  function glideFrames(from, to) {
+    return [
+      { offset: 0, x: 0, y: from.y, h: to.h, opacity: 1, clipTop: 0, clipBottom: 0 },
+      { offset: 1, x: 0, y: to.y, h: to.h, opacity: 1, clipTop: 0, clipBottom: 0 }
+    ];
+  }
+
+  var FIELDS = ['x', 'y', 'h', 'opacity', 'clipTop', 'clipBottom'];
+  // A part's frame at eased progress p (keyframes are linear between them).
+  function sample(frames, p) {
+    if (p <= frames[0].offset) return Object.assign({}, frames[0], { offset: p });
+    for (var k = 1; k < frames.length; k++) {
+      var a = frames[k - 1], b = frames[k];
+      if (p <= b.offset) {
+        var f = b.offset === a.offset ? 1 : (p - a.offset) / (b.offset - a.offset);
+        var frame = { offset: p };
+        FIELDS.forEach(function (name) { frame[name] = a[name] + (b[name] - a[name]) * f; });
+        return frame;
+      }
+    }
+    return Object.assign({}, frames[frames.length - 1], { offset: p });
+  }
+
+  // Z-order, as UIKit draws a batch: leaving cells lowest, arriving cells
+  // above them, cells that stay (and headers) above those, cells that an
+  // explicit move carries above everything they pass.
+  var LAYER = { leaving: 1, arriving: 2, still: 3, moving: 4 };
+  var LAYER_SIZE = 100000;
+
+  // The timeline of one batch.
+  //   o.trace: trace(before, batch); o.before, o.after: layouts of both states;
+  //   o.styles: {insert, delete, reload}; o.width: the list's width;
+  //   o.viewport: {top, maxHeight} in content pixels, or null for no culling:
+  //   a part off-screen both before and after does not animate (UIKit has no
+  //   cell for it), it is at its new place from the start.
+  // Returns {from, to, height: [{offset, h}], parts: [{type, unit, side, s, r, role,
+  //   layer, z, style, animated, frames}]} (unit: 'section' when the part goes
+  //   with its whole section, 'row' when with its own row): side 'old' parts are copies of old cells
+  //   that leave; side 'new' parts are the new state's elements.
+  function timeline(o) {
+    var t = o.trace, before = o.before, after = o.after, width = o.width || 0;
+    var H0 = before.height, H1 = after.height;
+    var view0 = null, view1 = null;
+    if (o.viewport) {
+      var frame0 = Math.min(o.viewport.maxHeight, H0), frame1 = Math.min(o.viewport.maxHeight, H1);
+      var top1 = Math.max(0, Math.min(o.viewport.top, H1 - frame1));
+      view0 = { top: o.viewport.top, bottom: o.viewport.top + frame0 };
+      view1 = { top: top1, bottom: top1 + frame1 };
+    }
+    function seen(rect, view) { return !view || (rect.y + rect.h > view.top && rect.y < view.bottom); }
+    var parts = [];
+    function add(part) { part.order = parts.length; parts.push(part); }
+
+    // Blocks that leave: whole sections (header, rows, footer), then rows.
+    var removedRows = new Set();
+    t.leftRows.forEach(function (left) { removedRows.add(left.from[0] + ':' + left.from[1]); });
+    t.rows.forEach(function (list) { list.forEach(function (row) { if (row.how === 'move') removedRows.add(row.from[0] + ':' + row.from[1]); }); });
+    var leavingSections = new Set(t.leftSections.map(function (l) { return l.from; }));
+    t.sections.forEach(function (section) { if (section.how === 'move') leavingSections.add(section.from); });
+    t.leftSections.forEach(function (left) {
+      var block = before.sections[left.from];
+      if (!seen(block, view0)) return;
+      var reload = left.how === 'reload';
+      var later = before.sections.some(function (_, i) { return i > left.from && !leavingSections.has(i); });
+      var style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
+      if (style === 'none') return;
+      blockParts(block).forEach(function (part) {
+        add({ type: part.type, unit: 'section', side: 'old', s: left.from, r: part.r, role: reload ? 'reload-old' : 'delete', layer: 'leaving',
+          style: style, animated: true, frames: styledFrames(style, false, block, part.rect, width) });
+      });
+    });
+    t.leftRows.forEach(function (left) {
+      var rect = before.sections[left.from[0]].rows[left.from[1]];
+      if (!seen(rect, view0)) return;
+      var reload = left.how === 'reload';
+      var count = before.sections[left.from[0]].rows.length;
+      var later = false;
+      for (var i = left.from[1] + 1; i < count; i++) if (!removedRows.has(left.from[0] + ':' + i)) later = true;
+      var style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
+      if (style === 'none') return;
+      add({ type: 'row', unit: 'row', side: 'old', s: left.from[0], r: left.from[1], role: reload ? 'reload-old' : 'delete', layer: 'leaving',
+        style: style, animated: true, frames: styledFrames(style, false, rect, rect, width) });
+    });
+
+    // Everything in the new state: arriving blocks, rows that glide.
+    t.sections.forEach(function (section, a) {
+      var block = after.sections[a];
+      if (section.how === 'insert' || section.how === 'reload') {
+        var reload = section.how === 'reload';
+        var later = t.sections.some(function (other, i) { return i > a && other.how !== 'insert'; });
+        var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
+        var shown = seen(block, view1);
+        blockParts(block).forEach(function (part) {
+          add({ type: part.type, unit: 'section', side: 'new', s: a, r: part.r, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
+            style: style, animated: shown, frames: shown ? styledFrames(style, true, block, part.rect, width) : glideFrames(part.rect, part.rect) });
+        });
+        return;
+      }
+      var old = before.sections[section.from];
+      var sectionMoves = section.how === 'move';
+      function glide(type, from, to, r, moving) {
+        var shown = seen(from, view0) || seen(to, view1);
+        add({ type: type, unit: type === 'row' ? 'row' : 'section', side: 'new', s: a, r: r, role: moving ? 'move' : 'stay', layer: moving ? 'moving' : 'still',
+          style: null, animated: shown && (from.y !== to.y), frames: shown ? glideFrames(from, to) : glideFrames(to, to) });
+      }
+      if (block.header) glide('header', old.header || block.header, block.header, -1, sectionMoves);
+      t.rows[a].forEach(function (row, r) {
+        var rect = block.rows[r];
+        if (row.how === 'insert' || row.how === 'reload') {
+          var reload = row.how === 'reload';
+          var later = false;
+          for (var i = r + 1; i < t.rows[a].length; i++) if (t.rows[a][i].how !== 'insert') later = true;
+          var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
+          var shown = seen(rect, view1);
+          add({ type: 'row', unit: 'row', side: 'new', s: a, r: r, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
+            style: style, animated: shown, frames: shown ? styledFrames(style, true, rect, rect, width) : glideFrames(rect, rect) });
+          return;
+        }
+        var from = before.sections[row.from[0]].rows[row.from[1]];
+        glide('row', from, rect, r, sectionMoves || row.how === 'move');
+      });
+      if (block.footer) glide('footer', old.footer || block.footer, block.footer, -1, sectionMoves);
+    });
+
+    // Z: the layer, then within it list order; a block sliding from behind
+    // its upper neighbour ('top') draws the upper of two such rows on top.
+    parts.forEach(function (part) {
+      var rank = Math.min(part.order, LAYER_SIZE - 1);
+      part.z = LAYER[part.layer] * LAYER_SIZE + (part.style === 'top' ? LAYER_SIZE - 1 - rank : rank);
+    });
+
+    // The list's height: the two layouts interpolated, but never cutting off
+    // a leaving cell while it can still be seen.
+    var offsets = new Set([0, 1]);
+    for (var k = 1; k < 20; k++) offsets.add(k / 20);
+    parts.forEach(function (part) { part.frames.forEach(function (frame) { offsets.add(frame.offset); }); });
+    var ceiling = Math.max(H0, H1);
+    var height = Array.from(offsets).sort(byNumber).map(function (p) {
+      var h = H0 + (H1 - H0) * p;
+      parts.forEach(function (part) {
+        if (part.side !== 'old') return;
+        var at = sample(part.frames, p);
+        if (at.opacity > 0 && at.h - at.clipTop - at.clipBottom > 0) h = Math.max(h, at.y + at.h - at.clipBottom);
+      });
+      return { offset: p, h: Math.min(ceiling, h) };
+    });
+    return { from: H0, to: H1, height: height, parts: parts };
+  }
+
+  function sampleHeight(height, p) {
+    var frames = height.map(function (f) { return { offset: f.offset, x: 0, y: 0, h: f.h, opacity: 1, clipTop: 0, clipBottom: 0 }; });
+    return sample(frames, p).h;
+  }
+
+  var model = Object.freeze({ trace: trace, applyBatch: applyBatch, layout: layout, timeline: timeline,
+    sample: sample, sampleHeight: sampleHeight, ease: ease });
+
+  // ---- Render: elements for a state ---------------------------------------------
+  // A view mirrors a state: [{el, header, footer, rows: [el]}]. Every part
+  // (header, row, footer) is absolutely placed in the list's content at the
+  // layout's y; section elements only group their parts.
   var REDUCED = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
   function rowKeys(state) {
@@ -289,19 +587,21 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
 
   function fillRow(line, row) {
     var fields = row.fields.length ? row.fields : [['id', row.id]];
-    var spans = line.children;
-    while (spans.length > fields.length) line.removeChild(line.lastChild);
+    var spans = line.children, changed = false;
+    while (spans.length > fields.length) { line.removeChild(line.lastChild); changed = true; }
     fields.forEach(function (field, k) {
       var span = spans[k];
       if (!span) {
         span = document.createElement('span');
         line.appendChild(span);
+        changed = true;
       }
       span.className = 'field' + (k === 0 ? ' primary' : '');
       span.setAttribute('data-field', field[0]);
       var text = field[1] === null ? '' : String(field[1]);
-      if (span.textContent !== text) span.textContent = text;
+      if (span.textContent !== text) { span.textContent = text; changed = true; }
     });
+    return changed;
   }
 
   function makeRow(row) {
@@ -316,105 +616,123 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
   function makeSection(section) {
     var block = document.createElement('div');
     block.className = 'rowmotion-section';
+    block.setAttribute('role', 'list');
     block.setAttribute('data-section-id', section.id);
     return block;
   }
 
-  function setText(block, tag, className, text, before) {
-    var element = block.querySelector(':scope > ' + tag + (className ? '.' + className : ''));
-    if (text === null) { if (element) element.remove(); return; }
-    if (!element) {
-      element = document.createElement(tag);
-      if (className) element.className = className;
-      if (before) block.insertBefore(element, block.firstChild); else block.appendChild(element);
-    }
-    if (element.textContent !== text) element.textContent = text;
+  // Header and footer elements of a section view, made, updated or removed;
+  // a changed text is measured again.
+  function textPart(current, tag, className, text, known) {
+    if (!hasText(text)) return null;
+    var element = current || document.createElement(tag);
+    element.className = className;
+    if (element.textContent !== text) { element.textContent = text; known.delete(element); }
+    return element;
+  }
+  function headerPart(current, section, known) { return textPart(current, 'h3', 'rowmotion-header', section.header, known); }
+  function footerPart(current, section, known) { return textPart(current, 'p', 'footer', section.footer, known); }
+
+  function describeSection(view, section) {
+    var label = hasText(section.header) && section.header !== '' ? section.header : 'Section ' + section.id;
+    view.el.setAttribute('aria-label', label);
   }
 
-  // Puts `state` in `list`, reusing the elements in `view` (key -> element).
-  // Returns the elements that left, with the view's new maps.
-  function reconcile(list, state, view) {
-    var keys = rowKeys(state);
-    var rows = new Map(), sections = new Map(), born = new Set();
-    state.forEach(function (section, s) {
-      var block = view.sections.get(section.id);
-      if (!block) { block = makeSection(section); born.add(block); }
-      sections.set(section.id, block);
-      setText(block, 'h3', '', section.header, true);
-      var anchor = block.querySelector(':scope > h3');
-      var previous = anchor;
-      section.items.forEach(function (row, r) {
-        var key = keys[s][r];
-        var line = view.rows.get(key);
-        if (!line) { line = makeRow(row); born.add(line); } else fillRow(line, row);
-        rows.set(key, line);
-        var next = previous ? previous.nextSibling : block.firstChild;
-        if (next !== line) block.insertBefore(line, next);
-        previous = line;
-      });
-      // Anything after the last row but the footer is stale.
-      var stale = previous ? previous.nextSibling : block.firstChild;
-      while (stale) {
-        var following = stale.nextSibling;
-        if (!(stale.tagName === 'P' && stale.classList.contains('footer'))) block.removeChild(stale);
-        stale = following;
-      }
-      setText(block, 'p', 'footer', section.footer, false);
-      if (list.children[s] !== block) list.insertBefore(block, list.children[s] || null);
+  // Puts the views' elements in `container` in order; removes the rest.
+  function arrange(container, views) {
+    views.forEach(function (view, s) {
+      var parts = [];
+      if (view.header) parts.push(view.header);
+      parts = parts.concat(view.rows);
+      if (view.footer) parts.push(view.footer);
+      var el = view.el;
+      parts.forEach(function (part, k) { if (el.children[k] !== part) el.insertBefore(part, el.children[k] || null); });
+      while (el.children.length > parts.length) el.removeChild(el.lastChild);
+      if (container.children[s] !== el) container.insertBefore(el, container.children[s] || null);
     });
-    while (list.children.length > state.length) list.removeChild(list.lastChild);
-    var leftRows = [], leftSections = [];
-    view.rows.forEach(function (line, key) { if (!rows.has(key)) leftRows.push(line); });
-    view.sections.forEach(function (block, id) { if (!sections.has(id)) leftSections.push(block); });
-    return { view: { rows: rows, sections: sections }, born: born, leftRows: leftRows, leftSections: leftSections, keys: keys };
+    while (container.children.length > views.length) container.removeChild(container.lastChild);
   }
 
-  // Plain render for jumps: the end state at once.
-  function render(list, state, view) {
-    return reconcile(list, state, view || { rows: new Map(), sections: new Map() }).view;
-  }
-
-  // ---- Animate: one function per operation kind ---------------------------
-  var EASING = 'ease-in-out';
-
-  function entering(style, edge) {
-    switch (style) {
-      case 'fade': return [{ opacity: 0 }, { opacity: 1 }];
-      case 'right': return [{ transform: 'translateX(100%)' }, { transform: 'translateX(0)' }];
-      case 'left': return [{ transform: 'translateX(-100%)' }, { transform: 'translateX(0)' }];
-      case 'top': return [{ transform: 'translateY(-100%)', opacity: 0 }, { transform: 'translateY(0)', opacity: 1 }];
-      case 'bottom': return [{ transform: 'translateY(100%)', opacity: 0 }, { transform: 'translateY(0)', opacity: 1 }];
-      case 'middle': return [{ transform: 'scaleY(0)' }, { transform: 'scaleY(1)' }];
-      case 'none': return null;
-      default: return entering(edge === 'start' ? 'bottom' : 'top'); // automatic
+  // The view of `state`, reusing the elements of `views` by key (for jumps).
+  function viewsByKey(state, views, oldState, known) {
+    var rowsByKey = new Map(), sectionsById = new Map();
+    if (views) {
+      var oldKeys = rowKeys(oldState);
+      views.forEach(function (view, s) {
+        sectionsById.set(oldState[s].id, view);
+        view.rows.forEach(function (row, r) { rowsByKey.set(oldKeys[s][r], row); });
+      });
     }
+    var keys = rowKeys(state);
+    return state.map(function (section, s) {
+      var old = sectionsById.get(section.id);
+      var view = { el: old ? old.el : makeSection(section), header: null, footer: null, rows: [] };
+      view.header = headerPart(old && old.header, section, known);
+      view.footer = footerPart(old && old.footer, section, known);
+      describeSection(view, section);
+      view.rows = section.items.map(function (row, r) {
+        var line = rowsByKey.get(keys[s][r]);
+        if (line) { if (fillRow(line, row)) known.delete(line); } else line = makeRow(row);
+        return line;
+      });
+      return view;
+    });
   }
 
-  function reversed(frames) { return frames ? frames.slice().reverse() : null; }
+  // Heights of every part, measured where they will be shown (same width).
+  function measure(views) {
+    return views.map(function (view) {
+      return {
+        header: view.header ? view.header.getBoundingClientRect().height : 0,
+        rows: view.rows.map(function (row) { return row.getBoundingClientRect().height; }),
+        footer: view.footer ? view.footer.getBoundingClientRect().height : 0
+      };
+    });
+  }
 
-  var animate = {
-    insert: function (element, style, timing, edge) {
-      var frames = entering(style, edge);
-      return frames ? element.animate(frames, timing) : null;
-    },
-    delete: function (element, style, timing, edge) {
-      var frames = reversed(entering(style, edge));
-      return frames ? element.animate(frames, Object.assign({ fill: 'forwards' }, timing)) : null;
-    },
-    move: function (element, dx, dy, timing) {
-      if (!dx && !dy) return null;
-      element.style.zIndex = '2';
-      var motion = element.animate([{ transform: 'translate(' + dx + 'px,' + dy + 'px)' }, { transform: 'translate(0,0)' }], timing);
-      motion.finished.then(clear, clear);
-      function clear() { element.style.zIndex = ''; }
-      return motion;
-    },
-    reload: function (element, timing) {
-      return element.animate([{ opacity: 0.25 }, { opacity: 1 }], timing);
-    }
-  };
+  function place(views, laid) {
+    views.forEach(function (view, s) {
+      var section = laid.sections[s];
+      if (view.header) view.header.style.top = section.header.y + 'px';
+      view.rows.forEach(function (row, r) { row.style.top = section.rows[r].y + 'px'; });
+      if (view.footer) view.footer.style.top = section.footer.y + 'px';
+    });
+  }
 
-  // ---- Counts of a step's changes ------------------------------------------
+  function partElement(views, part) {
+    var view = views[part.s];
+    if (part.type === 'header') return view.header;
+    if (part.type === 'footer') return view.footer;
+    return view.rows[part.r];
+  }
+
+  // A leaving cell's copy, where the cell was, out of the accessibility tree.
+  function ghostOf(element, y) {
+    var ghost = element.cloneNode(true);
+    [ghost].concat(Array.prototype.slice.call(ghost.querySelectorAll('*'))).forEach(function (node) {
+      node.removeAttribute('data-item-id');
+      node.removeAttribute('data-section-id');
+      node.removeAttribute('role');
+    });
+    ghost.classList.add('rowmotion-ghost');
+    ghost.setAttribute('aria-hidden', 'true');
+    ghost.style.top = y + 'px';
+    return ghost;
+  }
+
+  function keyframes(part, base) {
+    return part.frames.map(function (frame) {
+      var key = {
+        offset: frame.offset,
+        transform: 'translate(' + frame.x + 'px,' + (frame.y - base) + 'px)',
+        opacity: frame.opacity
+      };
+      if (part.style === 'middle') key.clipPath = 'inset(' + frame.clipTop + 'px 0px ' + frame.clipBottom + 'px 0px)';
+      return key;
+    });
+  }
+
+  // ---- Counts and words ------------------------------------------------------------
   function counts(step) {
     var c = { insert: 0, delete: 0, move: 0, reload: 0 };
     step.batches.forEach(function (batch) {
@@ -435,23 +753,113 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
     return parts.length ? parts.join(', ') : 'no changes';
   }
 
-  // ---- Queue and player -----------------------------------------------------
+  // What a step does, in words, naming rows by their first field.
+  function rowName(row) {
+    var first = row && row.fields && row.fields[0];
+    var text = first && first[1] !== null && first[1] !== undefined ? String(first[1]) : (row ? row.id : '');
+    return text === '' ? (row ? row.id : '') : text;
+  }
+
+  function sectionName(section) {
+    return hasText(section.header) && section.header !== '' ? 'section ' + section.header : 'section ' + section.id;
+  }
+
+  function narrate(state, step) {
+    var sentences = [];
+    function list(names, verb) {
+      if (!names.length) return;
+      var shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ' and ' + (names.length - 3) + ' more' : '');
+      sentences.push(shown + ' ' + verb);
+    }
+    step.batches.forEach(function (batch) {
+      var traced = trace(state, batch);
+      var inserted = [], deleted = [], moved = [], reloaded = [], sections = [];
+      traced.leftSections.forEach(function (l) { if (l.how === 'delete') sections.push(sectionName(state[l.from]) + ' deleted'); });
+      traced.leftRows.forEach(function (l) { if (l.how === 'delete') deleted.push(rowName(state[l.from[0]].items[l.from[1]])); });
+      traced.sections.forEach(function (sec, a) {
+        if (sec.how === 'insert') sections.push(sectionName(traced.state[a]) + ' inserted');
+        if (sec.how === 'reload') sections.push(sectionName(traced.state[a]) + ' reloaded');
+        if (sec.how === 'move') sections.push(sectionName(traced.state[a]) + ' moved to position ' + (a + 1));
+        traced.rows[a].forEach(function (row, r) {
+          var name = rowName(traced.state[a].items[r]);
+          if (row.how === 'insert') inserted.push(name);
+          else if (row.how === 'reload') reloaded.push(name);
+          else if (row.how === 'move') moved.push(name + (r === 0 ? ' moved to the top' : ' moved to row ' + (r + 1)) + (traced.state.length > 1 ? ' of ' + sectionName(traced.state[a]) : ''));
+        });
+      });
+      sentences = sentences.concat(sections, moved);
+      list(inserted, 'inserted');
+      list(deleted, 'deleted');
+      list(reloaded, 'reloaded');
+      state = traced.state;
+    });
+    return sentences.length ? sentences.join('; ') : 'nothing changes';
+  }
+
+  // ---- Player ---------------------------------------------------------------------
+  var BASE_DURATION = 300, UXKIT_DURATION = 250, PAUSE_BETWEEN_STEPS = 600;
+  var SPEEDS = [['0.1', '0.1×'], ['0.25', '0.25×'], ['0.5', '0.5×'], ['1', '1×'], ['2', '2×'], ['uxkit', 'UXKit (0.25 s linear)']];
+  var internals = new WeakMap();
+
+  // A list in `host`: its content element and what it shows.
+  function makeSurface(host) {
+    var container = document.createElement('div');
+    container.className = 'rowmotion-sections';
+    host.replaceChildren(container);
+    var surface = { host: host, container: container, shown: null, known: new WeakMap(), width: -1 };
+    return surface;
+  }
+
+  function heightsOf(surface, views) {
+    var width = surface.container.clientWidth;
+    if (width !== surface.width) { surface.known = new WeakMap(); surface.width = width; }
+    var known = surface.known;
+    function of(el) {
+      if (!el) return 0;
+      var h = known.get(el);
+      if (h === undefined) { h = el.getBoundingClientRect().height; known.set(el, h); }
+      return h;
+    }
+    return views.map(function (view) {
+      return { header: of(view.header), rows: view.rows.map(of), footer: of(view.footer) };
+    });
+  }
+
+  // The end state at once (a jump, or reloadData()).
+  function showState(surface, state) {
+    var views = viewsByKey(state, surface.shown && surface.shown.views, surface.shown && surface.shown.state, surface.known);
+    arrange(surface.container, views);
+    var laid = layout(state, heightsOf(surface, views));
+    place(views, laid);
+    surface.container.style.height = laid.height + 'px';
+    surface.shown = { state: state, views: views, laid: laid };
+  }
+
+  // Lays the shown state out again (the width changed).
+  function relayout(surface) {
+    if (!surface.shown) return;
+    var laid = layout(surface.shown.state, heightsOf(surface, surface.shown.views));
+    place(surface.shown.views, laid);
+    surface.container.style.height = laid.height + 'px';
+    surface.shown.laid = laid;
+  }
+
+  function maxHeightOf(element) {
+    var value = parseFloat(getComputedStyle(element).maxHeight);
+    return isFinite(value) ? value : Infinity;
+  }
+
   function makePlayer(element) {
     var data = readData(element);
     // The reloadData() pane of a strategy comparison jumps, as reloadData does.
     var jumps = element.getAttribute('data-strategy') === 'reloadData';
     var list = element.querySelector('.rowmotion-list');
+    var surface = makeSurface(list);
     var states = [data.initial];
-    var timer = null, current = 0, pending = 0, view = null, speed = 1, linear = false;
-    var running = [], chain = Promise.resolve(), generation = 0;
-    // Sections live in their own container; leaving rows are pinned in an
-    // overlay beside it, which the player alone controls.
-    var container = document.createElement('div');
-    container.className = 'rowmotion-sections';
-    var overlay = document.createElement('div');
-    overlay.className = 'rowmotion-overlay';
-    overlay.setAttribute('aria-hidden', 'true');
-    list.replaceChildren(container, overlay);
+    var timer = null, current = 0, pending = 0, speed = 1, linear = false;
+    var chain = Promise.resolve(), generation = 0;
+    var running = null;   // {animations, ghosts, lifted, batch}
+    var held = null;      // {step, batch, fraction} while scrubbing
 
     function stateAt(n) {
       while (states.length <= n) {
@@ -462,148 +870,125 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
     }
 
     function timing() {
-      return { duration: (linear ? 250 : 300) / speed, easing: linear ? 'linear' : EASING };
+      return { duration: linear ? UXKIT_DURATION : BASE_DURATION, easing: linear ? 'linear' : 'ease-in-out', fill: 'both' };
     }
 
-    function positions() {
-      var map = new Map();
-      container.querySelectorAll('.rowmotion-row, .rowmotion-section').forEach(function (node) {
-        map.set(node, node.getBoundingClientRect());
+    // Ends the batch on screen now: no animation, copy or lift is left.
+    function stopRunning() {
+      if (!running) return;
+      var stopping = running;
+      running = null;
+      stopping.animations.forEach(function (animation) { animation.cancel(); });
+      stopping.ghosts.forEach(function (ghost) { ghost.remove(); });
+      stopping.lifted.forEach(function (el) { el.style.zIndex = ''; el.removeAttribute('data-rowmotion-part'); el.removeAttribute('data-moving'); });
+      surface.container.removeAttribute('data-rowmotion-part');
+      element.removeAttribute('data-playing-batch');
+    }
+
+    // Plays one batch from what is shown. Resolves when it has settled, or
+    // at once when it was stopped (a newer call took over).
+    function playBatch(batch, info, changed) {
+      var before = surface.shown;
+      var traced = trace(before.state, batch);
+      var inspect = element.hasAttribute('data-rowmotion-inspect');
+      // Copies of the old cells that leave, made before any cell changes.
+      var copies = new Map();
+      function copy(s, type, r, el) { if (el) copies.set(s + ':' + type + ':' + r, el.cloneNode(true)); }
+      traced.leftSections.forEach(function (left) {
+        var view = before.views[left.from];
+        copy(left.from, 'header', -1, view.header);
+        view.rows.forEach(function (row, r) { copy(left.from, 'row', r, row); });
+        copy(left.from, 'footer', -1, view.footer);
       });
-      return map;
-    }
+      traced.leftRows.forEach(function (left) { copy(left.from[0], 'row', left.from[1], before.views[left.from[0]].rows[left.from[1]]); });
 
-    function finishRunning() {
-      running.forEach(function (animation) { try { animation.finish(); } catch (e) { /* already done */ } });
-      running = [];
-      overlay.replaceChildren();
-    }
-
-    // Rows leaving are pinned in the overlay, where they were.
-    function pin(node, rect, origin) {
-      var ghost = node.cloneNode(true);
-      ghost.removeAttribute('data-item-id');
-      ghost.removeAttribute('data-section-id');
-      ghost.querySelectorAll('[data-item-id],[data-section-id]').forEach(function (inner) {
-        inner.removeAttribute('data-item-id');
-        inner.removeAttribute('data-section-id');
+      // The new state's elements: each row keeps its element wherever it goes.
+      var views = traced.state.map(function (section, a) {
+        var how = traced.sections[a];
+        var old = how.how === 'stay' || how.how === 'move' ? before.views[how.from] : null;
+        var view = { el: old ? old.el : makeSection(section), header: null, footer: null, rows: [] };
+        view.header = headerPart(old && old.header, section, surface.known);
+        view.footer = footerPart(old && old.footer, section, surface.known);
+        describeSection(view, section);
+        view.rows = section.items.map(function (row, r) {
+          var from = traced.rows[a][r];
+          if (!from.from) return makeRow(row);
+          var line = before.views[from.from[0]].rows[from.from[1]];
+          if (from.how === 'reload') {
+            if (fillRow(line, row)) surface.known.delete(line);
+            (changed[row.id] || []).forEach(function (name) {
+              var field = line.querySelector('[data-field="' + CSS.escape(name) + '"]');
+              if (field) field.setAttribute('data-changed', '');
+            });
+          }
+          return line;
+        });
+        return view;
       });
-      ghost.style.position = 'absolute';
-      ghost.style.left = (rect.left - origin.left) + 'px';
-      ghost.style.top = (rect.top - origin.top + list.scrollTop) + 'px';
-      ghost.style.width = rect.width + 'px';
-      overlay.appendChild(ghost);
-      return ghost;
-    }
+      arrange(surface.container, views);
+      var laid = layout(traced.state, heightsOf(surface, views));
+      place(views, laid);
+      surface.container.style.height = laid.height + 'px';
+      surface.shown = { state: traced.state, views: views, laid: laid };
 
-    function visible(rect, box) { return rect.bottom >= box.top && rect.top <= box.bottom; }
-
-    // Keep the scroll position when rows above the viewport change: the first
-    // row in view stays where it was (a row that leaves gives no anchor).
-    function scrollAnchor() {
-      if (list.scrollTop === 0) return null;
-      var box = list.getBoundingClientRect();
-      var rows = container.querySelectorAll('.rowmotion-row');
-      for (var i = 0; i < rows.length; i++) {
-        var rect = rows[i].getBoundingClientRect();
-        if (rect.bottom > box.top) return { node: rows[i], offset: rect.top - box.top };
-      }
-      return null;
-    }
-
-    function restoreScroll(anchor) {
-      if (!anchor || !anchor.node.isConnected) return;
-      var delta = anchor.node.getBoundingClientRect().top - list.getBoundingClientRect().top - anchor.offset;
-      if (delta) list.scrollTop += delta;
-    }
-
-    function playBatch(state, batch, changed) {
-      var anchor = scrollAnchor();
-      var before = positions();
-      var box = list.getBoundingClientRect();
-      var result = reconcile(container, state, view);
-      view = result.view;
-      restoreScroll(anchor);
-      var after = positions();
       var t = timing();
-      var animations = [];
-      var kinds = data.animations;
-      var reloadedIds = new Set(batch.reloadedRows.map(function (row) { return row.id; }));
-      var movedTo = new Set(batch.rows.move.map(function (m) { return m[1][0] + ':' + m[1][1]; }));
+      var plan = timeline({ trace: traced, before: before.laid, after: laid, styles: data.animations,
+        width: surface.container.clientWidth,
+        viewport: { top: list.scrollTop, maxHeight: maxHeightOf(list) } });
+      element.setAttribute('data-playing-batch', String(info.batch + 1));
+      element.dispatchEvent(new CustomEvent('rowmotion:batch', { bubbles: true, detail: {
+        step: info.step, batch: info.batch, batchCount: info.count, role: batch.role,
+        duration: t.duration, easing: t.easing, timeline: plan } }));
+
+      var run = { animations: [], ghosts: [], lifted: [] };
+      running = run;
       if (REDUCED) {
         // No motion: tint what changed, with a label, then settle.
-        result.born.forEach(function (node) { node.setAttribute('data-change', 'inserted'); });
-        state.forEach(function (section, s) {
-          section.items.forEach(function (row, r) {
-            var line = view.rows.get(result.keys[s][r]);
-            if (reloadedIds.has(row.id)) line.setAttribute('data-change', 'reloaded');
-            else if (movedTo.has(s + ':' + r)) line.setAttribute('data-change', 'moved');
-          });
+        plan.parts.forEach(function (part) {
+          if (part.side !== 'new' || part.type !== 'row') return;
+          var el = partElement(views, part);
+          if (part.role === 'insert') el.setAttribute('data-change', 'inserted');
+          else if (part.role === 'reload-new') el.setAttribute('data-change', 'reloaded');
+          else if (part.role === 'move' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-change', 'moved');
         });
-        return new Promise(function (resolve) { setTimeout(resolve, t.duration); });
+        return new Promise(function (resolve) { setTimeout(resolve, t.duration / speed); }).then(function () {
+          if (running === run) running = null;
+        });
       }
-      result.leftSections.concat(result.leftRows).forEach(function (node) {
-        var rect = before.get(node);
-        if (!rect || !visible(rect, box)) return;
-        var ghost = pin(node, rect, box);
-        var edge = node.previousSibling && node.previousSibling.tagName !== 'H3' ? 'end' : 'start';
-        var a = animate.delete(ghost, kinds.delete, t, edge);
-        if (a) { animations.push(a); a.finished.then(function () { ghost.remove(); }, function () { ghost.remove(); }); } else ghost.remove();
-      });
-      // Sections glide first; a row inside a gliding section moves by its
-      // own offset only.
-      var sectionShift = new Map();
-      after.forEach(function (rect, node) {
-        if (!node.classList.contains('rowmotion-section')) return;
-        var old = before.get(node);
-        if (result.born.has(node)) {
-          if (!visible(rect, box)) return;
-          var edge = node.previousSibling ? 'end' : 'start';
-          var a = animate.insert(node, kinds.insert, t, edge);
-          if (a) animations.push(a);
-          return;
+      plan.parts.forEach(function (part, k) {
+        var el;
+        if (part.side === 'old') {
+          var source = copies.get(part.s + ':' + part.type + ':' + part.r);
+          if (!source) return;
+          el = ghostOf(source, part.frames[0].y);
+          surface.container.appendChild(el);
+          run.ghosts.push(el);
+        } else {
+          el = partElement(views, part);
+          if (!part.animated && !inspect) return;
+          run.lifted.push(el);
         }
-        if (!old) return;
-        var shift = { x: old.left - rect.left, y: old.top - rect.top };
-        if (!visible(rect, box) && !visible(old, box)) return;
-        sectionShift.set(node, shift);
-        var m = animate.move(node, shift.x, shift.y, t);
-        if (m) animations.push(m);
+        if (inspect) el.setAttribute('data-rowmotion-part', String(k));
+        if (!part.animated) return;
+        var base = part.side === 'old' ? part.frames[0].y : part.frames[part.frames.length - 1].y;
+        el.style.zIndex = String(part.z);
+        if (part.role === 'move' && traced.rows[part.s] && part.type === 'row' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-moving', '');
+        run.animations.push(el.animate(keyframes(part, base), t));
       });
-      after.forEach(function (rect, node) {
-        if (node.classList.contains('rowmotion-section')) return;
-        var old = before.get(node);
-        // Off-screen rows are not animated, as in UIKit.
-        if (!visible(rect, box) && !(old && visible(old, box))) return;
-        if (result.born.has(node)) {
-          if (result.born.has(node.parentNode)) return; // a new section brings its rows
-          var edge = node.previousSibling && node.previousSibling.tagName !== 'H3' ? 'end' : 'start';
-          var a = animate.insert(node, kinds.insert, t, edge);
-          if (a) animations.push(a);
-          return;
-        }
-        if (!old) return;
-        var parentShift = sectionShift.get(node.parentNode) || { x: 0, y: 0 };
-        var m = animate.move(node, old.left - rect.left - parentShift.x, old.top - rect.top - parentShift.y, t);
-        if (m) animations.push(m);
+      run.animations.push(surface.container.animate(plan.height.map(function (frame) {
+        return { offset: frame.offset, height: frame.h + 'px' };
+      }), t));
+      run.animations.forEach(function (animation) {
+        animation.playbackRate = speed;
+        if (held) animation.pause();
       });
-      state.forEach(function (section, s) {
-        section.items.forEach(function (row, r) {
-          if (!reloadedIds.has(row.id)) return;
-          var line = view.rows.get(result.keys[s][r]);
-          (changed[row.id] || []).forEach(function (name) {
-            var field = line.querySelector('[data-field="' + CSS.escape(name) + '"]');
-            if (field) field.setAttribute('data-changed', '');
-          });
-          animations.push(animate.reload(line, t));
-        });
+      return Promise.all(run.animations.map(function (a) { return a.finished.catch(function () {}); })).then(function () {
+        if (running === run) stopRunning();
       });
-      running = running.concat(animations);
-      return Promise.all(animations.map(function (a) { return a.finished.catch(function () {}); }));
     }
 
     function clearMarks() {
-      container.querySelectorAll('[data-change],[data-changed]').forEach(function (node) {
+      surface.container.querySelectorAll('[data-change],[data-changed]').forEach(function (node) {
         node.removeAttribute('data-change');
         node.removeAttribute('data-changed');
       });
@@ -611,58 +996,104 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
 
     function settle(target) {
       current = target;
+      surface.shown.state = stateAt(target); // the same rows, as the step's own state
       element.setAttribute('data-current-step', String(target));
       if (element === document.querySelector('[data-rowmotion-player]')) {
         document.querySelectorAll('.step-list > li[id^="step-"]').forEach(function (item) {
           if (item.id === 'step-' + target) item.setAttribute('aria-current', 'step'); else item.removeAttribute('aria-current');
         });
       }
+      playing = null;
       updateControls();
       return player;
     }
 
+    var playing = null; // {step, batch, count, role} while a step animates
+
     // One step forward, batch after batch; anything else jumps.
     function run(target, token) {
+      if (token !== generation) return Promise.resolve(player);
       clearMarks();
-      if (target === current + 1 && view && !jumps) {
+      showCompare(target);
+      if (target === current + 1 && !jumps) {
         var step = data.steps[current];
-        var state = states[current];
+        var from = current;
+        // A stopped batch left its own state on screen: start from the step's.
+        if (surface.shown.state !== stateAt(from)) showState(surface, stateAt(from));
+        announce(narrate(stateAt(from), step));
         var sequence = Promise.resolve();
-        step.batches.forEach(function (batch) {
+        step.batches.forEach(function (batch, n) {
           sequence = sequence.then(function () {
             if (token !== generation) return;
-            state = applyBatch(state, batch);
-            return playBatch(state, batch, step.changedFields || {});
+            playing = { step: target, batch: n, count: step.batches.length, role: batch.role };
+            updateControls();
+            return playBatch(batch, { step: target, batch: n, count: step.batches.length }, step.changedFields || {});
           });
         });
-        stateAt(target);
         return sequence.then(function () {
-          if (token === generation) { overlay.replaceChildren(); settle(target); }
+          if (token === generation) settle(target);
           return player;
         });
       }
-      var anchor = scrollAnchor();
-      view = render(container, stateAt(target), view);
-      restoreScroll(anchor);
-      return Promise.resolve(settle(target));
+      showState(surface, stateAt(target));
+      settle(target);
+      announce('Snapshot ' + target + ' of ' + data.steps.length + ((data.labels || [])[target] ? ': ' + data.labels[target] : ''));
+      return Promise.resolve(player);
     }
 
+    // One rule for superseding: next() waits behind the queue; goTo() and
+    // prev() cancel it, and a cancelled step never touches the DOM again.
     function goTo(n, queued) {
-      var target = Math.max(0, Math.min(data.steps.length, Number(n) || 0));
-      pending = target;
+      var target = Math.max(0, Math.min(data.steps.length, Math.floor(Number(n)) || 0));
       element.dispatchEvent(new CustomEvent('rowmotion:goto', { bubbles: true, detail: { step: target, queued: !!queued } }));
-      if (!queued) {
-        // A user who skips ahead sees the end state at once.
-        generation += 1;
-        finishRunning();
-        var token = generation;
-        chain = Promise.resolve().then(function () { return run(target, token); });
+      pending = target;
+      if (queued && !held) {
+        var queuedToken = generation;
+        chain = chain.then(function () { return run(target, queuedToken); });
         return chain;
       }
-      var queuedToken = generation;
-      chain = chain.then(function () { return run(target, queuedToken); });
+      generation += 1;
+      held = null;
+      stopRunning();
+      playing = null;
+      var token = generation;
+      chain = run(target, token);
       return chain;
     }
+
+    // ---- Scrubbing: hold a step's animation at any moment ------------------------
+    // The slider runs over the batches of the step after the current one.
+    function holdAt(position) {
+      var step = data.steps[current];
+      if (!step) return;
+      pauseTimer();
+      var count = step.batches.length;
+      position = Math.max(0, Math.min(count, position));
+      var index = Math.min(count - 1, Math.floor(position)), local = position - index;
+      if (!held || held.batch !== index || !running) {
+        generation += 1;
+        stopRunning();
+        var token = generation;
+        pending = current;
+        showState(surface, stateAt(current));
+        held = { step: current + 1, batch: index, position: position };
+        var state = stateAt(current);
+        for (var k = 0; k < index; k++) { state = applyBatch(state, step.batches[k]); showState(surface, state); }
+        playing = { step: current + 1, batch: index, count: count, role: step.batches[index].role };
+        var promise = playBatch(step.batches[index], { step: current + 1, batch: index, count: count }, step.changedFields || {});
+        chain = promise.then(function () { return player; });
+        void token;
+      }
+      held.position = position;
+      if (running) {
+        var t = timing();
+        running.animations.forEach(function (animation) { animation.pause(); animation.currentTime = local * t.duration; });
+      }
+      scrubber.value = String(Math.round(position / count * 1000));
+      updateControls();
+    }
+
+    function heldFraction() { return held ? held.position : 0; }
 
     // ---- Controls ------------------------------------------------------------
     var controls = document.createElement('div');
@@ -672,7 +1103,7 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
       b.type = 'button';
       b.textContent = label;
       b.title = title;
-      b.setAttribute('aria-label', title);
+      b.setAttribute('aria-label', title.replace(/ \(.*\)$/, ''));
       b.addEventListener('click', action);
       controls.appendChild(b);
       return b;
@@ -680,36 +1111,94 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
     button('Restart', 'Restart (Home)', function () { player.pause(); player.goTo(0); });
     button('◀', 'Previous step (←)', function () { player.pause(); player.prev(); });
     var playButton = button('▶', 'Play (space)', function () { if (timer) player.pause(); else player.play(); });
+    playButton.setAttribute('aria-pressed', 'false');
+    playButton.classList.add('rowmotion-play');
     button('▶▶', 'Next step (→)', function () { player.pause(); player.next(); });
     var speedSelect = document.createElement('select');
     speedSelect.setAttribute('aria-label', 'Speed');
-    [['0.25', '0.25×'], ['0.5', '0.5×'], ['1', '1×'], ['2', '2×'], ['uxkit', 'UXKit (0.25 s linear)']].forEach(function (option) {
+    SPEEDS.forEach(function (option) {
       var o = document.createElement('option');
       o.value = option[0];
       o.textContent = option[1];
       if (option[0] === '1') o.selected = true;
       speedSelect.appendChild(o);
     });
-    speedSelect.addEventListener('change', function () {
-      linear = speedSelect.value === 'uxkit';
-      speed = linear ? 1 : Number(speedSelect.value);
-    });
+    speedSelect.addEventListener('change', function () { setSpeed(speedSelect.value); });
     controls.appendChild(speedSelect);
-    var loop = document.createElement('label');
-    var loopBox = document.createElement('input');
-    loopBox.type = 'checkbox';
-    loop.appendChild(loopBox);
-    loop.appendChild(document.createTextNode(' loop'));
-    controls.appendChild(loop);
+    function checkbox(text, onChange) {
+      var label = document.createElement('label');
+      var box = document.createElement('input');
+      box.type = 'checkbox';
+      label.appendChild(box);
+      label.appendChild(document.createTextNode(' ' + text));
+      if (onChange) box.addEventListener('change', onChange);
+      controls.appendChild(label);
+      return box;
+    }
+    var loopBox = checkbox('loop');
+    var movesBox = checkbox('highlight moves', function () {
+      if (movesBox.checked) element.setAttribute('data-highlight-moves', ''); else element.removeAttribute('data-highlight-moves');
+    });
+
+    // Scrubbing within a step, and frame stepping while held.
+    var scrub = document.createElement('div');
+    scrub.className = 'rowmotion-scrub';
+    var scrubber = document.createElement('input');
+    scrubber.type = 'range';
+    scrubber.min = '0';
+    scrubber.max = '1000';
+    scrubber.value = '0';
+    scrubber.setAttribute('aria-label', 'Scrub through the next step');
+    scrubber.addEventListener('input', function () {
+      var step = data.steps[current];
+      if (step) holdAt(Number(scrubber.value) / 1000 * step.batches.length);
+    });
+    function frameButton(label, title, delta) {
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = label;
+      b.title = title;
+      b.setAttribute('aria-label', title);
+      b.addEventListener('click', function () {
+        var step = data.steps[current];
+        if (!step) return;
+        var t = timing();
+        holdAt(heldFraction() + delta * (1000 / 60) / t.duration);
+      });
+      scrub.appendChild(b);
+      return b;
+    }
+    frameButton('−1f', 'Back one frame', -1);
+    scrub.appendChild(scrubber);
+    frameButton('+1f', 'Forward one frame', 1);
+
     var status = document.createElement('p');
     status.className = 'rowmotion-status';
-    status.setAttribute('aria-live', 'polite');
+    var batchLine = document.createElement('p');
+    batchLine.className = 'rowmotion-batch';
+    var live = document.createElement('p');
+    live.className = 'rowmotion-live';
+    live.setAttribute('aria-live', 'polite');
     element.insertBefore(controls, list);
+    element.insertBefore(scrub, list);
     element.insertBefore(status, list);
+    element.insertBefore(batchLine, list);
+    element.appendChild(live);
+
+    function announce(text) { live.textContent = text; }
+
+    function setSpeed(value) {
+      linear = value === 'uxkit';
+      speed = linear ? 1 : Number(value) || 1;
+      if (speedSelect.value !== value) speedSelect.value = value;
+      // The batch already playing changes pace too.
+      if (running) running.animations.forEach(function (animation) { animation.playbackRate = speed; });
+    }
 
     // The timeline: one button per snapshot, with the step's counts.
-    var timeline = document.createElement('ol');
-    timeline.className = 'rowmotion-timeline';
+    var snapshots = document.createElement('ol');
+    snapshots.className = 'rowmotion-timeline';
+    snapshots.setAttribute('aria-label', 'Snapshots');
     var marks = [];
     for (var k = 0; k <= data.steps.length; k++) {
       var item = document.createElement('li');
@@ -717,17 +1206,18 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
       mark.type = 'button';
       mark.textContent = String(k);
       mark.title = (data.labels || [])[k] + (k ? ' — ' + describe(counts(data.steps[k - 1])) : '');
+      mark.setAttribute('aria-label', 'Snapshot ' + k + ': ' + mark.title);
       mark.addEventListener('click', (function (target) { return function () { player.pause(); player.goTo(target); }; })(k));
       if (k && data.steps[k - 1].batches.length > 1) mark.setAttribute('data-deferred', '');
       item.appendChild(mark);
-      timeline.appendChild(item);
+      snapshots.appendChild(item);
       marks.push(mark);
     }
-    element.insertBefore(timeline, list);
+    element.insertBefore(snapshots, list);
 
-    // The "reloadData" pane jumps to each state without animation, beside the
-    // animated list, so the two can be watched side by side.
-    var comparePane = null, compareView = null;
+    // The "reloadData" pane jumps to each state when a step starts, beside
+    // the animated list, so the two can be watched side by side.
+    var compare = null;
     if (element.getAttribute('data-compare') === 'reloadData') {
       var sideBySide = document.createElement('div');
       sideBySide.className = 'rowmotion-side-by-side';
@@ -743,26 +1233,45 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
       };
       list.parentNode.insertBefore(sideBySide, list);
       column('performBatchUpdates').appendChild(list);
-      comparePane = document.createElement('div');
-      comparePane.className = 'rowmotion-list rowmotion-compare-list';
-      comparePane.setAttribute('data-compare-pane', '');
-      column('reloadData()').appendChild(comparePane);
+      var pane = document.createElement('div');
+      pane.className = 'rowmotion-list rowmotion-compare-list';
+      pane.setAttribute('data-compare-pane', '');
+      pane.setAttribute('role', 'group');
+      pane.setAttribute('aria-label', 'The same steps with reloadData()');
+      column('reloadData()').appendChild(pane);
+      compare = makeSurface(pane);
     }
 
     function showCompare(target) {
-      if (comparePane) compareView = render(comparePane, stateAt(target), compareView);
+      if (compare) showState(compare, stateAt(target));
     }
 
     function updateControls() {
       var labels = data.labels || [];
-      var text = 'Step ' + current + ' of ' + data.steps.length + (labels[current] ? ': ' + labels[current] : '');
-      var advice = adviceFor(current);
-      status.textContent = advice ? text + ' — ' + advice : text;
-      playButton.textContent = timer ? '⏸' : '▶';
+      var text;
+      if (playing) {
+        text = 'Step ' + current + ' → ' + playing.step + ' of ' + data.steps.length + (labels[playing.step] ? ': ' + labels[playing.step] : '');
+        batchLine.textContent = 'batch ' + (playing.batch + 1) + ' of ' + playing.count + ': ' +
+          (playing.role === 'deferredReloads' ? 'deferred reloads' : playing.role || 'structural') + (held ? ' (held)' : '');
+      } else {
+        text = 'Step ' + current + ' of ' + data.steps.length + (labels[current] ? ': ' + labels[current] : '');
+        var advice = adviceFor(current);
+        if (advice) text += ' — ' + advice;
+        batchLine.textContent = current < data.steps.length
+          ? 'next: ' + data.steps[current].batches.length + (data.steps[current].batches.length === 1 ? ' batch' : ' batches')
+          : 'last snapshot';
+      }
+      status.textContent = text;
+      var on = !!timer;
+      playButton.textContent = on ? '❚❚' : '▶';
+      playButton.title = on ? 'Pause (space)' : 'Play (space)';
+      playButton.setAttribute('aria-label', on ? 'Pause' : 'Play');
+      playButton.setAttribute('aria-pressed', on ? 'true' : 'false');
+      scrubber.disabled = current >= data.steps.length;
+      if (!held) scrubber.value = '0';
       marks.forEach(function (mark, k) {
         if (k === current) mark.setAttribute('aria-current', 'step'); else mark.removeAttribute('aria-current');
       });
-      showCompare(current);
     }
 
     // When animating is the wrong choice (as SwiftDataTables advises).
@@ -778,7 +1287,14 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
     }
 
     element.tabIndex = 0;
+    var title = (data.title || data.example || 'list') + '';
+    element.setAttribute('aria-label', 'Animated list: ' + title + ' (' + (data.steps.length + 1) + ' snapshots)');
     element.setAttribute('aria-keyshortcuts', 'Space ArrowLeft ArrowRight Home');
+    // The list scrolls from the keyboard with Page Up/Down, and with the
+    // arrows once it has focus itself (the player's keys act on the figure).
+    list.tabIndex = 0;
+    list.setAttribute('role', 'group');
+    list.setAttribute('aria-label', 'Rows of ' + title);
     element.addEventListener('keydown', function (event) {
       if (event.target !== element) return;
       var handled = true;
@@ -787,10 +1303,17 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
         case 'ArrowLeft': player.pause(); player.prev(); break;
         case 'ArrowRight': player.pause(); player.next(); break;
         case 'Home': player.pause(); player.goTo(0); break;
+        case 'PageDown': list.scrollTop += list.clientHeight * 0.9; break;
+        case 'PageUp': list.scrollTop -= list.clientHeight * 0.9; break;
         default: handled = false;
       }
       if (handled) event.preventDefault();
     });
+
+    function pauseTimer() {
+      if (timer !== null && timer !== true) clearTimeout(timer);
+      timer = null;
+    }
 
     var player = {
       element: element,
@@ -807,25 +1330,29 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
           updateControls();
           (function advance() {
             if (!timer) { resolve(player); return; }
-            if (current >= data.steps.length) {
+            if (current >= data.steps.length && pending >= data.steps.length) {
               if (!loopBox.checked) { timer = null; updateControls(); resolve(player); return; }
               goTo(0, false);
             }
             goTo(pending + 1, true).then(function () {
               if (!timer) { resolve(player); return; }
-              timer = setTimeout(advance, 600 / speed);
+              timer = setTimeout(advance, PAUSE_BETWEEN_STEPS / speed);
             });
           })();
         });
       },
       pause: function () {
-        if (timer !== null && timer !== true) clearTimeout(timer);
-        timer = null;
+        pauseTimer();
         updateControls();
+        if (held) return Promise.resolve(player);
         return chain.then(function () { return player; });
       },
+      // Additions to the contract, for reviewing: speed, and holding a step's
+      // animation at a position (0 to its batch count).
+      setSpeed: function (value) { setSpeed(String(value)); return player; },
+      hold: function (position) { holdAt(Number(position) || 0); return player; },
       state: function () {
-        return Array.prototype.map.call(container.querySelectorAll(':scope > [data-section-id]'), function (section) {
+        return Array.prototype.map.call(surface.container.querySelectorAll(':scope > [data-section-id]'), function (section) {
           return {
             id: section.getAttribute('data-section-id'),
             items: Array.prototype.map.call(section.querySelectorAll(':scope > [data-item-id]'), function (row) {
@@ -835,29 +1362,38 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
         });
       }
     };
+    internals.set(element, { goTo: goTo });
     var start = Number(element.getAttribute('data-step')) || 0;
     var hash = /^#step-(\d+)$/.exec(window.location.hash || '');
     if (hash && element === document.querySelector('[data-rowmotion-player]')) start = Number(hash[1]);
     current = pending = Math.min(start, data.steps.length);
-    view = render(container, stateAt(current), null);
+    showState(surface, stateAt(current));
+    showCompare(current);
     settle(current);
+    if (typeof ResizeObserver === 'function') {
+      new ResizeObserver(function () {
+        if (!running && surface.container.clientWidth !== surface.width) relayout(surface);
+        if (compare && compare.container.clientWidth !== compare.width) relayout(compare);
+      }).observe(list);
+    }
     if (element.hasAttribute('data-autoplay')) player.play();
     return Object.freeze(player);
   }
 
   var players = Array.prototype.map.call(document.querySelectorAll('[data-rowmotion-player]'), makePlayer);
-  // A strategy comparison's panes follow whichever one is driven.
+  // A strategy comparison's panes follow whichever one is driven, the same
+  // way: a queued step queues in every pane, a jump jumps every pane.
   document.querySelectorAll('[data-rowmotion-compare="strategies"]').forEach(function (group) {
     var panes = players.filter(function (p) { return group.contains(p.element); });
     var following = false;
     group.addEventListener('rowmotion:goto', function (event) {
       if (following) return;
       following = true;
-      panes.forEach(function (p) { if (p.element !== event.target) p.goTo(event.detail.step); });
+      panes.forEach(function (p) { if (p.element !== event.target) internals.get(p.element).goTo(event.detail.step, event.detail.queued); });
       following = false;
     });
   });
-  window.Rowmotion = Object.freeze({ players: Object.freeze(players), applyBatch: applyBatch });
+  window.Rowmotion = Object.freeze({ players: Object.freeze(players), applyBatch: applyBatch, model: model });
 })();
 """# + "\n",
     ]
