@@ -38,7 +38,9 @@ test: deps build venv node browser
 ## sectioned pairs in release mode (diff, replay, the independent validator,
 ## minimal moves), then 20,000 random sequences through the player's model,
 ## then the hostile-input fuzz at full size: 5,000 mutated sequence files
-## and 20,000 raw requests to `serve`, each process under a memory cap.
+## and 20,000 raw requests to `serve`, each process under a memory cap,
+## then 1,000 random player call sequences (and 500 on linked panes) and
+## the frame checks on 200 random sequences in Chromium.
 ## Each prints its cases per second, its seed, and every failure as a
 ## one-line replay command. Built aside (.build-fuzz) with testing enabled,
 ## so the release build `make site` uses stays as it is.
@@ -50,6 +52,9 @@ fuzz: deps node
 	$(MAKE) --no-print-directory venv
 	ROWMOTION_BINARY=.build-fuzz/release/rowmotion ROWMOTION_FUZZ_FILES=5000 ROWMOTION_FUZZ_REQUESTS=20000 \
 		$(VENV)/bin/pytest -q Tests/hostile -k fuzz
+	$(MAKE) --no-print-directory build browser
+	.build/debug/rowmotion build --strict --out .build/strict-site
+	ROWMOTION_CALL_FUZZ=1000 ROWMOTION_FRAME_SEQUENCES=200 $(VENV)/bin/pytest -q Tests/browser/test_call_fuzz.py Tests/browser/test_frames.py
 
 build:
 	$(SWIFT) build

@@ -1,0 +1,198 @@
+// The player's timeline model (templates/rowmotion.js, window.Rowmotion.model)
+// against what UIKit draws, worked out by hand from ../shared/uikit-rules.md's
+// row animation styles and from UIKit's observed behaviour: every expected
+// number below is written out, not computed by the model's own helpers.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const { loadModel } = require('./player-model.js');
+
+const { model } = loadModel();
+const ROW = 40, HEADER = 30, FOOTER = 20, WIDTH = 300;
+
+const row = (id) => ({ id, fields: [['title', id]] });
+const section = (id, ids, header = null, footer = null) => ({ id, header, footer, items: ids.map(row) });
+const heightsOf = (state) => state.map((s) => ({ header: HEADER, rows: s.items.map(() => ROW), footer: FOOTER }));
+const batchOf = (parts) => Object.assign({
+  sections: Object.assign({ delete: [], insert: [], move: [], reload: [] }, parts.sections || {}),
+  rows: Object.assign({ delete: [], insert: [], move: [], reload: [] }, parts.rows || {}),
+  insertedRows: [], reloadedRows: [], newSections: [],
+}, parts, { sections: Object.assign({ delete: [], insert: [], move: [], reload: [] }, parts.sections || {}),
+  rows: Object.assign({ delete: [], insert: [], move: [], reload: [] }, parts.rows || {}) });
+
+function plan(state, batch, styles = {}, viewport = null) {
+  const traced = model.trace(state, batch);
+  return model.timeline({
+    trace: traced, before: model.layout(state, heightsOf(state)), after: model.layout(traced.state, heightsOf(traced.state)),
+    styles: Object.assign({ insert: 'fade', delete: 'fade', reload: 'fade' }, styles), width: WIDTH, viewport,
+  });
+}
+const find = (timeline, predicate) => timeline.parts.filter(predicate);
+const at = (part, p) => model.sample(part.frames, p);
+
+test('an explicitly moved row is drawn above the rows it passes, and glides in a straight line', () => {
+  // Messenger: Carol (row 2) moves to the top past Alice and Bob, who shift down.
+  const state = [section('chats', ['alice', 'bob', 'carol'])];
+  const t = plan(state, batchOf({ rows: { move: [[[0, 2], [0, 0]]] } }));
+  const [carol] = find(t, (p) => p.role === 'move');
+  const still = find(t, (p) => p.role === 'stay' && p.type === 'row');
+  assert.strictEqual(still.length, 2);
+  for (const other of still) assert.ok(carol.z > other.z, `Carol (z ${carol.z}) under a shifting row (z ${other.z})`);
+  assert.deepStrictEqual([at(carol, 0).y, at(carol, 0.5).y, at(carol, 1).y], [80, 40, 0]);
+  assert.deepStrictEqual([at(still[0], 0).y, at(still[0], 1).y], [0, 40]);
+});
+
+test('leaving cells are drawn below arriving ones, and both below rows that stay', () => {
+  const state = [section('s', ['a', 'b', 'c'])];
+  const t = plan(state, batchOf({ rows: { delete: [[0, 1]], insert: [[0, 1]], reload: [[0, 0]] },
+    insertedRows: [row('x')], reloadedRows: [row('a')] }));
+  const leaving = find(t, (p) => p.side === 'old');
+  const arriving = find(t, (p) => p.role === 'insert' || p.role === 'reload-new');
+  const staying = find(t, (p) => p.role === 'stay');
+  assert.strictEqual(leaving.length, 2);   // b's cell and a's old cell
+  assert.strictEqual(arriving.length, 2);  // x and a's new cell
+  for (const l of leaving) for (const a of arriving) assert.ok(l.z < a.z);
+  for (const a of arriving) for (const s of staying) assert.ok(a.z < s.z);
+});
+
+test('fade: a delete fades out in place while the rows below slide up over it', () => {
+  const state = [section('s', ['a', 'b', 'c'])];
+  const t = plan(state, batchOf({ rows: { delete: [[0, 0]] } }));
+  const [gone] = find(t, (p) => p.role === 'delete');
+  assert.deepStrictEqual([at(gone, 0).opacity, at(gone, 0.5).opacity, at(gone, 1).opacity], [1, 0.5, 0]);
+  assert.deepStrictEqual([at(gone, 0).y, at(gone, 1).y], [0, 0]);
+  const b = find(t, (p) => p.role === 'stay')[0];
+  assert.deepStrictEqual([at(b, 0).y, at(b, 0.5).y, at(b, 1).y], [40, 20, 0]);
+  assert.ok(b.z > gone.z);
+});
+
+test('a reload is the old cell leaving and the new one arriving: fade crossfades in place', () => {
+  const state = [section('s', ['a', 'b'])];
+  const t = plan(state, batchOf({ rows: { reload: [[0, 1]] }, reloadedRows: [{ id: 'b', fields: [['title', 'B!']] }] }));
+  const [old] = find(t, (p) => p.role === 'reload-old');
+  const [fresh] = find(t, (p) => p.role === 'reload-new');
+  assert.deepStrictEqual([at(old, 0.5).opacity, at(fresh, 0.5).opacity], [0.5, 0.5]);
+  assert.deepStrictEqual([at(old, 0.5).y, at(fresh, 0.5).y], [40, 40]);
+  assert.strictEqual(model.trace(state, batchOf({ rows: { reload: [[0, 1]] }, reloadedRows: [{ id: 'b', fields: [['title', 'B!']] }] }))
+    .state[0].items[1].fields[0][1], 'B!');
+});
+
+test('a reload with the right style sends the old cell out to the right and brings the new one in from it', () => {
+  const state = [section('s', ['a'])];
+  const t = plan(state, batchOf({ rows: { reload: [[0, 0]] }, reloadedRows: [row('a')] }), { reload: 'right' });
+  const [old] = find(t, (p) => p.role === 'reload-old');
+  const [fresh] = find(t, (p) => p.role === 'reload-new');
+  assert.deepStrictEqual([at(old, 0).x, at(old, 0.5).x, at(old, 1).x], [0, 150, 300]);
+  assert.deepStrictEqual([at(fresh, 0).x, at(fresh, 0.5).x, at(fresh, 1).x], [300, 150, 0]);
+});
+
+test('top: a delete slides up behind the row above, an insert emerges downward from behind it', () => {
+  const state = [section('s', ['a', 'b', 'c'])];
+  const del = plan(state, batchOf({ rows: { delete: [[0, 1]] } }), { delete: 'top' });
+  const [b] = find(del, (p) => p.role === 'delete');
+  const a = find(del, (p) => p.role === 'stay')[0];
+  assert.deepStrictEqual([at(b, 0).y, at(b, 0.5).y, at(b, 1).y], [40, 20, 0]);
+  assert.strictEqual(at(b, 0.5).opacity, 1, 'top slides, it does not fade');
+  assert.ok(b.z < a.z, 'behind the row above');
+  const ins = plan(state, batchOf({ rows: { insert: [[0, 1]] }, insertedRows: [row('x')] }), { insert: 'top' });
+  const [x] = find(ins, (p) => p.role === 'insert');
+  const above = find(ins, (p) => p.role === 'stay')[0];
+  assert.deepStrictEqual([at(x, 0).y, at(x, 1).y], [0, 40]);
+  assert.ok(x.z < above.z);
+});
+
+test('bottom: a delete slides down behind the row below', () => {
+  const state = [section('s', ['a', 'b', 'c'])];
+  const t = plan(state, batchOf({ rows: { delete: [[0, 1]] } }), { delete: 'bottom' });
+  const [b] = find(t, (p) => p.role === 'delete');
+  assert.deepStrictEqual([at(b, 0).y, at(b, 1).y], [40, 80]);
+  assert.ok(b.z < find(t, (p) => p.role === 'stay')[1].z);
+});
+
+test('automatic: bottom at a section\'s start and middle, top for the last row of a section', () => {
+  const state = [section('s', ['a', 'b', 'c'])];
+  const first = find(plan(state, batchOf({ rows: { delete: [[0, 0]] } }), { delete: 'automatic' }), (p) => p.role === 'delete')[0];
+  const last = find(plan(state, batchOf({ rows: { delete: [[0, 2]] } }), { delete: 'automatic' }), (p) => p.role === 'delete')[0];
+  // Deleting the last two rows: both are at the section's end once deleted.
+  const both = find(plan(state, batchOf({ rows: { delete: [[0, 1], [0, 2]] } }), { delete: 'automatic' }), (p) => p.role === 'delete');
+  assert.strictEqual(first.style, 'bottom');
+  assert.strictEqual(last.style, 'top');
+  assert.deepStrictEqual([at(last, 0).y, at(last, 1).y], [80, 40], 'the last row slides up');
+  assert.deepStrictEqual(both.map((p) => p.style), ['top', 'top']);
+});
+
+test('middle: revealed from the middle of its growing slot', () => {
+  const state = [section('s', ['a', 'b'])];
+  const t = plan(state, batchOf({ rows: { insert: [[0, 1]] }, insertedRows: [row('x')] }), { insert: 'middle' });
+  const [x] = find(t, (p) => p.role === 'insert');
+  // Slot at y 40, height 40: half-way the slot is 20 high, the cell centred in it.
+  const half = at(x, 0.5);
+  assert.deepStrictEqual([half.y, half.clipTop, half.clipBottom], [30, 10, 10]);
+  assert.deepStrictEqual([at(x, 0).clipTop, at(x, 0).clipBottom, at(x, 1).clipTop], [20, 20, 0]);
+});
+
+test('none: an insert is there at once, a delete has no leaving cell, and neighbours still slide', () => {
+  const state = [section('s', ['a', 'b'])];
+  const t = plan(state, batchOf({ rows: { insert: [[0, 0]], delete: [[0, 1]] }, insertedRows: [row('x')] }), { insert: 'none', delete: 'none' });
+  const [x] = find(t, (p) => p.role === 'insert');
+  assert.strictEqual(at(x, 0).opacity, 1);
+  assert.strictEqual(find(t, (p) => p.role === 'delete').length, 0);
+  const a = find(t, (p) => p.role === 'stay')[0];
+  assert.deepStrictEqual([at(a, 0).y, at(a, 1).y], [0, 40]);
+});
+
+test('a deleted section leaves as one block: header, rows and footer, with no copies of its own rows', () => {
+  const state = [section('one', ['a'], 'One', 'end'), section('two', ['b', 'c'], 'Two', 'end')];
+  const t = plan(state, batchOf({ sections: { delete: [1] } }), { delete: 'automatic' });
+  const leaving = find(t, (p) => p.side === 'old');
+  assert.deepStrictEqual(leaving.map((p) => p.type), ['header', 'row', 'row', 'footer']);
+  assert.ok(leaving.every((p) => p.unit === 'section' && p.style === 'top'), 'the last section slides up as a block');
+  // The block (30 + 80 + 20 = 130 high, at y 90) moves up by its height; its rows go with it.
+  const [header, b] = leaving;
+  assert.deepStrictEqual([at(header, 0).y, at(header, 1).y, at(b, 0).y, at(b, 1).y], [90, -40, 120, -10]);
+});
+
+test('deleting the last section is seen: the list keeps its height while the block is visible', () => {
+  const state = [section('one', ['a']), section('two', ['b'])];
+  const t = plan(state, batchOf({ sections: { delete: [1] } }), { delete: 'fade' });
+  assert.strictEqual(t.from, 80);
+  assert.strictEqual(t.to, 40);
+  // The fading block (y 40 to 80) keeps the list 80 high until it has gone.
+  assert.strictEqual(model.sampleHeight(t.height, 0.5), 80);
+  assert.strictEqual(model.sampleHeight(t.height, 1), 40);
+});
+
+test('the list\'s height follows the two layouts when nothing leaves below', () => {
+  const state = [section('s', ['a'])];
+  const t = plan(state, batchOf({ rows: { insert: [[0, 1], [0, 2]] }, insertedRows: [row('x'), row('y')] }));
+  assert.deepStrictEqual([0, 0.25, 0.5, 1].map((p) => model.sampleHeight(t.height, p)), [40, 60, 80, 120]);
+});
+
+test('rows off-screen before and after do not animate, as UIKit has no cell for them', () => {
+  const ids = Array.from({ length: 100 }, (_, i) => `r${i}`);
+  const state = [section('s', ids)];
+  // Row 90 moves to 95 while the list shows its top 200 px.
+  const t = plan(state, batchOf({ rows: { move: [[[0, 90], [0, 95]]], delete: [[0, 50]], insert: [[0, 1]] }, insertedRows: [row('x')] }),
+    {}, { top: 0, maxHeight: 200 });
+  const moved = find(t, (p) => p.role === 'move')[0];
+  assert.strictEqual(moved.animated, false);
+  assert.deepStrictEqual([at(moved, 0).y, at(moved, 1).y], [95 * 40, 95 * 40]);
+  assert.strictEqual(find(t, (p) => p.role === 'delete').length, 0, 'row 50 (y 2000) leaves unseen');
+  assert.ok(find(t, (p) => p.animated).length < 10);
+});
+
+test('a reload lands where deletes and inserts alone put it, in the batch it belongs to', () => {
+  // A row moves up past the reloaded one: the reload keeps its index (rule 19).
+  const state = [section('s', ['a', 'b', 'c'])];
+  const batch = batchOf({ rows: { reload: [[0, 1]], delete: [[0, 0]] }, reloadedRows: [{ id: 'b', fields: [['title', 'B2']] }] });
+  const traced = model.trace(state, batch);
+  assert.deepStrictEqual(traced.state[0].items.map((r) => r.fields[0][1]), ['B2', 'c']);
+  assert.deepStrictEqual(traced.rows[0].map((r) => r.how), ['reload', 'stay']);
+  assert.deepStrictEqual(traced.leftRows, [{ how: 'delete', from: [0, 0] }, { how: 'reload', from: [0, 1] }]);
+});
+
+test('ease-in-out is CSS\'s cubic-bezier(.42, 0, .58, 1)', () => {
+  assert.strictEqual(model.ease('ease-in-out', 0.5).toFixed(4), '0.5000');
+  assert.ok(Math.abs(model.ease('ease-in-out', 0.25) - 0.1291) < 0.001);
+  assert.strictEqual(model.ease('linear', 0.3), 0.3);
+});
