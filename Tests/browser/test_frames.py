@@ -7,12 +7,19 @@ element found at its centre, leaving cells are not cut off, a reload
 crossfades, and only the batch's own reloads animate. Scrolled lists and a
 player at the bottom of a scrolled page are held the same way."""
 import json
+import os
+import random
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import SITE, SCREENSHOTS
+from conftest import BINARY, SITE
+
+RANDOM_SEQUENCES = int(os.environ.get("ROWMOTION_FRAME_SEQUENCES", "12"))
+RANDOM_SEED = int(os.environ.get("ROWMOTION_FRAME_SEED", "20261123"))
+STYLES = ["fade", "right", "left", "top", "bottom", "none", "middle", "automatic"]
 
 FRAMES = (Path(__file__).parent / "js" / "frames.js").read_text()
 FRACTIONS = [0, 0.25, 0.5, 0.75, 1]
@@ -96,3 +103,89 @@ def test_a_player_at_the_bottom_of_a_scrolled_page_keeps_its_geometry(driver):
             driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
             problems += hold_and_check(driver, step, batch)["problems"]
     assert problems == [], "\n".join(problems[:20])
+
+
+def random_sequence(seed):
+    """2 to 4 snapshots of 1 to 4 sections with headers and footers; each step
+    deletes, inserts and moves rows and sections, changes contents and
+    headers, with random animation styles."""
+    rng = random.Random(seed)
+    counter = iter(range(10_000))
+    def new_row():
+        n = next(counter)
+        return {"id": f"r{n}", "title": f"Row {n}", "v": 0}
+    sections = [{"id": f"s{k}", "header": f"Section {k}", "items": [new_row() for _ in range(rng.randint(0, 5))]}
+                for k in range(rng.randint(1, 4))]
+    for section in sections:
+        if rng.random() < 0.3:
+            section["footer"] = "footer"
+    steps = [json.loads(json.dumps(sections))]
+    for _ in range(rng.randint(1, 3)):
+        state = json.loads(json.dumps(steps[-1]))
+        rows = [row for section in state for row in section["items"]]
+        for section in state:
+            section["items"] = [row for row in section["items"] if rng.random() > 0.2]
+        for section in state:
+            for _ in range(rng.randint(0, 2)):
+                section["items"].insert(rng.randint(0, len(section["items"])), new_row())
+            for row in section["items"]:
+                if rng.random() < 0.2:
+                    row["v"] += 1
+        if len(state) > 1 and rng.random() < 0.5:  # a row changes section
+            source, target = rng.sample(state, 2)
+            if source["items"]:
+                target["items"].insert(rng.randint(0, len(target["items"])), source["items"].pop(rng.randrange(len(source["items"]))))
+        for section in state:
+            if len(section["items"]) > 1 and rng.random() < 0.5:
+                row = section["items"].pop(rng.randrange(len(section["items"])))
+                section["items"].insert(rng.randint(0, len(section["items"])), row)
+        if len(state) > 1 and rng.random() < 0.4:
+            state.insert(rng.randint(0, len(state) - 1), state.pop(rng.randrange(len(state))))
+        if len(state) > 1 and rng.random() < 0.25:
+            state.pop(rng.randrange(len(state)))
+        if rng.random() < 0.25:
+            k = next(counter)
+            state.insert(rng.randint(0, len(state)), {"id": f"new{k}", "header": f"New {k}", "items": [new_row() for _ in range(rng.randint(0, 3))]})
+        if state and rng.random() < 0.2:
+            rng.choice(state)["header"] += "!"
+        steps.append(state)
+        del rows
+    return {
+        "title": f"Random {seed}",
+        "animations": {"insert": rng.choice(STYLES), "delete": rng.choice(STYLES), "reload": rng.choice(STYLES)},
+        "steps": [{"label": f"Snapshot {k}", "sections": state} for k, state in enumerate(steps)],
+    }
+
+
+@pytest.fixture(scope="module")
+def random_site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("frames")
+    (root / "site").mkdir()
+    (root / "examples").mkdir()
+    (root / "site" / "index.md").write_text("# Random sequences\n")
+    seeds = list(range(RANDOM_SEED, RANDOM_SEED + RANDOM_SEQUENCES))
+    for seed in seeds:
+        (root / "examples" / f"random-{seed}.json").write_text(json.dumps(random_sequence(seed)))
+    subprocess.run([str(BINARY), "build", "--site", "site", "--examples", "examples", "--out", "_site"],
+                   cwd=root, check=True, capture_output=True, text=True)
+    return root / "_site", seeds
+
+
+def test_random_sequences_match_the_model_at_every_fifth_of_every_batch(driver, random_site):
+    site, seeds = random_site
+    failures = []
+    for seed in seeds:
+        page = site / "examples" / f"random-{seed}.html"
+        open_page(driver, page)
+        data = page_data(page)
+        problems = []
+        for step, step_data in enumerate(data["steps"], start=1):
+            for batch, batch_data in enumerate(step_data["batches"]):
+                result = hold_and_check(driver, step, batch)
+                problems += result["problems"]
+                if result["reloadsNew"] != len(batch_data["rows"]["reload"]):
+                    problems.append(f"step {step} batch {batch + 1}: {result['reloadsNew']} rows reload, the batch has {len(batch_data['rows']['reload'])}")
+        if problems:
+            failures.append(f"seed {seed} (replay: ROWMOTION_FRAME_SEED={seed} ROWMOTION_FRAME_SEQUENCES=1 "
+                            f".venv/bin/pytest Tests/browser/test_frames.py -k random): " + "; ".join(problems[:6]))
+    assert failures == [], "\n".join(failures[:5])

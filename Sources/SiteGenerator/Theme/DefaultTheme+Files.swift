@@ -446,8 +446,9 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
   //   o.viewport: {top, maxHeight} in content pixels, or null for no culling:
   //   a part off-screen both before and after does not animate (UIKit has no
   //   cell for it), it is at its new place from the start.
-  // Returns {from, to, height: [{offset, h}], parts: [{type, unit, side, s, r, role,
-  //   layer, z, style, animated, frames}]} (unit: 'section' when the part goes
+  // Returns {from, to, height: [{offset, h}], parts: [{type, unit, side, s, r, from,
+  //   role, layer, z, style, animated, frames}]} (from: the old [section, row]
+  //   a new part came from, row -1 for a header or footer, null if fresh) (unit: 'section' when the part goes
   //   with its whole section, 'row' when with its own row): side 'old' parts are copies of old cells
   //   that leave; side 'new' parts are the new state's elements.
   function timeline(o) {
@@ -504,7 +505,8 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
         var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
         var shown = seen(block, view1);
         blockParts(block).forEach(function (part) {
-          add({ type: part.type, unit: 'section', side: 'new', s: a, r: part.r, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
+          add({ type: part.type, unit: 'section', side: 'new', s: a, r: part.r, from: reload && part.type !== 'row' ? [section.from, -1] : null,
+            role: reload ? 'reload-new' : 'insert', layer: 'arriving',
             style: style, animated: shown, frames: shown ? styledFrames(style, true, block, part.rect, width) : glideFrames(part.rect, part.rect) });
         });
         return;
@@ -513,7 +515,8 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
       var sectionMoves = section.how === 'move';
       function glide(type, from, to, r, moving) {
         var shown = seen(from, view0) || seen(to, view1);
-        add({ type: type, unit: type === 'row' ? 'row' : 'section', side: 'new', s: a, r: r, role: moving ? 'move' : 'stay', layer: moving ? 'moving' : 'still',
+        add({ type: type, unit: type === 'row' ? 'row' : 'section', side: 'new', s: a, r: r,
+          from: type === 'row' ? t.rows[a][r].from : [section.from, -1], role: moving ? 'move' : 'stay', layer: moving ? 'moving' : 'still',
           style: null, animated: shown && (from.y !== to.y), frames: shown ? glideFrames(from, to) : glideFrames(to, to) });
       }
       if (block.header) glide('header', old.header || block.header, block.header, -1, sectionMoves);
@@ -525,7 +528,7 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
           for (var i = r + 1; i < t.rows[a].length; i++) if (t.rows[a][i].how !== 'insert') later = true;
           var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
           var shown = seen(rect, view1);
-          add({ type: 'row', unit: 'row', side: 'new', s: a, r: r, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
+          add({ type: 'row', unit: 'row', side: 'new', s: a, r: r, from: row.from, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
             style: style, animated: shown, frames: shown ? styledFrames(style, true, rect, rect, width) : glideFrames(rect, rect) });
           return;
         }

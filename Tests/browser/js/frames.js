@@ -14,6 +14,15 @@ const problems = [];
 const near = (a, b, tolerance) => Math.abs(a - b) <= tolerance;
 const say = (f, text) => problems.push(`step ${step} batch ${batchIndex + 1} at ${Math.round(f * 100)}%: ${text}`);
 
+// Top and bottom insets of a computed clip-path (CSS shortens inset() lists).
+function clipOf(value) {
+  if (value === 'none') return { top: 0, bottom: 0 };
+  const m = /^inset\(([^)]*)\)$/.exec(value);
+  if (!m) return null;
+  const v = m[1].trim().split(/\s+/).map(parseFloat);
+  return { top: v[0], bottom: v.length >= 3 ? v[2] : v[0] };
+}
+
 function rowsNow() {
   const map = new Map();
   container.querySelectorAll('[data-item-id]').forEach((el) => map.set(el, el.getBoundingClientRect().top - container.getBoundingClientRect().top));
@@ -62,9 +71,9 @@ player.goTo(step - 1).then(() => { try {
       if (!near(x, want.x, 1)) say(f, `${label} at x ${x.toFixed(1)}, model ${want.x.toFixed(1)}`);
       if (!near(Number(style.opacity), want.opacity, 0.02)) say(f, `${label} opacity ${style.opacity}, model ${want.opacity.toFixed(2)}`);
       if (part.animated && f < 1 && Number(style.zIndex) !== part.z) say(f, `${label} z-index ${style.zIndex}, model ${part.z}`);
-      if (part.style === 'middle' && f < 1) {
-        const m = /inset\(([\d.]+)px [\d.]+(?:px)? ([\d.]+)px/.exec(style.clipPath);
-        if (!m || !near(Number(m[1]), want.clipTop, 1) || !near(Number(m[2]), want.clipBottom, 1)) say(f, `${label} clip ${style.clipPath}, model ${want.clipTop} ${want.clipBottom}`);
+      if (part.style === 'middle') {
+        const clip = clipOf(style.clipPath);
+        if (!clip || !near(clip.top, want.clipTop, 1) || !near(clip.bottom, want.clipBottom, 1)) say(f, `${label} clip ${style.clipPath}, model ${want.clipTop} ${want.clipBottom}`);
       }
       // A row that stays or moves starts exactly where the page showed it.
       if (f === 0 && beforeHold && (part.role === 'stay' || part.role === 'move') && part.animated && beforeHold.has(el) && !near(y, beforeHold.get(el), 1)) {
@@ -75,7 +84,10 @@ player.goTo(step - 1).then(() => { try {
       const inFrame = centre.y > frame.top + 1 && centre.y < frame.bottom - 1 && centre.x > frame.left && centre.x < frame.right &&
         centre.y > 0 && centre.y < window.innerHeight;
       // A leaving cell is not cut off while it can be seen.
-      if (part.side === 'old' && visible && f < 1 && rect.top + want.clipTop < frame.bottom - 1) {
+      // (Below the taller of the two layouts the list's edge is the "row
+      // below" a bottom-sliding cell goes behind.)
+      const shrunk = box.height < Math.max(plan.from, plan.to) - 1;
+      if (part.side === 'old' && visible && shrunk && f < 1 && rect.top + want.clipTop < frame.bottom - 1) {
         if (rect.bottom - want.clipBottom > box.bottom + 1) say(f, `${label} is cut off by the list's bottom (${(rect.bottom - box.bottom).toFixed(1)} px)`);
       }
       // A row an explicit move carries is drawn above everything it passes.
@@ -92,8 +104,9 @@ player.goTo(step - 1).then(() => { try {
     if (f === 0.5) {
       for (const { part, el } of parts) {
         if (!el || part.role !== 'reload-old' || part.style !== 'fade') continue;
-        const partner = parts.find((p) => p.el && p.part.role === 'reload-new' && p.part.type === part.type && p.part.style === 'fade' &&
-          (part.type !== 'row' || p.el.getAttribute('data-item-id') !== null));
+        const partner = parts.find((p) => p.el && p.part.role === 'reload-new' && p.part.type === part.type && p.part.from &&
+          p.part.from[0] === part.s && p.part.from[1] === part.r);
+        if (partner && !partner.part.animated) continue;
         const o = Number(getComputedStyle(el).opacity);
         if (!(o > 0.05 && o < 0.95)) say(f, `a reload's old cell is at opacity ${o} mid-way`);
         if (!partner) say(f, 'a reload has no arriving cell');
