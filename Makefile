@@ -65,10 +65,11 @@ release:
 ## The test venv, pinned by requirements-test.txt; remade when it changes.
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: requirements-test.txt
+$(VENV)/.installed: requirements-test.txt requirements-axe.txt
 	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || $(MAKE) --no-print-directory deps APT_PACKAGES="python3 python3-venv"
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-test.txt
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -r requirements-axe.txt
 	touch $@
 
 ## Node, for the player's JavaScript tests (Debian's nodejs when missing).

@@ -424,8 +424,11 @@
     if (element.textContent !== text) { element.textContent = text; known.delete(element); }
     return element;
   }
-  function headerPart(current, section, known) { return textPart(current, 'h3', 'rowmotion-header', section.header, known); }
-  function footerPart(current, section, known) { return textPart(current, 'p', 'footer', section.footer, known); }
+  // In a section's list only rows are items: its header and footer are
+  // presentation (the section is named by its header).
+  function headerPart(current, section, known) { return presentation(textPart(current, 'h3', 'rowmotion-header', section.header, known)); }
+  function footerPart(current, section, known) { return presentation(textPart(current, 'p', 'footer', section.footer, known)); }
+  function presentation(element) { if (element) element.setAttribute('role', 'presentation'); return element; }
 
   function describeSection(view, section) {
     var label = hasText(section.header) && section.header !== '' ? section.header : 'Section ' + section.id;
@@ -1173,6 +1176,15 @@
     if (element.hasAttribute('data-autoplay')) player.play();
     return Object.freeze(player);
   }
+
+  // Content that scrolls sideways (wide tables) can be scrolled from the keyboard.
+  document.querySelectorAll('main table').forEach(function (table) {
+    if (table.scrollWidth > table.clientWidth + 1 && !table.hasAttribute('tabindex')) {
+      table.tabIndex = 0;
+      table.setAttribute('role', 'region');
+      table.setAttribute('aria-label', 'Table (scrolls sideways)');
+    }
+  });
 
   var players = Array.prototype.map.call(document.querySelectorAll('[data-rowmotion-player]'), makePlayer);
   // A strategy comparison's panes follow whichever one is driven, the same

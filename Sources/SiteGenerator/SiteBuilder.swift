@@ -590,7 +590,7 @@ public enum SiteBuilder {
         for section in snapshot.sections {
             let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id)"
             html += "<div class=\"rowmotion-section\" role=\"list\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\">"
-            if let header = section.header { html += "<h3 class=\"rowmotion-header\">\(HTMLText.escape(header))</h3>" }
+            if let header = section.header { html += "<h3 class=\"rowmotion-header\" role=\"presentation\">\(HTMLText.escape(header))</h3>" }
             for row in section.rows {
                 html += "<div class=\"rowmotion-row\" role=\"listitem\" data-item-id=\"\(HTMLText.escape(row.id))\">"
                 let fields = row.fields.isEmpty ? [Field("id", .string(row.id))] : row.fields
@@ -600,7 +600,7 @@ public enum SiteBuilder {
                 }
                 html += "</div>"
             }
-            if let footer = section.footer { html += "<p class=\"footer\">\(HTMLText.escape(footer))</p>" }
+            if let footer = section.footer { html += "<p class=\"footer\" role=\"presentation\">\(HTMLText.escape(footer))</p>" }
             html += "</div>\n"
         }
         return html

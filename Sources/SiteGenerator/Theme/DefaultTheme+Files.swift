@@ -36,7 +36,7 @@ extension DefaultTheme {
 <section class="filmstrip" aria-label="Filmstrip">
 <h2>Filmstrip</h2>
 <p>Every snapshot side by side, without JavaScript: <a href="{{filmstrip}}">{{filmstrip}}</a> (also printed by <code>rowmotion diff --format svg</code>, for a pull request).</p>
-<div class="filmstrip-scroll"><img src="{{filmstrip}}" alt="Filmstrip of {{title}}: each snapshot as a column of rows, with inserted, moved, reloaded and deleted rows marked" loading="lazy"></div>
+<div class="filmstrip-scroll" tabindex="0" role="region" aria-label="Filmstrip (scrolls sideways)"><img src="{{filmstrip}}" alt="Filmstrip of {{title}}: each snapshot as a column of rows, with inserted, moved, reloaded and deleted rows marked" loading="lazy"></div>
 </section>
 </main>
 <script src="{{root}}{{script}}"></script>
@@ -112,6 +112,7 @@ extension DefaultTheme {
         "player.mustache": #"""
 <figure class="rowmotion-player" data-rowmotion-player="{{name}}" data-step="{{step}}"{{#autoplay}} data-autoplay{{/autoplay}}{{#compare}} data-compare="{{compare}}"{{/compare}}{{#strategy}} data-strategy="{{strategy}}" data-moves="{{moves}}"{{/strategy}}>
   <figcaption>{{#strategyLabel}}<strong class="rowmotion-strategy">{{strategyLabel}}</strong> <span class="rowmotion-move-count">{{moveSummary}}</span>{{/strategyLabel}}{{^strategyLabel}}{{title}}{{/strategyLabel}}</figcaption>
+  <noscript><p class="rowmotion-noscript">Playing the steps needs JavaScript. This is the first snapshot; each step's calls and the filmstrip show every change.</p></noscript>
   <div class="rowmotion-list" role="group" aria-label="Rows">
 {{{initialHTML}}}
   </div>
@@ -122,7 +123,7 @@ extension DefaultTheme {
 /* Rowmotion's default theme. */
 :root {
   --text: #1c1c1e; --muted: #6e6e73; --background: #ffffff; --panel: #f2f2f7; --line: #d1d1d6;
-  --accent: #0a84ff; --insert: #34c759; --delete: #ff3b30; --move: #0a84ff; --reload: #ff9f0a;
+  --accent: #0a84ff; --accent-strong: #0058c4; --insert: #34c759; --delete: #ff3b30; --move: #0a84ff; --reload: #ff9f0a;
   color-scheme: light dark;
 }
 @media (prefers-color-scheme: dark) {
@@ -133,10 +134,10 @@ body { margin: 0; font: 16px/1.55 -apple-system, BlinkMacSystemFont, "Segoe UI",
 .site-nav { padding: 1.5rem 1rem; border-right: 1px solid var(--line); background: var(--panel); }
 .site-nav ul { list-style: none; padding: 0; margin: 1rem 0 0; }
 .site-nav li a { display: block; padding: .25rem .5rem; border-radius: 6px; color: inherit; text-decoration: none; }
-.site-nav a[aria-current="page"] { background: var(--accent); color: #fff; }
+.site-nav a[aria-current="page"] { background: var(--accent-strong); color: #fff; }
 .site-title { font-weight: 700; color: inherit; text-decoration: none; }
 .page { padding: 2rem 3rem; max-width: 60rem; min-width: 0; }
-pre { background: var(--panel); padding: .75rem 1rem; border-radius: 8px; overflow-x: auto; font-size: .85rem; }
+pre { background: var(--panel); padding: .75rem 1rem; border-radius: 8px; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85rem; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rowmotion-player { margin: 1.5rem 0; padding: 1rem; border: 1px solid var(--line); border-radius: 16px; background: var(--panel); max-width: 24rem; }
 .rowmotion-player figcaption { font-weight: 600; margin-bottom: .5rem; }
@@ -191,7 +192,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rowmotion-player:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 .rowmotion-timeline { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem; padding: 0; margin: 0 0 .5rem; }
 .rowmotion-timeline button { font: inherit; font-size: .75rem; min-width: 1.8rem; padding: .1rem .3rem; border-radius: 6px; border: 1px solid var(--line); background: var(--background); color: var(--text); }
-.rowmotion-timeline button[aria-current] { background: var(--accent); color: #fff; border-color: var(--accent); }
+.rowmotion-timeline button[aria-current] { background: var(--accent-strong); color: #fff; border-color: var(--accent-strong); }
 .rowmotion-timeline button[data-deferred] { box-shadow: inset 0 -3px 0 var(--reload); }
 .rowmotion-player[data-compare="reloadData"] { max-width: 48rem; }
 .rowmotion-side-by-side { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
@@ -205,6 +206,13 @@ main table { border-collapse: collapse; margin: 1rem 0; font-size: .9rem; displa
 main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; text-align: left; vertical-align: top; }
 .bench-table td:not(:first-child), .bench-table th:not(:first-child) { text-align: right; font-variant-numeric: tabular-nums; }
 .bench-chart { max-width: 100%; height: auto; }
+.rowmotion-noscript { margin: 0 0 .5rem; font-size: .85rem; color: var(--muted); }
+/* Touch targets of at least 44 px at phone width. */
+@media (max-width: 48rem) {
+  .rowmotion-controls button, .rowmotion-controls select, .rowmotion-timeline button, .rowmotion-scrub button { min-height: 44px; min-width: 44px; }
+  .rowmotion-controls label { min-height: 44px; display: inline-flex; align-items: center; }
+  .rowmotion-scrub input[type="range"] { min-height: 44px; }
+}
 """# + "\n",
         "rowmotion.js": #"""
 /* Rowmotion's player: replays each step's batches the way UIKit applies
@@ -633,8 +641,11 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
     if (element.textContent !== text) { element.textContent = text; known.delete(element); }
     return element;
   }
-  function headerPart(current, section, known) { return textPart(current, 'h3', 'rowmotion-header', section.header, known); }
-  function footerPart(current, section, known) { return textPart(current, 'p', 'footer', section.footer, known); }
+  // In a section's list only rows are items: its header and footer are
+  // presentation (the section is named by its header).
+  function headerPart(current, section, known) { return presentation(textPart(current, 'h3', 'rowmotion-header', section.header, known)); }
+  function footerPart(current, section, known) { return presentation(textPart(current, 'p', 'footer', section.footer, known)); }
+  function presentation(element) { if (element) element.setAttribute('role', 'presentation'); return element; }
 
   function describeSection(view, section) {
     var label = hasText(section.header) && section.header !== '' ? section.header : 'Section ' + section.id;
@@ -1382,6 +1393,15 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
     if (element.hasAttribute('data-autoplay')) player.play();
     return Object.freeze(player);
   }
+
+  // Content that scrolls sideways (wide tables) can be scrolled from the keyboard.
+  document.querySelectorAll('main table').forEach(function (table) {
+    if (table.scrollWidth > table.clientWidth + 1 && !table.hasAttribute('tabindex')) {
+      table.tabIndex = 0;
+      table.setAttribute('role', 'region');
+      table.setAttribute('aria-label', 'Table (scrolls sideways)');
+    }
+  });
 
   var players = Array.prototype.map.call(document.querySelectorAll('[data-rowmotion-player]'), makePlayer);
   // A strategy comparison's panes follow whichever one is driven, the same

@@ -103,7 +103,8 @@ player.goTo(step - 1).then(() => { try {
     // A reload crossfades: old and new content both partly shown mid-way.
     if (f === 0.5) {
       for (const { part, el } of parts) {
-        if (!el || part.role !== 'reload-old' || part.style !== 'fade') continue;
+        // (A reloaded section's rows are new cells: only its header and footer pair up.)
+        if (!el || part.role !== 'reload-old' || part.style !== 'fade' || (part.unit === 'section' && part.type === 'row')) continue;
         const partner = parts.find((p) => p.el && p.part.role === 'reload-new' && p.part.type === part.type && p.part.from &&
           p.part.from[0] === part.s && p.part.from[1] === part.r);
         if (partner && !partner.part.animated) continue;

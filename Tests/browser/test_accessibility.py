@@ -1,0 +1,124 @@
+"""Accessibility, checked by axe-core (4.12, from the pinned
+axe-playwright-python wheel: only its axe.min.js is injected) on every page
+of the built site, with the player settled and mid-step: no serious or
+critical violation. Then what axe cannot judge: what a step announces, the
+player's name and pressed state, keyboard scrolling of long lists, touch
+targets at phone width, and the page without JavaScript."""
+import json
+from pathlib import Path
+
+import pytest
+import axe_playwright_python
+
+from conftest import SITE
+
+AXE = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+PAGES = sorted(SITE.rglob("*.html"))
+
+RUN_AXE = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ['violations']}).then((results) => done(results.violations
+  .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  .map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': ' + n.failureSummary.slice(0, 160))}))),
+  (error) => done([{id: 'axe-error', impact: 'critical', nodes: [String(error)]}]));
+"""
+
+
+def violations(driver):
+    driver.execute_script(AXE)
+    return driver.execute_async_script(RUN_AXE)
+
+
+def test_every_page_is_checked():
+    assert len(PAGES) >= 25, f"{len(PAGES)} pages in {SITE}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(SITE)))
+def test_no_serious_or_critical_axe_violation(driver, page):
+    driver.set_window_size(1200, 1000)
+    driver.get(page.as_uri())
+    found = violations(driver)
+    assert found == [], json.dumps(found, indent=1)
+
+
+def open_messenger(driver):
+    driver.get((SITE / "examples" / "messenger.html").as_uri())
+    return driver.execute_script("return window.Rowmotion.players[0].element")
+
+
+def test_no_violation_mid_step_while_a_batch_is_held(driver):
+    driver.set_window_size(1200, 1000)
+    open_messenger(driver)
+    driver.execute_script("window.Rowmotion.players[0].hold(0.5)")
+    assert violations(driver) == []
+
+
+def test_a_step_is_announced_by_what_it_does(driver):
+    open_messenger(driver)
+    said = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const player = window.Rowmotion.players[0];
+        const live = player.element.querySelector('[aria-live]');
+        let early = null;
+        // Said when the step starts, not after it settles.
+        player.element.addEventListener('rowmotion:batch', () => { if (early === null) early = live.textContent; });
+        player.next().then(() => done({early: early, label: player.element.getAttribute('aria-label')}));
+    """)
+    assert said["early"] == "Carol moved to the top; Erin inserted; Bob deleted; Alice reloaded", said
+    assert said["label"].startswith("Animated list: Messenger"), said
+
+
+def test_play_says_whether_it_is_pressed(driver):
+    open_messenger(driver)
+    play = driver.find_element("css selector", ".rowmotion-play")
+    assert play.get_attribute("aria-pressed") == "false"
+    play.click()
+    assert play.get_attribute("aria-pressed") == "true"
+    assert play.get_attribute("aria-label") == "Pause"
+    play.click()
+    assert play.get_attribute("aria-pressed") == "false"
+
+
+def test_a_long_list_scrolls_from_the_keyboard_without_stepping_the_player(driver):
+    from selenium.webdriver.common.keys import Keys
+    driver.get((SITE / "examples" / "large-list.html").as_uri())
+    listing = driver.find_element("css selector", "[data-rowmotion-player] .rowmotion-list")
+    listing.send_keys(Keys.PAGE_DOWN)
+    listing.send_keys(Keys.ARROW_DOWN)
+    state = driver.execute_script("""
+        const p = window.Rowmotion.players[0];
+        return {top: p.element.querySelector('.rowmotion-list').scrollTop, step: p.step};
+    """)
+    assert state["top"] > 30 and state["step"] == 0, state
+
+
+def test_controls_are_44_px_touch_targets_at_phone_width(driver):
+    driver.set_window_size(390, 844)
+    try:
+        open_messenger(driver)
+        small = driver.execute_script("""
+            const targets = '.rowmotion-controls button, .rowmotion-controls select, .rowmotion-controls label, '
+              + '.rowmotion-timeline button, .rowmotion-scrub button, .rowmotion-scrub input';
+            return Array.from(document.querySelectorAll(targets))
+              .map((el) => { const r = el.getBoundingClientRect(); return [el.textContent || el.getAttribute('aria-label'), r.width, r.height]; })
+              .filter(([, w, h]) => h < 44 || w < 24);
+        """)
+        assert small == []
+    finally:
+        driver.set_window_size(1200, 1000)
+
+
+def test_without_javascript_the_page_says_so_and_keeps_the_calls_and_the_filmstrip(driver):
+    driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        driver.get((SITE / "examples" / "messenger.html").as_uri())
+        note = driver.find_element("css selector", ".rowmotion-noscript").text
+        assert "needs JavaScript" in note
+        assert driver.find_elements("css selector", "pre.swift-calls")
+        assert driver.find_elements("css selector", ".filmstrip-scroll img")
+        assert driver.find_elements("css selector", "[data-rowmotion-player] [data-item-id]")
+        driver.get((SITE / "index.html").as_uri())
+        text = driver.find_element("css selector", "main").text
+        assert "on the left" not in text and "On the right" not in text
+    finally:
+        driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
