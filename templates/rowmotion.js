@@ -597,6 +597,7 @@
   var BASE_DURATION = 300, UXKIT_DURATION = 250, PAUSE_BETWEEN_STEPS = 600;
   var SPEEDS = [['0.1', '0.1×'], ['0.25', '0.25×'], ['0.5', '0.5×'], ['1', '1×'], ['2', '2×'], ['uxkit', 'UXKit (0.25 s linear)']];
   var internals = new WeakMap();
+  var ROLE_WORDS = { structure: 'structural', reloads: 'deferred reloads' };
 
   // A list in `host`: its content element and what it shows.
   function makeSurface(host) {
@@ -733,9 +734,12 @@
         width: surface.container.clientWidth,
         viewport: { top: list.scrollTop, maxHeight: maxHeightOf(list) } });
       element.setAttribute('data-playing-batch', String(info.batch + 1));
-      element.dispatchEvent(new CustomEvent('rowmotion:batch', { bubbles: true, detail: {
-        step: info.step, batch: info.batch, batchCount: info.count, role: batch.role,
-        duration: t.duration, easing: t.easing, timeline: plan } }));
+      // Told once the batch's animations exist (held or running).
+      function started() {
+        element.dispatchEvent(new CustomEvent('rowmotion:batch', { bubbles: true, detail: {
+          step: info.step, batch: info.batch, batchCount: info.count, role: batch.role,
+          duration: t.duration, easing: t.easing, timeline: plan } }));
+      }
 
       var run = { animations: [], ghosts: [], lifted: [] };
       running = run;
@@ -748,6 +752,7 @@
           else if (part.role === 'reload-new') el.setAttribute('data-change', 'reloaded');
           else if (part.role === 'move' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-change', 'moved');
         });
+        started();
         return new Promise(function (resolve) { setTimeout(resolve, t.duration / speed); }).then(function () {
           if (running === run) running = null;
         });
@@ -779,6 +784,7 @@
         animation.playbackRate = speed;
         if (held) animation.pause();
       });
+      started();
       return Promise.all(run.animations.map(function (a) { return a.finished.catch(function () {}); })).then(function () {
         if (running === run) stopRunning();
       });
@@ -1049,7 +1055,7 @@
       if (playing) {
         text = 'Step ' + current + ' → ' + playing.step + ' of ' + data.steps.length + (labels[playing.step] ? ': ' + labels[playing.step] : '');
         batchLine.textContent = 'batch ' + (playing.batch + 1) + ' of ' + playing.count + ': ' +
-          (playing.role === 'deferredReloads' ? 'deferred reloads' : playing.role || 'structural') + (held ? ' (held)' : '');
+          (ROLE_WORDS[playing.role] || playing.role || 'structural') + (held ? ' (held)' : '');
       } else {
         text = 'Step ' + current + ' of ' + data.steps.length + (labels[current] ? ': ' + labels[current] : '');
         var advice = adviceFor(current);
