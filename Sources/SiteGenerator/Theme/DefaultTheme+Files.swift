@@ -958,8 +958,8 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
           duration: t.duration, easing: t.easing, timeline: plan } }));
       }
 
-      var run = { animations: [], ghosts: [], lifted: [] };
-      running = run;
+      var ongoing = { animations: [], ghosts: [], lifted: [] };
+      running = ongoing;
       if (REDUCED) {
         // No motion: tint what changed, with a label, then settle.
         plan.parts.forEach(function (part) {
@@ -971,7 +971,7 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
         });
         started();
         return new Promise(function (resolve) { setTimeout(resolve, t.duration / speed); }).then(function () {
-          if (running === run) running = null;
+          if (running === ongoing) running = null;
         });
       }
       plan.parts.forEach(function (part, k) {
@@ -981,29 +981,29 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
           if (!source) return;
           el = ghostOf(source, part.frames[0].y);
           surface.container.appendChild(el);
-          run.ghosts.push(el);
+          ongoing.ghosts.push(el);
         } else {
           el = partElement(views, part);
           if (!part.animated && !inspect) return;
-          run.lifted.push(el);
+          ongoing.lifted.push(el);
         }
         if (inspect) el.setAttribute('data-rowmotion-part', String(k));
         if (!part.animated) return;
         var base = part.side === 'old' ? part.frames[0].y : part.frames[part.frames.length - 1].y;
         el.style.zIndex = String(part.z);
         if (part.role === 'move' && traced.rows[part.s] && part.type === 'row' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-moving', '');
-        run.animations.push(el.animate(keyframes(part, base), t));
+        ongoing.animations.push(el.animate(keyframes(part, base), t));
       });
-      run.animations.push(surface.container.animate(plan.height.map(function (frame) {
+      ongoing.animations.push(surface.container.animate(plan.height.map(function (frame) {
         return { offset: frame.offset, height: frame.h + 'px' };
       }), t));
-      run.animations.forEach(function (animation) {
+      ongoing.animations.forEach(function (animation) {
         animation.playbackRate = speed;
         if (held) animation.pause();
       });
       started();
-      return Promise.all(run.animations.map(function (a) { return a.finished.catch(function () {}); })).then(function () {
-        if (running === run) stopRunning();
+      return Promise.all(ongoing.animations.map(function (a) { return a.finished.catch(function () {}); })).then(function () {
+        if (running === ongoing) stopRunning();
       });
     }
 
@@ -1093,7 +1093,6 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
       if (!held || held.batch !== index || !running) {
         generation += 1;
         stopRunning();
-        var token = generation;
         pending = current;
         showState(surface, stateAt(current));
         held = { step: current + 1, batch: index, position: position };
@@ -1102,7 +1101,6 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
         playing = { step: current + 1, batch: index, count: count, role: step.batches[index].role };
         var promise = playBatch(step.batches[index], { step: current + 1, batch: index, count: count }, step.changedFields || {});
         chain = promise.then(function () { return player; });
-        void token;
       }
       held.position = position;
       if (running) {
