@@ -253,6 +253,14 @@
       view1 = { top: top1, bottom: top1 + frame1 };
     }
     function seen(rect, view) { return !view || (rect.y + rect.h > view.top && rect.y < view.bottom); }
+    // Whether a part's path (keyframes are straight lines) is on screen at
+    // any moment: a long section that leaves copies only what can be seen.
+    function crosses(frames) {
+      var top = Infinity, bottom = -Infinity;
+      frames.forEach(function (f) { top = Math.min(top, f.y); bottom = Math.max(bottom, f.y + f.h); });
+      var span = { y: top, h: bottom - top };
+      return seen(span, view0) || seen(span, view1);
+    }
     var parts = [];
     function add(part) { part.order = parts.length; parts.push(part); }
 
@@ -270,8 +278,10 @@
       var style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
       if (style === 'none') return;
       blockParts(block).forEach(function (part) {
+        var frames = styledFrames(style, false, block, part.rect, width);
+        if (!crosses(frames)) return;
         add({ type: part.type, unit: 'section', side: 'old', s: left.from, r: part.r, role: reload ? 'reload-old' : 'delete', layer: 'leaving',
-          style: style, animated: true, frames: styledFrames(style, false, block, part.rect, width) });
+          style: style, animated: true, frames: frames });
       });
     });
     t.leftRows.forEach(function (left) {
@@ -432,22 +442,54 @@
 
   function describeSection(view, section) {
     var label = hasText(section.header) && section.header !== '' ? section.header : 'Section ' + section.id;
-    view.el.setAttribute('aria-label', label);
+    if (view.el.getAttribute('aria-label') !== label) view.el.setAttribute('aria-label', label);
   }
 
   // Puts the views' elements in `container` in order; removes the rest.
   function arrange(container, views) {
-    views.forEach(function (view, s) {
+    views.forEach(function (view) {
       var parts = [];
       if (view.header) parts.push(view.header);
-      parts = parts.concat(view.rows);
+      for (var r = 0; r < view.rows.length; r++) parts.push(view.rows[r]);
       if (view.footer) parts.push(view.footer);
-      var el = view.el;
-      parts.forEach(function (part, k) { if (el.children[k] !== part) el.insertBefore(part, el.children[k] || null); });
-      while (el.children.length > parts.length) el.removeChild(el.lastChild);
-      if (container.children[s] !== el) container.insertBefore(el, container.children[s] || null);
+      order(view.el, parts);
     });
-    while (container.children.length > views.length) container.removeChild(container.lastChild);
+    order(container, views.map(function (view) { return view.el; }));
+  }
+
+  // Makes `elements` the children of `parent`, in order, moving as few as it
+  // can: the longest run already in order stays, so a step that moves three
+  // rows of 5,000 moves three elements (each move restyles what it moves).
+  function order(parent, elements) {
+    var wanted = new Set(elements), at = new Map(), k = 0, child, next;
+    for (child = parent.firstElementChild; child; child = next) {
+      next = child.nextElementSibling;
+      if (wanted.has(child)) at.set(child, k++); else parent.removeChild(child);
+    }
+    var stays = increasingRun(elements.map(function (el) { return at.has(el) ? at.get(el) : -1; }));
+    var anchor = null;
+    for (var i = elements.length - 1; i >= 0; i--) {
+      if (!stays[i]) parent.insertBefore(elements[i], anchor);
+      anchor = elements[i];
+    }
+  }
+
+  // Flags the members of a longest strictly increasing subsequence of the
+  // non-negative values (patience sorting, O(n log n)).
+  function increasingRun(values) {
+    var tails = [], previous = new Array(values.length), flags = new Array(values.length);
+    values.forEach(function (value, i) {
+      if (value < 0) return;
+      var low = 0, high = tails.length;
+      while (low < high) {
+        var mid = (low + high) >> 1;
+        if (values[tails[mid]] < value) low = mid + 1; else high = mid;
+      }
+      previous[i] = low ? tails[low - 1] : -1;
+      tails[low] = i;
+    });
+    for (var i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = previous[i]) flags[i] = true;
+    return flags;
   }
 
   // The view of `state`, reusing the elements of `views` by key (for jumps).
@@ -473,26 +515,6 @@
         return line;
       });
       return view;
-    });
-  }
-
-  // Heights of every part, measured where they will be shown (same width).
-  function measure(views) {
-    return views.map(function (view) {
-      return {
-        header: view.header ? view.header.getBoundingClientRect().height : 0,
-        rows: view.rows.map(function (row) { return row.getBoundingClientRect().height; }),
-        footer: view.footer ? view.footer.getBoundingClientRect().height : 0
-      };
-    });
-  }
-
-  function place(views, laid) {
-    views.forEach(function (view, s) {
-      var section = laid.sections[s];
-      if (view.header) view.header.style.top = section.header.y + 'px';
-      view.rows.forEach(function (row, r) { row.style.top = section.rows[r].y + 'px'; });
-      if (view.footer) view.footer.style.top = section.footer.y + 'px';
     });
   }
 
@@ -599,17 +621,50 @@
   var internals = new WeakMap();
   var ROLE_WORDS = { structure: 'structural', reloads: 'deferred reloads' };
 
-  // A list in `host`: its content element and what it shows.
+  // A list in `host`: its content element and what it shows. The sections
+  // the page's HTML already shows (the first snapshot) are adopted as they
+  // are, elements and all, and read back as the state they show.
+  // The list's content is two boxes: `frame` has the content's height (which
+  // animates) and `container`, a box of no height pinned to its top, holds
+  // the sections, so a height that changes every frame does not lay out
+  // every row again every frame.
   function makeSurface(host) {
-    var container = document.createElement('div');
-    container.className = 'rowmotion-sections';
-    host.replaceChildren(container);
-    var surface = { host: host, container: container, shown: null, known: new WeakMap(), width: -1 };
+    var frame = document.createElement('div');
+    frame.className = 'rowmotion-sections';
+    var container = frame.appendChild(document.createElement('div'));
+    container.className = 'rowmotion-content';
+    var state = [], views = [];
+    Array.prototype.slice.call(host.children).forEach(function (el) {
+      if (!el.hasAttribute('data-section-id')) return;
+      var section = { id: el.getAttribute('data-section-id'), header: null, footer: null, items: [] };
+      var view = { el: el, header: null, footer: null, rows: [] };
+      Array.prototype.forEach.call(el.children, function (child) {
+        if (child.hasAttribute('data-item-id')) {
+          view.rows.push(child);
+          section.items.push({ id: child.getAttribute('data-item-id'), fields: Array.prototype.map.call(child.children, function (span) {
+            return [span.getAttribute('data-field'), span.textContent];
+          }) });
+        } else if (child.classList.contains('rowmotion-header')) {
+          view.header = child;
+          section.header = child.textContent;
+        } else if (child.classList.contains('footer')) {
+          view.footer = child;
+          section.footer = child.textContent;
+        }
+      });
+      state.push(section);
+      views.push(view);
+      container.appendChild(el);
+    });
+    host.replaceChildren(frame);
+    var surface = { host: host, frame: frame, container: container, shown: null, known: new WeakMap(), width: -1 };
+    if (views.length) surface.shown = { state: state, views: views, laid: null };
     return surface;
   }
 
-  function heightsOf(surface, views) {
-    var width = surface.container.clientWidth;
+  // Heights of the views' parts, from the cache where known; the rest are
+  // measured where they are (which lays the list out).
+  function heightsOf(surface, views, width) {
     if (width !== surface.width) { surface.known = new WeakMap(); surface.width = width; }
     var known = surface.known;
     function of(el) {
@@ -623,22 +678,41 @@
     });
   }
 
+  // Measures cells that are not in the list yet, and copies of cells whose
+  // content is about to change, in a small hidden box of the list's width:
+  // laying that box out costs what it holds, where measuring in the list
+  // would lay out every row of it. Call it before the list is touched.
+  function measureAside(surface, elements) {
+    if (!elements.length) return;
+    var box = surface.box;
+    if (!box) {
+      box = surface.box = document.createElement('div');
+      box.className = 'rowmotion-measure';
+      box.setAttribute('aria-hidden', 'true');
+      box.appendChild(document.createElement('div')).className = 'rowmotion-section';
+      surface.host.appendChild(box);
+    }
+    box.style.width = surface.width + 'px';
+    var holder = box.firstChild;
+    elements.forEach(function (el) { holder.appendChild(el); });
+    elements.forEach(function (el) { surface.known.set(el, el.getBoundingClientRect().height); });
+    holder.replaceChildren();
+  }
+
   // The end state at once (a jump, or reloadData()).
   function showState(surface, state) {
     var views = viewsByKey(state, surface.shown && surface.shown.views, surface.shown && surface.shown.state, surface.known);
     arrange(surface.container, views);
-    var laid = layout(state, heightsOf(surface, views));
-    place(views, laid);
-    surface.container.style.height = laid.height + 'px';
+    var laid = layout(state, heightsOf(surface, views, surface.frame.clientWidth));
+    surface.frame.style.height = laid.height + 'px';
     surface.shown = { state: state, views: views, laid: laid };
   }
 
   // Lays the shown state out again (the width changed).
   function relayout(surface) {
     if (!surface.shown) return;
-    var laid = layout(surface.shown.state, heightsOf(surface, surface.shown.views));
-    place(surface.shown.views, laid);
-    surface.container.style.height = laid.height + 'px';
+    var laid = layout(surface.shown.state, heightsOf(surface, surface.shown.views, surface.frame.clientWidth));
+    surface.frame.style.height = laid.height + 'px';
     surface.shown.laid = laid;
   }
 
@@ -653,7 +727,7 @@
     var jumps = element.getAttribute('data-strategy') === 'reloadData';
     var list = element.querySelector('.rowmotion-list');
     var surface = makeSurface(list);
-    var states = [data.initial];
+    var states = [surface.shown ? surface.shown.state : []];
     var timer = null, current = 0, pending = 0, speed = 1, linear = false;
     var chain = Promise.resolve(), generation = 0;
     var running = null;   // {animations, ghosts, lifted, batch}
@@ -679,7 +753,6 @@
       stopping.animations.forEach(function (animation) { animation.cancel(); });
       stopping.ghosts.forEach(function (ghost) { ghost.remove(); });
       stopping.lifted.forEach(function (el) { el.style.zIndex = ''; el.removeAttribute('data-rowmotion-part'); el.removeAttribute('data-moving'); });
-      surface.container.removeAttribute('data-rowmotion-part');
       element.removeAttribute('data-playing-batch');
     }
 
@@ -689,18 +762,28 @@
       var before = surface.shown;
       var traced = trace(before.state, batch);
       var inspect = element.hasAttribute('data-rowmotion-inspect');
-      // Copies of the old cells that leave, made before any cell changes.
+      // What the list's geometry is, read before anything is written (one
+      // layout at most, none when a frame has been drawn since the last write).
+      var width = surface.frame.clientWidth;
+      var viewport = { top: list.scrollTop, maxHeight: maxHeightOf(list) };
+      if (width !== surface.width) { surface.known = new WeakMap(); surface.width = width; }
+      // The old cells that leave. A leaving row is copied now, before its
+      // cell is refilled; the cells of a leaving section are copied when the
+      // timeline shows them (none of them is refilled by this batch).
       var copies = new Map();
       function copy(s, type, r, el) { if (el) copies.set(s + ':' + type + ':' + r, el.cloneNode(true)); }
+      function later(s, type, r, el) { if (el) copies.set(s + ':' + type + ':' + r, el); }
       traced.leftSections.forEach(function (left) {
         var view = before.views[left.from];
-        copy(left.from, 'header', -1, view.header);
-        view.rows.forEach(function (row, r) { copy(left.from, 'row', r, row); });
-        copy(left.from, 'footer', -1, view.footer);
+        later(left.from, 'header', -1, view.header);
+        view.rows.forEach(function (row, r) { later(left.from, 'row', r, row); });
+        later(left.from, 'footer', -1, view.footer);
       });
       traced.leftRows.forEach(function (left) { copy(left.from[0], 'row', left.from[1], before.views[left.from[0]].rows[left.from[1]]); });
 
-      // The new state's elements: each row keeps its element wherever it goes.
+      // The new state's elements: each row keeps its element wherever it
+      // goes. Reloaded rows are refilled after the new cells are measured.
+      var refills = [];
       var views = traced.state.map(function (section, a) {
         var how = traced.sections[a];
         var old = how.how === 'stay' || how.how === 'move' ? before.views[how.from] : null;
@@ -712,27 +795,38 @@
           var from = traced.rows[a][r];
           if (!from.from) return makeRow(row);
           var line = before.views[from.from[0]].rows[from.from[1]];
-          if (from.how === 'reload') {
-            if (fillRow(line, row)) surface.known.delete(line);
-            (changed[row.id] || []).forEach(function (name) {
-              var field = line.querySelector('[data-field="' + CSS.escape(name) + '"]');
-              if (field) field.setAttribute('data-changed', '');
-            });
-          }
+          if (from.how === 'reload') refills.push({ line: line, row: row });
           return line;
         });
         return view;
       });
+      var fresh = [], copiesToMeasure = [];
+      views.forEach(function (view) {
+        [view.header].concat(view.rows, [view.footer]).forEach(function (el) {
+          if (el && !el.isConnected && !surface.known.has(el)) fresh.push(el);
+        });
+      });
+      refills.forEach(function (refill) {
+        var copy = refill.line.cloneNode(true);
+        if (fillRow(copy, refill.row)) { refill.copy = copy; copiesToMeasure.push(copy); }
+      });
+      measureAside(surface, fresh.concat(copiesToMeasure));
+      refills.forEach(function (refill) {
+        fillRow(refill.line, refill.row);
+        if (refill.copy) surface.known.set(refill.line, surface.known.get(refill.copy));
+        (changed[refill.row.id] || []).forEach(function (name) {
+          var field = refill.line.querySelector('[data-field="' + CSS.escape(name) + '"]');
+          if (field) field.setAttribute('data-changed', '');
+        });
+      });
       arrange(surface.container, views);
-      var laid = layout(traced.state, heightsOf(surface, views));
-      place(views, laid);
-      surface.container.style.height = laid.height + 'px';
+      var laid = layout(traced.state, heightsOf(surface, views, width));
+      surface.frame.style.height = laid.height + 'px';
       surface.shown = { state: traced.state, views: views, laid: laid };
 
       var t = timing();
       var plan = timeline({ trace: traced, before: before.laid, after: laid, styles: data.animations,
-        width: surface.container.clientWidth,
-        viewport: { top: list.scrollTop, maxHeight: maxHeightOf(list) } });
+        width: width, viewport: viewport });
       element.setAttribute('data-playing-batch', String(info.batch + 1));
       // Told once the batch's animations exist (held or running).
       function started() {
@@ -777,7 +871,7 @@
         if (part.role === 'move' && traced.rows[part.s] && part.type === 'row' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-moving', '');
         ongoing.animations.push(el.animate(keyframes(part, base), t));
       });
-      ongoing.animations.push(surface.container.animate(plan.height.map(function (frame) {
+      ongoing.animations.push(surface.frame.animate(plan.height.map(function (frame) {
         return { offset: frame.offset, height: frame.h + 'px' };
       }), t));
       ongoing.animations.forEach(function (animation) {
@@ -1173,8 +1267,8 @@
     settle(current);
     if (typeof ResizeObserver === 'function') {
       new ResizeObserver(function () {
-        if (!running && surface.container.clientWidth !== surface.width) relayout(surface);
-        if (compare && compare.container.clientWidth !== compare.width) relayout(compare);
+        if (!running && surface.frame.clientWidth !== surface.width) relayout(surface);
+        if (compare && compare.frame.clientWidth !== compare.width) relayout(compare);
       }).observe(list);
     }
     if (element.hasAttribute('data-autoplay')) player.play();

@@ -510,6 +510,22 @@ struct SiteBuilderTests {
             "\(template):2:4: error: the template uses 'titel', which its context does not have"))
     }
 
+    /// The player reads the first snapshot from the rows the page shows, so
+    /// a player template that leaves them out (or escapes them) is refused at
+    /// its file, not published as players with nothing to play.
+    @Test func playerTemplate_withoutTheFirstRows_isAnError() throws {
+        let project = try FixtureProject(files: sampleFiles + [
+            ("templates/player.mustache", "<figure data-rowmotion-player=\"{{name}}\"><div class=\"rowmotion-list\">{{initialHTML}}</div></figure>\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        let template = project.root.appendingPathComponent("templates/player.mustache").path
+        #expect(site.diagnostics.map(\.description) == [
+            "\(template):1:1: error: the player template must write {{{initialHTML}}} unescaped inside its '.rowmotion-list': "
+                + "the player reads the first snapshot from those rows"])
+        #expect(Theme.writesInitialRows("<div>{{{ initialHTML }}}</div>") && Theme.writesInitialRows("{{& initialHTML}}"))
+    }
+
     /// The binary's built-in theme is the repository's templates/ folder.
     @Test func builtInTheme_matchesTemplatesFolder() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -578,5 +594,31 @@ struct PlayerDataTests {
         // `a` changes in place (batch 1); `d` moves and changes, so its reload
         // waits for the second batch.
         #expect(reloads == [["a"], ["d"]])
+    }
+
+    /// The first snapshot is in the page as rows, which the player adopts:
+    /// the data does not repeat it. Values are the text a cell shows, the
+    /// same as those rows (JavaScript would print 2.0 as "2").
+    @Test func data_leavesTheFirstSnapshotToThePage_andCarriesValuesAsShown() throws {
+        let text = """
+        title: Values
+        steps:
+          - items:
+              - {id: a, price: 1.5}
+          - items:
+              - {id: a, price: 1.5}
+              - {id: b, price: 2.0, note: null, flag: true}
+        """
+        let read = SnapshotReader.read(bytes: Array(text.utf8), file: "values.yml")
+        let sequence = try #require(read.sequence, "\(read.diagnostics)")
+        let json = try PlayerData.json(for: sequence, name: "values.yml")
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(data["initial"] == nil)
+        let steps = try #require(data["steps"] as? [[String: Any]])
+        let batch = try #require((steps.first?["batches"] as? [[String: Any]])?.first)
+        let inserted = try #require(batch["insertedRows"] as? [[String: Any]])
+        let fields = try #require(inserted.first?["fields"] as? [[String]])
+        #expect(fields == [["price", "2.0"], ["note", ""], ["flag", "true"]])
+        #expect(SiteBuilder.staticList(sequence.steps[1].snapshot).contains("<span class=\"field primary\" data-field=\"price\">2.0</span>"))
     }
 }

@@ -36,8 +36,24 @@ def rowmotion():
     return run
 
 
+REPORT = ROOT / ".build" / "browser-report.json"
+
+
+def record_figures(key, figures):
+    """Adds figures under `key` to the browser report (printed at the end of
+    the run): measured, never asserted."""
+    import json
+    known = json.loads(REPORT.read_text()) if REPORT.exists() else {}
+    known[key] = figures
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text(json.dumps(known, sort_keys=True))
+
+
+def pytest_sessionstart(session):
+    REPORT.unlink(missing_ok=True)
+
+
 def pytest_terminal_summary(terminalreporter):
     """Prints the figures the browser tests measure (see test_animation.py)."""
-    report = ROOT / ".build" / "browser-report.json"
-    if report.exists():
-        terminalreporter.write_line(f"browser figures: {report.read_text()}")
+    if REPORT.exists():
+        terminalreporter.write_line(f"browser figures: {REPORT.read_text()}")

@@ -3,7 +3,7 @@ and opacity, in series and queued, and none at all under reduced motion.
 Every wait is on the player's promises or on animation frames."""
 import json
 
-from conftest import ROOT, SITE
+from conftest import ROOT, SITE, record_figures
 
 from test_player import act, expected_states, fill_unchanged, open_example
 
@@ -135,10 +135,8 @@ def test_large_list_frame_times_are_reported(driver, rowmotion):
     deltas = sorted(result["deltas"])
     assert deltas, "no frames were drawn"
     p95 = deltas[min(len(deltas) - 1, int(len(deltas) * 0.95))]
-    report = ROOT / ".build" / "browser-report.json"
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.write_text(json.dumps({"large_list_step_frames": len(deltas), "p95_frame_ms": round(p95, 2),
-                                  "max_frame_ms": round(deltas[-1], 2)}))
+    record_figures("large_list_step_frames", {"frames": len(deltas), "p95_frame_ms": round(p95, 2),
+                                              "max_frame_ms": round(deltas[-1], 2)})
 
 
 def test_compare_pane_jumps_to_each_state_without_animation(driver, rowmotion, tmp_path):

@@ -1,11 +1,162 @@
-"""The default theme's script and stylesheet stay under 20 KB gzipped (12 KB until
-issue 14 added the timeline model, scrubbing and the review controls)."""
+"""Page weight: the theme's script and stylesheet, a page's bytes against its
+changes, no row rendered twice, and the work at the start of a step on big
+lists. Figures go to .build/browser-report.json before anything is asserted,
+so the same file measures an older binary (ROWMOTION_BINARY=…) for a
+before/after table; times are reported, never asserted."""
 import gzip
+import json
+import random
+import re
+import subprocess
 
-from conftest import ROOT
+import pytest
 
+from conftest import BINARY, ROOT, record_figures
 
 def test_theme_js_and_css_are_under_20_kb_gzipped():
+    # 12 KB until issue 14 added the timeline model, scrubbing and the review controls.
     total = sum(len(gzip.compress((ROOT / "templates" / name).read_bytes(), compresslevel=9))
                 for name in ("rowmotion.js", "rowmotion.css"))
     assert total < 20 * 1024, f"{total} bytes gzipped"
+
+
+def sequence(rows, steps, changes, seed):
+    """`rows` rows with a title and a detail; each step deletes, inserts,
+    moves and edits `changes` rows each, at random places (seeded)."""
+    rng = random.Random(seed)
+    serial = 0
+
+    def row(number, edit=0):
+        return {"id": f"r{number}", "title": f"Row {number}", "detail": f"detail of row {number}, edit {edit}"}
+
+    current = [row(n) for n in range(rows)]
+    serial = rows
+    snapshots = [{"label": "Initial", "items": list(current)}]
+    for step in range(1, steps + 1):
+        for _ in range(changes):
+            current.pop(rng.randrange(len(current)))
+        for _ in range(changes):
+            current.insert(rng.randrange(len(current) + 1), row(serial))
+            serial += 1
+        for _ in range(changes):
+            moving = current.pop(rng.randrange(len(current)))
+            current.insert(rng.randrange(len(current) + 1), moving)
+        for _ in range(changes):
+            k = rng.randrange(len(current))
+            current[k] = dict(current[k], detail=current[k]["detail"] + "'")
+        snapshots.append({"label": f"Update {step}", "items": list(current)})
+    return {"title": f"{rows:,} rows, {steps} steps", "animation": "fade", "steps": snapshots}
+
+
+def build(tmp_path, name, document):
+    """Builds a site whose only example is `document`; returns its page."""
+    folder = tmp_path / name
+    (folder / "site").mkdir(parents=True)
+    (folder / "examples").mkdir()
+    (folder / "examples" / f"{name}.json").write_text(json.dumps(document))
+    (folder / "site" / "index.md").write_text("# Weight\n")
+    subprocess.run([str(BINARY), "build", "--site", "site", "--examples", "examples", "--out", "_site"],
+                   cwd=folder, check=True, capture_output=True)
+    return folder / "_site" / "examples" / f"{name}.html"
+
+
+def data_of(html):
+    match = re.search(r'<script type="application/json" class="rowmotion-data">(.*?)</script>', html, re.S)
+    return json.loads(match.group(1))
+
+
+# Collects every element carrying data-item-id that enters the document
+# from the moment it starts parsing until the player is ready: the rows the
+# page's HTML brings, and any a player builds again.
+COUNT_ROWS = """
+window.__rows = new Set();
+new MutationObserver((records) => {
+  for (const record of records) for (const node of record.addedNodes) {
+    if (node.nodeType !== 1) continue;
+    if (node.hasAttribute('data-item-id')) window.__rows.add(node);
+    node.querySelectorAll('[data-item-id]').forEach((row) => window.__rows.add(row));
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+# Steps through `count` steps, each a fresh `next()` from a settled state,
+# and reports per step the longest task the browser saw (Long Tasks API)
+# and the time from the call to the step's first drawn frame.
+STEP_TIMES = """
+const [count, done] = arguments;
+const player = window.Rowmotion.players[0];
+let window_ = null;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) if (window_) window_.longest = Math.max(window_.longest, entry.duration);
+}).observe({type: 'longtask'});
+const results = [];
+(async () => {
+  for (let k = 0; k < count; k++) {
+    window_ = {longest: 0};
+    const start = performance.now();
+    let firstFrame = null;
+    const finished = player.next();
+    requestAnimationFrame(() => requestAnimationFrame(() => { firstFrame = performance.now() - start; }));
+    await finished;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    results.push({longTask: window_.longest, firstFrame: firstFrame});
+  }
+  done(results);
+})();
+"""
+
+
+def measure_steps(driver, page, count):
+    driver.execute_cdp_cmd("Page.enable", {})
+    script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_ROWS})
+    try:
+        driver.get(page.as_uri())
+        driver.execute_script("return window.Rowmotion.players.length")
+        parsed_rows = driver.execute_script("return window.__rows.size")
+        steps = driver.execute_async_script(STEP_TIMES, count)
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    return parsed_rows, steps
+
+
+def summary(steps):
+    long_tasks = sorted(s["longTask"] for s in steps)
+    frames = sorted(s["firstFrame"] for s in steps if s["firstFrame"] is not None)
+    return {"median_long_task_ms": round(long_tasks[len(long_tasks) // 2], 1), "max_long_task_ms": round(long_tasks[-1], 1),
+            "median_first_frame_ms": round(frames[len(frames) // 2], 1), "max_first_frame_ms": round(frames[-1], 1)}
+
+
+def test_5000_by_50_page_holds_each_row_once_and_weighs_its_changes(driver, tmp_path):
+    """The 5,000-row, 50-step page against the same list with 5 steps: the
+    45 extra steps add their changes' bytes, never another copy of the list;
+    the rows of the first snapshot are in the page once and the player
+    adopts them instead of building them again."""
+    long_page = build(tmp_path, "long", sequence(5000, 50, 10, seed=50))
+    short_page = build(tmp_path, "short", sequence(5000, 5, 10, seed=50))
+    html = long_page.read_text()
+    data = data_of(html)
+    long_bytes, short_bytes = len(html.encode()), len(short_page.read_bytes())
+    parsed_rows, steps = measure_steps(driver, long_page, 10)
+    per_step = (long_bytes - short_bytes) / 45
+    figures = {"page_bytes": long_bytes, "page_gzip_bytes": len(gzip.compress(html.encode(), 9)),
+               "data_bytes": len(json.dumps(data)), "bytes_per_extra_step": round(per_step),
+               "rows_added_while_loading": parsed_rows, **summary(steps)}
+    record_figures("page_5000x50", figures)
+    # 40 changes a step: their calls, counts and delta, well under a copy of
+    # 5,000 rows (about 500 KB of HTML).
+    assert per_step < 20_000, figures
+    assert "initial" not in data, "the first snapshot is in the page's HTML; its data must not repeat it"
+    assert html.count('data-item-id="r17"') <= 1, "row r17 is written into the page more than once"
+    assert parsed_rows == 5000, f"{parsed_rows} row elements were added for 5,000 rows: the player rebuilt rows"
+
+
+def test_large_list_step_start_is_reported(driver):
+    """The 1,000-row example's step starts, reported (issue 14 asks for the
+    long task under 50 ms; a shared 2-core machine is not a timer)."""
+    page = ROOT / ".build" / "strict-site" / "examples" / "large-list.html"
+    if not page.exists():
+        pytest.skip("build the strict site first (make test does)")
+    parsed_rows, steps = measure_steps(driver, page, 10)
+    record_figures("large_list_step_start", {"rows_added_while_loading": parsed_rows, **summary(steps)})
+    assert parsed_rows == 1000, f"{parsed_rows} row elements were added for 1,000 rows: the player rebuilt rows"

@@ -21,6 +21,20 @@ function pageData(file) {
   return JSON.parse(match[1]);
 }
 
+// The first snapshot as the page shows it (the player adopts these rows):
+// section and row ids in document order, up to the player's data.
+function pageRows(file) {
+  const html = fs.readFileSync(file, 'utf8');
+  const list = html.slice(html.indexOf('class="rowmotion-list"'), html.indexOf('class="rowmotion-data"'));
+  const decode = (text) => text.replace(/&(amp|lt|gt|quot|#39);/g, (_, name) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]);
+  const state = [];
+  for (const match of list.matchAll(/data-(section|item)-id="([^"]*)"/g)) {
+    if (match[1] === 'section') state.push({ id: decode(match[2]), header: null, footer: null, items: [] });
+    else state[state.length - 1].items.push({ id: decode(match[2]), fields: [] });
+  }
+  return state;
+}
+
 const ids = (state) => state.map((section) => ({ id: section.id, items: section.items.map((row) => row.id) }));
 
 const pages = fs.existsSync(path.join(site, 'examples'))
@@ -38,7 +52,7 @@ for (const page of pages) {
     const expected = JSON.parse(execFileSync(binary, ['diff', path.join('examples', data.example), '--format', 'json'],
       { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 }));
     assert.strictEqual(data.steps.length, expected.steps.length);
-    let state = data.initial;
+    let state = pageRows(path.join(site, 'examples', page));
     data.steps.forEach((step, k) => {
       assert.strictEqual(step.batches.length, expected.steps[k].batches.length, `step ${k + 1}: batch count`);
       step.batches.forEach((batch, n) => {

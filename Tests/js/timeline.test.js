@@ -181,6 +181,26 @@ test('rows off-screen before and after do not animate, as UIKit has no cell for 
   assert.ok(find(t, (p) => p.animated).length < 10);
 });
 
+test('a long deleted section leaves copies only of the parts whose path crosses the screen', () => {
+  // Section "long" (header 30, rows at y 100 + 40 i) between a one-row section
+  // (70 high) and another long one; the list shows y 4,000 to 4,200 before and
+  // after (the list stays long).
+  const ids = (prefix) => Array.from({ length: 1000 }, (_, i) => `${prefix}${i}`);
+  const state = [section('one', ['a'], 'One'), section('long', ids('r'), 'Long'), section('tail', ids('t'), 'Tail')];
+  const deleteLong = batchOf({ sections: { delete: [1] } });
+  const fading = plan(state, deleteLong, { delete: 'fade' }, { top: 4000, maxHeight: 200 });
+  // Fade keeps every part in place: row 97 (y 3,980 .. 4,020) to row 102
+  // (y 4,180 .. 4,220) are on screen; nothing else of the section is copied.
+  assert.deepStrictEqual(find(fading, (p) => p.side === 'old').map((p) => p.r), [97, 98, 99, 100, 101, 102]);
+  // Top slides the block up by its height (40,030): a row's path runs from
+  // y - 40,030 to y + 40, so rows 97 to 999 pass the screen; the header
+  // (y 70) and rows above 97 never reach it.
+  const sliding = plan(state, deleteLong, { delete: 'top' }, { top: 4000, maxHeight: 200 });
+  const old = find(sliding, (p) => p.side === 'old');
+  assert.ok(old.every((p) => p.type === 'row'), 'the header never reaches the screen');
+  assert.deepStrictEqual([old.length, old[0].r, old[old.length - 1].r], [903, 97, 999]);
+});
+
 test('a reload lands where deletes and inserts alone put it, in the batch it belongs to', () => {
   // A row moves up past the reloaded one: the reload keeps its index (rule 19).
   const state = [section('s', ['a', 'b', 'c'])];

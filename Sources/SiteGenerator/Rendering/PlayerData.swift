@@ -1,10 +1,11 @@
 import ListDiff
 import SnapshotFormat
 
-/// The data a player needs, embedded in its page: the first snapshot in
-/// full, then each step's batches with the content of the cells they
-/// create (inserted and reloaded rows and sections). A page grows with the
-/// changes, not with steps × rows.
+/// The data a player needs, embedded in its page beside the first
+/// snapshot's rows (which the page shows as HTML and the player adopts, so
+/// they are not repeated here): each step's batches with the content of the
+/// cells they create (inserted and reloaded rows and sections). A page grows
+/// with the changes, not with steps × rows.
 public enum PlayerData {
     public static func json(for sequence: SnapshotSequence, name: String) throws(Diagnostic) -> String {
         json(for: sequence, changesets: try sequence.changesets(), name: name)
@@ -38,7 +39,6 @@ public enum PlayerData {
                 "reload": SafeJSON.string(animations.reload.rawValue),
             ]),
             "labels": SafeJSON.array(sequence.steps.map { SafeJSON.string($0.label) }),
-            "initial": SafeJSON.array(sequence.steps[0].snapshot.sections.map(section)),
             "steps": SafeJSON.array(steps),
         ])
     }
@@ -59,14 +59,10 @@ public enum PlayerData {
         ])
     }
 
+    /// A value as a cell shows it, the same text as the page's first rows
+    /// (JavaScript would print `2.0` as `2`).
     static func value(_ value: FieldValue) -> String {
-        switch value {
-        case .string(let text): return SafeJSON.string(text)
-        case .int(let number): return String(number)
-        case .double(let number): return number.isFinite ? String(number) : "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .null: return "null"
-        }
+        SafeJSON.string(value.description)
     }
 
     /// One batch: its operations in UIKit coordinates, and the content of

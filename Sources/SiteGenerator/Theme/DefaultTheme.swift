@@ -64,6 +64,11 @@ public struct Theme: Sendable {
             }
             theme.sources[fileName] = source
             theme.texts[fileName] = text
+            if fileName == "player.mustache", !writesInitialRows(text) {
+                throw .error("theme", at: theme.location(of: fileName),
+                             "the player template must write {{{initialHTML}}} unescaped inside its '.rowmotion-list': "
+                                 + "the player reads the first snapshot from those rows")
+            }
             if fileName.hasSuffix(".mustache") {
                 let name = String(fileName.dropLast(".mustache".count))
                 do {
@@ -81,6 +86,12 @@ public struct Theme: Sendable {
         }
         theme.library = MustacheLibrary(templates: templates)
         return theme
+    }
+
+    /// Whether a player template writes the first snapshot's rows as HTML.
+    static func writesInitialRows(_ text: String) -> Bool {
+        let spaced = text.replacingOccurrences(of: " ", with: "")
+        return spaced.contains("{{{initialHTML}}}") || spaced.contains("{{&initialHTML}}")
     }
 
     /// Where a theme file's line is, for diagnostics.

@@ -67,7 +67,7 @@ function geometryProblems(player) {
   const container = player.element.querySelector('.rowmotion-sections');
   const box = container.getBoundingClientRect();
   let y = 0;
-  container.querySelectorAll(':scope > .rowmotion-section > *').forEach((part) => {
+  container.querySelectorAll(':scope > .rowmotion-content > .rowmotion-section > *').forEach((part) => {
     const rect = part.getBoundingClientRect();
     if (Math.abs(rect.top - box.top - y) > 1) problems.push(`${part.textContent.slice(0, 20)} at ${(rect.top - box.top).toFixed(1)}, expected ${y.toFixed(1)}`);
     y = rect.bottom - box.top;
