@@ -238,7 +238,8 @@
   //   a part off-screen both before and after does not animate (UIKit has no
   //   cell for it), it is at its new place from the start.
   // Returns {from, to, height: [{offset, h}], parts: [{type, unit, side, s, r, from,
-  //   role, layer, z, style, animated, frames}]} (from: the old [section, row]
+  //   role, layer, z, style, shown, animated, frames}]} (shown: on screen before
+  //   or after, so drawn at its z; from: the old [section, row]
   //   a new part came from, row -1 for a header or footer, null if fresh) (unit: 'section' when the part goes
   //   with its whole section, 'row' when with its own row): side 'old' parts are copies of old cells
   //   that leave; side 'new' parts are the new state's elements.
@@ -281,7 +282,7 @@
         var frames = styledFrames(style, false, block, part.rect, width);
         if (!crosses(frames)) return;
         add({ type: part.type, unit: 'section', side: 'old', s: left.from, r: part.r, role: reload ? 'reload-old' : 'delete', layer: 'leaving',
-          style: style, animated: true, frames: frames });
+          style: style, shown: true, animated: true, frames: frames });
       });
     });
     t.leftRows.forEach(function (left) {
@@ -294,7 +295,7 @@
       var style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
       if (style === 'none') return;
       add({ type: 'row', unit: 'row', side: 'old', s: left.from[0], r: left.from[1], role: reload ? 'reload-old' : 'delete', layer: 'leaving',
-        style: style, animated: true, frames: styledFrames(style, false, rect, rect, width) });
+        style: style, shown: true, animated: true, frames: styledFrames(style, false, rect, rect, width) });
     });
 
     // Everything in the new state: arriving blocks, rows that glide.
@@ -308,7 +309,7 @@
         blockParts(block).forEach(function (part) {
           add({ type: part.type, unit: 'section', side: 'new', s: a, r: part.r, from: reload && part.type !== 'row' ? [section.from, -1] : null,
             role: reload ? 'reload-new' : 'insert', layer: 'arriving',
-            style: style, animated: shown, frames: shown ? styledFrames(style, true, block, part.rect, width) : glideFrames(part.rect, part.rect) });
+            style: style, shown: shown, animated: shown, frames: shown ? styledFrames(style, true, block, part.rect, width) : glideFrames(part.rect, part.rect) });
         });
         return;
       }
@@ -318,7 +319,7 @@
         var shown = seen(from, view0) || seen(to, view1);
         add({ type: type, unit: type === 'row' ? 'row' : 'section', side: 'new', s: a, r: r,
           from: type === 'row' ? t.rows[a][r].from : [section.from, -1], role: moving ? 'move' : 'stay', layer: moving ? 'moving' : 'still',
-          style: null, animated: shown && (from.y !== to.y), frames: shown ? glideFrames(from, to) : glideFrames(to, to) });
+          style: null, shown: shown, animated: shown && (from.y !== to.y), frames: shown ? glideFrames(from, to) : glideFrames(to, to) });
       }
       if (block.header) glide('header', old.header || block.header, block.header, -1, sectionMoves);
       t.rows[a].forEach(function (row, r) {
@@ -330,7 +331,7 @@
           var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
           var shown = seen(rect, view1);
           add({ type: 'row', unit: 'row', side: 'new', s: a, r: r, from: row.from, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
-            style: style, animated: shown, frames: shown ? styledFrames(style, true, rect, rect, width) : glideFrames(rect, rect) });
+            style: style, shown: shown, animated: shown, frames: shown ? styledFrames(style, true, rect, rect, width) : glideFrames(rect, rect) });
           return;
         }
         var from = before.sections[row.from[0]].rows[row.from[1]];
@@ -861,13 +862,15 @@
           ongoing.ghosts.push(el);
         } else {
           el = partElement(views, part);
-          if (!part.animated && !inspect) return;
+          if (!part.shown && !inspect) return;
           ongoing.lifted.push(el);
         }
         if (inspect) el.setAttribute('data-rowmotion-part', String(k));
+        // Every part on screen is stacked as the model says, moving or not:
+        // a row that stays covers a section sliding away behind it.
+        if (part.shown) el.style.zIndex = String(part.z);
         if (!part.animated) return;
         var base = part.side === 'old' ? part.frames[0].y : part.frames[part.frames.length - 1].y;
-        el.style.zIndex = String(part.z);
         if (part.role === 'move' && traced.rows[part.s] && part.type === 'row' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-moving', '');
         ongoing.animations.push(el.animate(keyframes(part, base), t));
       });

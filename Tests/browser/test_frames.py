@@ -189,3 +189,28 @@ def test_random_sequences_match_the_model_at_every_fifth_of_every_batch(driver, 
             failures.append(f"seed {seed} (replay: ROWMOTION_FRAME_SEED={seed} ROWMOTION_FRAME_SEQUENCES=1 "
                             f".venv/bin/pytest Tests/browser/test_frames.py -k random): " + "; ".join(problems[:6]))
     assert failures == [], "\n".join(failures[:5])
+
+
+def test_deleting_the_last_section_with_its_footer_is_seen_in_every_style(driver, tmp_path):
+    """The block (header, rows, footer) leaves as the style says, behind the
+    rows that stay, and the list shrinks with it, without a scrollbar."""
+    (tmp_path / "site").mkdir()
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "site" / "index.md").write_text("# Last section\n")
+    today = {"id": "today", "header": "Today", "items": [{"id": "a", "title": "Alice"}, {"id": "b", "title": "Bob"}]}
+    later = {"id": "later", "header": "Later", "footer": "2 chats", "items": [{"id": "c", "title": "Carol"}, {"id": "d", "title": "Dave"}]}
+    for style in STYLES:
+        sequence = {"title": f"Last section, {style}", "animation": style,
+                    "steps": [{"label": "Two", "sections": [today, later]}, {"label": "One", "sections": [today]}]}
+        (tmp_path / "examples" / f"last-{style}.json").write_text(json.dumps(sequence))
+    subprocess.run([str(BINARY), "build", "--site", "site", "--examples", "examples", "--out", "_site"],
+                   cwd=tmp_path, check=True, capture_output=True, text=True)
+    problems = []
+    for style in STYLES:
+        open_page(driver, tmp_path / "_site" / "examples" / f"last-{style}.html")
+        result = hold_and_check(driver, 1, 0)
+        problems += [f"{style}: {problem}" for problem in result["problems"]]
+        if style != "none" and result["roles"].get("delete", 0) != 4:
+            problems.append(f"{style}: {result['roles']} (header, two rows and the footer should leave)")
+    assert problems == [], "\n".join(problems[:10])
+

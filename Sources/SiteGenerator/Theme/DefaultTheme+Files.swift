@@ -165,8 +165,11 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 @media (max-width: 48rem) { body { grid-template-columns: minmax(0, 1fr); } .site-nav { border-right: 0; border-bottom: 1px solid var(--line); } .page { padding: 1.5rem; } }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
 .site-nav ul ul { margin: .15rem 0 .35rem .75rem; }
-.rowmotion-sections { position: relative; }
-.rowmotion-content { position: absolute; top: 0; left: 0; right: 0; }
+/* The content is cut at its animated height, as a table view's bounds cut its
+   cells: rows arriving below the old bottom are revealed as the list grows,
+   and nothing a batch draws makes the list scroll. */
+.rowmotion-sections { position: relative; overflow: hidden; overflow: clip; }
+.rowmotion-content { position: absolute; top: 0; left: 0; right: 0; isolation: isolate; }
 /* New cells are measured here, off the list, so measuring lays out only them. */
 .rowmotion-measure { position: absolute; top: 0; left: 0; height: 0; visibility: hidden; contain: strict; pointer-events: none; }
 /* Rows, headers and footers stay in flow, which is the model's layout (the
@@ -174,7 +177,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
    no position, and the browser shifts what follows. While a batch plays, parts
    move by transform only; leaving copies are placed absolutely where they were. */
 .rowmotion-sections .rowmotion-header, .rowmotion-sections p.footer { position: relative; }
-.rowmotion-sections .rowmotion-ghost { position: absolute; left: 0; right: 0; }
+.rowmotion-sections .rowmotion-content > .rowmotion-ghost { position: absolute; left: 0; right: 0; }
 .rowmotion-section > h3, .rowmotion-header, .rowmotion-list p.footer { background: var(--background); }
 .rowmotion-ghost { pointer-events: none; }
 .rowmotion-player[data-highlight-moves] [data-moving] { outline: 3px solid var(--move); outline-offset: -3px; }
@@ -461,7 +464,8 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
   //   a part off-screen both before and after does not animate (UIKit has no
   //   cell for it), it is at its new place from the start.
   // Returns {from, to, height: [{offset, h}], parts: [{type, unit, side, s, r, from,
-  //   role, layer, z, style, animated, frames}]} (from: the old [section, row]
+  //   role, layer, z, style, shown, animated, frames}]} (shown: on screen before
+  //   or after, so drawn at its z; from: the old [section, row]
   //   a new part came from, row -1 for a header or footer, null if fresh) (unit: 'section' when the part goes
   //   with its whole section, 'row' when with its own row): side 'old' parts are copies of old cells
   //   that leave; side 'new' parts are the new state's elements.
@@ -504,7 +508,7 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
         var frames = styledFrames(style, false, block, part.rect, width);
         if (!crosses(frames)) return;
         add({ type: part.type, unit: 'section', side: 'old', s: left.from, r: part.r, role: reload ? 'reload-old' : 'delete', layer: 'leaving',
-          style: style, animated: true, frames: frames });
+          style: style, shown: true, animated: true, frames: frames });
       });
     });
     t.leftRows.forEach(function (left) {
@@ -517,7 +521,7 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
       var style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
       if (style === 'none') return;
       add({ type: 'row', unit: 'row', side: 'old', s: left.from[0], r: left.from[1], role: reload ? 'reload-old' : 'delete', layer: 'leaving',
-        style: style, animated: true, frames: styledFrames(style, false, rect, rect, width) });
+        style: style, shown: true, animated: true, frames: styledFrames(style, false, rect, rect, width) });
     });
 
     // Everything in the new state: arriving blocks, rows that glide.
@@ -531,7 +535,7 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
         blockParts(block).forEach(function (part) {
           add({ type: part.type, unit: 'section', side: 'new', s: a, r: part.r, from: reload && part.type !== 'row' ? [section.from, -1] : null,
             role: reload ? 'reload-new' : 'insert', layer: 'arriving',
-            style: style, animated: shown, frames: shown ? styledFrames(style, true, block, part.rect, width) : glideFrames(part.rect, part.rect) });
+            style: style, shown: shown, animated: shown, frames: shown ? styledFrames(style, true, block, part.rect, width) : glideFrames(part.rect, part.rect) });
         });
         return;
       }
@@ -541,7 +545,7 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
         var shown = seen(from, view0) || seen(to, view1);
         add({ type: type, unit: type === 'row' ? 'row' : 'section', side: 'new', s: a, r: r,
           from: type === 'row' ? t.rows[a][r].from : [section.from, -1], role: moving ? 'move' : 'stay', layer: moving ? 'moving' : 'still',
-          style: null, animated: shown && (from.y !== to.y), frames: shown ? glideFrames(from, to) : glideFrames(to, to) });
+          style: null, shown: shown, animated: shown && (from.y !== to.y), frames: shown ? glideFrames(from, to) : glideFrames(to, to) });
       }
       if (block.header) glide('header', old.header || block.header, block.header, -1, sectionMoves);
       t.rows[a].forEach(function (row, r) {
@@ -553,7 +557,7 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
           var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
           var shown = seen(rect, view1);
           add({ type: 'row', unit: 'row', side: 'new', s: a, r: r, from: row.from, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
-            style: style, animated: shown, frames: shown ? styledFrames(style, true, rect, rect, width) : glideFrames(rect, rect) });
+            style: style, shown: shown, animated: shown, frames: shown ? styledFrames(style, true, rect, rect, width) : glideFrames(rect, rect) });
           return;
         }
         var from = before.sections[row.from[0]].rows[row.from[1]];
@@ -1084,13 +1088,15 @@ main th, main td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; t
           ongoing.ghosts.push(el);
         } else {
           el = partElement(views, part);
-          if (!part.animated && !inspect) return;
+          if (!part.shown && !inspect) return;
           ongoing.lifted.push(el);
         }
         if (inspect) el.setAttribute('data-rowmotion-part', String(k));
+        // Every part on screen is stacked as the model says, moving or not:
+        // a row that stays covers a section sliding away behind it.
+        if (part.shown) el.style.zIndex = String(part.z);
         if (!part.animated) return;
         var base = part.side === 'old' ? part.frames[0].y : part.frames[part.frames.length - 1].y;
-        el.style.zIndex = String(part.z);
         if (part.role === 'move' && traced.rows[part.s] && part.type === 'row' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-moving', '');
         ongoing.animations.push(el.animate(keyframes(part, base), t));
       });

@@ -48,6 +48,13 @@ function rowsNow() {
 }
 
 element.setAttribute('data-rowmotion-inspect', '');
+// Leaving copies take no pointer events in the page; for hit-testing here
+// they must, or elementFromPoint would look through them.
+if (!document.getElementById('frames-hit-test')) {
+  const style = document.head.appendChild(document.createElement('style'));
+  style.id = 'frames-hit-test';
+  style.textContent = '.rowmotion-ghost { pointer-events: auto !important; }';
+}
 const scrollTop = list.scrollTop;
 player.goTo(step - 1).then(() => { try {
   list.scrollTop = scrollTop;
@@ -77,6 +84,12 @@ player.goTo(step - 1).then(() => { try {
       say(f, `content height ${box.height} outside the two layouts ${plan.from}..${plan.to}`);
     }
     if (f === 0 && beforeHold && !near(box.height, startHeight, 1)) say(f, `the list's height jumps at t = 0: ${startHeight} -> ${box.height}`);
+    // A list whose content fits before and after never shows a scrollbar
+    // mid-way (nothing a batch draws reaches past the content's height).
+    const maxHeight = parseFloat(getComputedStyle(list).maxHeight);
+    if (Math.max(plan.from, plan.to) < (isFinite(maxHeight) ? maxHeight : Infinity) - 1 && list.scrollHeight > list.clientHeight + 1) {
+      say(f, `the list scrolls (${list.scrollHeight} in ${list.clientHeight}) although its content fits`);
+    }
     for (const { part, k, el } of parts) {
       if (!el) continue;
       checked += 1;
@@ -107,6 +120,15 @@ player.goTo(step - 1).then(() => { try {
       const shrunk = box.height < Math.max(plan.from, plan.to) - 1;
       if (part.side === 'old' && visible && shrunk && f < 1 && rect.top + want.clipTop < frame.bottom - 1) {
         if (rect.bottom - want.clipBottom > box.bottom + 1) say(f, `${label} is cut off by the list's bottom (${(rect.bottom - box.bottom).toFixed(1)} px)`);
+      }
+      // Painting order is the model's: what covers a part's centre is the
+      // part itself or one the model draws above it (a row that stays is
+      // never under a section sliding away behind it).
+      if (visible && inFrame && f > 0 && f < 1) {
+        const top = document.elementFromPoint(centre.x, centre.y);
+        const owner = top && top.closest('[data-rowmotion-part]');
+        const other = owner && owner !== el ? plan.parts[Number(owner.getAttribute('data-rowmotion-part'))] : null;
+        if (other && other.z < part.z) say(f, `${label} (z ${part.z}) is drawn under ${other.role} ${other.type} "${owner.textContent.slice(0, 24)}" (z ${other.z})`);
       }
       // A row an explicit move carries is drawn above everything it passes.
       if (part.role === 'move' && part.animated && part.type === 'row' && el.hasAttribute('data-moving') && visible && inFrame && f > 0 && f < 1) {
