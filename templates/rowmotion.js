@@ -209,6 +209,75 @@
     ];
   }
 
+  // A block that arrives or leaves has a place in the other layout too: the
+  // gap it opens or leaves, where the nearest part above it that stays ends
+  // there (UIKit's update support gives a deleted cell a target rect in the
+  // new row data, "the start of the row after" its neighbour, and an inserted
+  // cell a start in the old). Its style plays around a slot that glides
+  // between the two, so it moves with its neighbours, as UIKit's cells do.
+  function gaps(t, before, after) {
+    var sectionTo = new Map(), rowTo = new Map();
+    t.sections.forEach(function (section, a) {
+      if (section.from !== null && section.from !== undefined) sectionTo.set(section.from, { a: a, how: section.how });
+    });
+    t.rows.forEach(function (list, a) {
+      list.forEach(function (row, r) { if (row.from) rowTo.set(row.from[0] + ':' + row.from[1], { a: a, r: r, how: row.how }); });
+    });
+    function end(rect) { return rect.y + rect.h; }
+    function top(section) { return section.header ? end(section.header) : section.y; }
+    return {
+      // Where old section s's slot is in the new layout.
+      section: function (s) {
+        var to = sectionTo.get(s);
+        if (to && to.how === 'reload') return after.sections[to.a].y;
+        for (var k = s - 1; k >= 0; k--) {
+          var kept = sectionTo.get(k);
+          if (kept && kept.how === 'stay') return end(after.sections[kept.a]);
+        }
+        return 0;
+      },
+      // Where old row [s, r] (its section survives) is in the new layout.
+      row: function (s, r) {
+        var to = rowTo.get(s + ':' + r);
+        if (to && to.how === 'reload') return after.sections[to.a].rows[to.r].y;
+        var home = sectionTo.get(s);
+        for (var i = r - 1; i >= 0; i--) {
+          var kept = rowTo.get(s + ':' + i);
+          if (kept && kept.how === 'stay' && kept.a === home.a) return end(after.sections[kept.a].rows[kept.r]);
+        }
+        return top(after.sections[home.a]);
+      },
+      // Where new section a's slot was in the old layout.
+      arrivingSection: function (a) {
+        var section = t.sections[a];
+        if (section.how === 'reload') return before.sections[section.from].y;
+        for (var k = a - 1; k >= 0; k--) {
+          if (t.sections[k].how === 'stay') return end(before.sections[t.sections[k].from]);
+        }
+        return 0;
+      },
+      // Where new row [a, r] (its section stays or moves) was in the old layout.
+      arrivingRow: function (a, r) {
+        var row = t.rows[a][r], home = t.sections[a].from;
+        if (row.how === 'reload') return before.sections[row.from[0]].rows[row.from[1]].y;
+        for (var i = r - 1; i >= 0; i--) {
+          var kept = t.rows[a][i];
+          if (kept.how === 'stay' && kept.from[0] === home) return end(before.sections[home].rows[kept.from[1]]);
+        }
+        return top(before.sections[home]);
+      }
+    };
+  }
+
+  // Frames that also glide by `shift` pixels: from 0 to shift for a leaving
+  // part, from shift to 0 for an arriving one (keyframes stay linear).
+  function shifted(frames, shift, arriving) {
+    if (!shift) return frames;
+    return frames.map(function (frame) {
+      return Object.assign({}, frame, { y: frame.y + shift * (arriving ? 1 - frame.offset : frame.offset) });
+    });
+  }
+
   var FIELDS = ['x', 'y', 'h', 'opacity', 'clipTop', 'clipBottom'];
   // A part's frame at eased progress p (keyframes are linear between them).
   function sample(frames, p) {
@@ -262,7 +331,7 @@
       var span = { y: top, h: bottom - top };
       return seen(span, view0) || seen(span, view1);
     }
-    var parts = [];
+    var parts = [], gap = gaps(t, before, after);
     function add(part) { part.order = parts.length; parts.push(part); }
 
     // Blocks that leave: whole sections (header, rows, footer), then rows.
@@ -278,8 +347,9 @@
       var later = before.sections.some(function (_, i) { return i > left.from && !leavingSections.has(i); });
       var style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
       if (style === 'none') return;
+      var shift = gap.section(left.from) - block.y;
       blockParts(block).forEach(function (part) {
-        var frames = styledFrames(style, false, block, part.rect, width);
+        var frames = shifted(styledFrames(style, false, block, part.rect, width), shift, false);
         if (!crosses(frames)) return;
         add({ type: part.type, unit: 'section', side: 'old', s: left.from, r: part.r, role: reload ? 'reload-old' : 'delete', layer: 'leaving',
           style: style, shown: true, animated: true, frames: frames });
@@ -295,7 +365,8 @@
       var style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
       if (style === 'none') return;
       add({ type: 'row', unit: 'row', side: 'old', s: left.from[0], r: left.from[1], role: reload ? 'reload-old' : 'delete', layer: 'leaving',
-        style: style, shown: true, animated: true, frames: styledFrames(style, false, rect, rect, width) });
+        style: style, shown: true, animated: true,
+        frames: shifted(styledFrames(style, false, rect, rect, width), gap.row(left.from[0], left.from[1]) - rect.y, false) });
     });
 
     // Everything in the new state: arriving blocks, rows that glide.
@@ -305,11 +376,12 @@
         var reload = section.how === 'reload';
         var later = t.sections.some(function (other, i) { return i > a && other.how !== 'insert'; });
         var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
-        var shown = seen(block, view1);
+        var shown = seen(block, view1), shift = gap.arrivingSection(a) - block.y;
         blockParts(block).forEach(function (part) {
           add({ type: part.type, unit: 'section', side: 'new', s: a, r: part.r, from: reload && part.type !== 'row' ? [section.from, -1] : null,
             role: reload ? 'reload-new' : 'insert', layer: 'arriving',
-            style: style, shown: shown, animated: shown, frames: shown ? styledFrames(style, true, block, part.rect, width) : glideFrames(part.rect, part.rect) });
+            style: style, shown: shown, animated: shown,
+            frames: shown ? shifted(styledFrames(style, true, block, part.rect, width), shift, true) : glideFrames(part.rect, part.rect) });
         });
         return;
       }
@@ -331,7 +403,8 @@
           var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
           var shown = seen(rect, view1);
           add({ type: 'row', unit: 'row', side: 'new', s: a, r: r, from: row.from, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
-            style: style, shown: shown, animated: shown, frames: shown ? styledFrames(style, true, rect, rect, width) : glideFrames(rect, rect) });
+            style: style, shown: shown, animated: shown,
+            frames: shown ? shifted(styledFrames(style, true, rect, rect, width), gap.arrivingRow(a, r) - rect.y, true) : glideFrames(rect, rect) });
           return;
         }
         var from = before.sections[row.from[0]].rows[row.from[1]];

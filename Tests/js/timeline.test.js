@@ -66,6 +66,35 @@ test('fade: a delete fades out in place while the rows below slide up over it', 
   assert.ok(b.z > gone.z);
 });
 
+test('a leaving or arriving row keeps to its gap while rows above it come and go, as its neighbours do', () => {
+  // UIKit gives a deleted cell a target rect in the new layout and an inserted
+  // cell a start in the old: the gap after the nearest row above that stays
+  // (_UITableViewUpdateSupport's gaps, "start of row after row").
+  // Rows a b c d (40 each at 0 40 80 120); a and c deleted: b ends at 0, d at 40.
+  const state = [section('s', ['a', 'b', 'c', 'd'])];
+  let t = plan(state, batchOf({ rows: { delete: [[0, 0], [0, 2]] } }));
+  const [, c] = find(t, (p) => p.role === 'delete');
+  // c fades out on its way from 80 to b's new bottom (40), as b goes 40 -> 0.
+  assert.deepStrictEqual([at(c, 0).y, at(c, 0.5).y, at(c, 1).y], [80, 60, 40]);
+  assert.deepStrictEqual([at(c, 0.5).opacity], [0.5]);
+  // With `top` it slides up behind b and stays behind it: it ends at 0, under b.
+  t = plan(state, batchOf({ rows: { delete: [[0, 0], [0, 2]] } }), { delete: 'top' });
+  const [, cTop] = find(t, (p) => p.role === 'delete');
+  assert.deepStrictEqual([at(cTop, 0).y, at(cTop, 0.5).y, at(cTop, 1).y], [80, 40, 0]);
+  // Inserting x at 0 and y at 2 of a b (new x a y b at 0 40 80 120): y starts
+  // at a's old bottom (40) and comes down with a to 80 while it fades in.
+  t = plan([section('s', ['a', 'b'])], batchOf({ rows: { insert: [[0, 0], [0, 2]] }, insertedRows: [row('x'), row('y')] }));
+  const [x, y] = find(t, (p) => p.role === 'insert');
+  assert.deepStrictEqual([at(x, 0).y, at(x, 1).y], [0, 0]);
+  assert.deepStrictEqual([at(y, 0).y, at(y, 0.5).y, at(y, 1).y], [40, 60, 80]);
+  // A reload's two cells glide together when a row above is deleted.
+  t = plan(state, batchOf({ rows: { delete: [[0, 0]], reload: [[0, 2]] }, reloadedRows: [row('c')] }));
+  const [old] = find(t, (p) => p.role === 'reload-old');
+  const [fresh] = find(t, (p) => p.role === 'reload-new');
+  assert.deepStrictEqual([at(old, 0).y, at(old, 0.5).y, at(old, 1).y], [80, 60, 40]);
+  assert.deepStrictEqual([at(fresh, 0).y, at(fresh, 0.5).y, at(fresh, 1).y], [80, 60, 40]);
+});
+
 test('a reload is the old cell leaving and the new one arriving: fade crossfades in place', () => {
   const state = [section('s', ['a', 'b'])];
   const t = plan(state, batchOf({ rows: { reload: [[0, 1]] }, reloadedRows: [{ id: 'b', fields: [['title', 'B!']] }] }));
