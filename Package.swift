@@ -25,8 +25,12 @@ let package = Package(
         .target(
             name: "SiteGenerator",
             dependencies: ["ListDiff", "SnapshotFormat", "CCMark", .product(name: "Mustache", package: "swift-mustache"),
-                           .product(name: "Yams", package: "Yams")]
+                           .product(name: "Yams", package: "Yams")],
+            plugins: ["EmbedTheme"]
         ),
+        // templates/ into SiteGenerator's source at build time (the theme's one copy in git).
+        .executableTarget(name: "embed-theme"),
+        .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["embed-theme"]),
         // `rowmotion serve`: the built site over HTTP on loopback, rebuilt as
         // its sources change, with live reload over a WebSocket.
         .target(

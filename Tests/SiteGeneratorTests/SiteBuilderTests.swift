@@ -526,7 +526,8 @@ struct SiteBuilderTests {
         #expect(Theme.writesInitialRows("<div>{{{ initialHTML }}}</div>") && Theme.writesInitialRows("{{& initialHTML}}"))
     }
 
-    /// The binary's built-in theme is the repository's templates/ folder.
+    /// The binary's built-in theme is the repository's templates/ folder, byte
+    /// for byte (the EmbedTheme build-tool plugin writes it at build time).
     @Test func builtInTheme_matchesTemplatesFolder() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("templates")
@@ -534,7 +535,7 @@ struct SiteBuilderTests {
         #expect(names == DefaultTheme.files.keys.sorted())
         for name in names {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-            #expect(DefaultTheme.files[name] == text, "templates/\(name) differs: run python3 scripts/embed-theme.py")
+            #expect(DefaultTheme.files[name] == text, "templates/\(name) differs from the embedded copy")
         }
     }
 }
