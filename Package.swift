@@ -24,8 +24,7 @@ let package = Package(
         // Markdown pages and examples to a static site: load, render, write.
         .target(
             name: "SiteGenerator",
-            dependencies: ["ListDiff", "SnapshotFormat", "CCMark", .product(name: "Mustache", package: "swift-mustache"),
-                           .product(name: "Yams", package: "Yams")],
+            dependencies: ["ListDiff", "SnapshotFormat", "CCMark", .product(name: "Mustache", package: "swift-mustache")],
             plugins: ["EmbedTheme"]
         ),
         // templates/ into SiteGenerator's source at build time (the theme's one copy in git).
@@ -52,14 +51,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "rowmotion-bench",
-            dependencies: ["ListDiff", "SeededRandom", "SiteGenerator", "CCMark"],
+            dependencies: ["ListDiff", "SeededRandom", "SiteGenerator", "CCMark",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Benchmarks/rowmotion-bench"
         ),
         // The seeded generator random tests and benchmark inputs share.
-        .target(name: "SeededRandom", path: "Tests/SeededRandom"),
+        .target(name: "SeededRandom"),
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
-        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "SeededRandom"], exclude: ["Fixtures"]),
-        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "SeededRandom"], exclude: ["Fixtures"]),
+        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "ListDiff", "SeededRandom", .product(name: "Yams", package: "Yams")],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "SnapshotFormat", "SeededRandom"], exclude: ["Fixtures"]),
         .testTarget(name: "SiteServerTests", dependencies: ["SiteServer"]),
         // Runs the built `rowmotion` binary end to end.
         .testTarget(name: "RowmotionCLITests", dependencies: ["rowmotion"]),

@@ -1,4 +1,5 @@
 import Foundation
+import SiteGenerator
 
 /// Serves the files of the built site, read from disk on every request (a
 /// rebuild swaps the folder), with the live-reload script added to HTML.
@@ -71,9 +72,7 @@ public struct SiteFileHandler: Sendable {
         let url = root.appendingPathComponent(relative)
         guard manager.fileExists(atPath: url.path, isDirectory: &isFolder) else { return .notFound }
         // Links out of the site are not followed.
-        let base = root.resolvingSymlinksInPath().path
-        let real = url.resolvingSymlinksInPath().path
-        guard real == base || real.hasPrefix(base + "/") else { return .notFound }
+        guard Paths.isInside(url.path, folder: root.path, orIsIt: true) else { return .notFound }
         guard isFolder.boolValue else { return .file(relative) }
         // Rebuilt from the parts (never `//host/`, which a browser reads as
         // another site), each part %-encoded again.

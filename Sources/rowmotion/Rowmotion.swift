@@ -1,18 +1,19 @@
 import ArgumentParser
 import Foundation
+import SiteGenerator
 
 @main
-struct Rowmotion: ParsableCommand {
+struct Rowmotion: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rowmotion",
         abstract: "Replays list snapshot sequences as UIKit batch updates.",
-        version: "0.1.0",
+        version: RowmotionVersion.string,
         subcommands: [Build.self, Serve.self, Diff.self, Check.self, Init.self]
     )
 
     /// Parses and runs, with DESIGN.md's exit codes: 0 success, 1 an input
     /// has errors, 2 wrong usage (the parser's own default is 64).
-    static func main() {
+    static func main() async {
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()
@@ -20,7 +21,13 @@ struct Rowmotion: ParsableCommand {
             exitOnFailure(error)
         }
         do {
-            try command.run()
+            // Still on the main thread, before any task starts another one.
+            if command is Serve { Serve.blockStopSignals() }
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let error as ValidationError {
             // Found by the command itself (a --step past the file's last
             // step): about that command, not the whole tool's usage.

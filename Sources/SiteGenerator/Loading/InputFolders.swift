@@ -22,13 +22,11 @@ public enum InputFolders {
                 problems.append(.error("unreadable-folder", at: at(path), "cannot read the folder '\(path)' (given as --\(flag)): permission denied"))
             }
         }
-        let out = real(options.out)
         for (flag, path) in [("site", options.site), ("examples", options.examples), ("templates", options.templates)] {
-            let input = real(path)
-            if out == input || out.hasPrefix(input + "/") {
+            if Paths.isInside(options.out, folder: path, orIsIt: true) {
                 problems.append(.error("output-inside-input", at: at(options.out),
                                        "--out '\(options.out)' is inside --\(flag) '\(path)': the build would read its own output; write the site elsewhere"))
-            } else if input.hasPrefix(out + "/") {
+            } else if Paths.isInside(path, folder: options.out) {
                 problems.append(.error("output-inside-input", at: at(options.out),
                                        "--out '\(options.out)' contains --\(flag) '\(path)': replacing the site would remove it; write the site elsewhere"))
             }
@@ -36,26 +34,10 @@ public enum InputFolders {
         return problems
     }
 
-    /// `path` absolute, standardized, with every symbolic link followed
-    /// (those of a part that does not exist yet kept as written).
-    static func real(_ path: String) -> String {
-        var url = URL(fileURLWithPath: path).standardizedFileURL
-        var missing: [String] = []
-        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" {
-            missing.insert(url.lastPathComponent, at: 0)
-            url.deleteLastPathComponent()
-        }
-        var result = url.resolvingSymlinksInPath().path
-        for part in missing { result = (result as NSString).appendingPathComponent(part) }
-        return result
-    }
-
     /// Whether `file`, found under `folder`, is really there: not reached
     /// through a symbolic link that leads out of the folder.
     public static func staysInside(_ file: String, folder: String) -> Bool {
-        let root = real(folder)
-        let target = real(file)
-        return target.hasPrefix(root + "/")
+        Paths.isInside(file, folder: folder)
     }
 
     /// The error for a source that leads out of its folder.

@@ -79,16 +79,15 @@ public struct DemoSpec: Sendable {
         guard !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
             return .failure(ReferenceError("'\(name)' must be a path inside examples/, without '..'"))
         }
-        let root = examples.resolvingSymlinksInPath().standardizedFileURL
-        let target = examples.appendingPathComponent(name).resolvingSymlinksInPath().standardizedFileURL
-        guard target.path.hasPrefix(root.path + "/") else {
+        let target = examples.appendingPathComponent(name).path
+        guard let relative = Paths.relative(target, inside: examples.path) else {
             return .failure(ReferenceError("'\(name)' leads outside examples/ (through a symbolic link)"))
         }
-        guard FileManager.default.fileExists(atPath: target.path) else {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        guard FileManager.default.fileExists(atPath: target) else {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
             return .failure(ReferenceError("no example '\(name)' in examples/" + KeySuggestionsBridge.hint(for: name, in: names.sorted())))
         }
-        return .success(String(target.path.dropFirst(root.path.count + 1)))
+        return .success(relative)
     }
 
     struct ReferenceError: Error {

@@ -19,7 +19,7 @@ struct BuildCache {
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 2 (tool 0.1.0, \(executableStamp))"
+    static let format = "rowmotion-cache 2 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {

@@ -18,7 +18,6 @@ enum StaticFiles {
         let manager = FileManager.default
         guard manager.fileExists(atPath: site) else { return [] }
         let rootURL = URL(fileURLWithPath: site)
-        let root = rootURL.resolvingSymlinksInPath().standardizedFileURL.path
         let paths = (manager.enumerator(atPath: site)?.allObjects as? [String] ?? [])
             .filter { path in !path.hasSuffix(".md") && !path.split(separator: "/").contains { $0.hasPrefix(".") } }
             .sorted()
@@ -29,7 +28,7 @@ enum StaticFiles {
             let location = SourceLocation(file: (site as NSString).appendingPathComponent(path), line: 1, column: 1)
             var isFolder: ObjCBool = false
             guard manager.fileExists(atPath: fileURL.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            guard fileURL.resolvingSymlinksInPath().standardizedFileURL.path.hasPrefix(root + "/") else {
+            guard Paths.isInside(fileURL.path, folder: site) else {
                 diagnostics.append(.error("static-file", at: location, "this file leads outside \(site)/ through a symbolic link; copy it in instead"))
                 continue
             }

@@ -63,9 +63,7 @@ struct Build: ParsableCommand {
     func run() throws {
         var options = siteOptions.buildOptions(out: out, baseURL: baseURL)
         if !noCache {
-            // One cache per output folder: reused bytes come from that folder.
-            let absolute = URL(fileURLWithPath: out).standardizedFileURL.path
-            options.cache = ".build/rowmotion-cache/\(SiteBuilder.cacheName(for: absolute))"
+            options.cache = Paths.cache(forOutput: out)
         }
         // A report lists every page and example: that needs a real build.
         options.allowShortcut = reportPath == nil

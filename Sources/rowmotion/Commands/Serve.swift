@@ -4,7 +4,7 @@ import SiteGenerator
 import SiteServer
 import SnapshotFormat
 
-struct Serve: ParsableCommand {
+struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build the site, serve it on loopback, and rebuild and reload open pages as you edit.",
         discussion: """
@@ -28,10 +28,9 @@ struct Serve: ParsableCommand {
     @Flag(help: "Open the site in a browser (xdg-open or open) once it is served.")
     var open = false
 
-    func run() throws {
+    func run() async throws {
         var build = siteOptions.buildOptions(out: out)
-        let absolute = URL(fileURLWithPath: out).standardizedFileURL.path
-        build.cache = ".build/rowmotion-cache/\(SiteBuilder.cacheName(for: absolute))"
+        build.cache = Paths.cache(forOutput: out)
         var configuration = DevServer.Configuration(build: build)
         configuration.host = host
         configuration.port = port
@@ -42,25 +41,14 @@ struct Serve: ParsableCommand {
         // Ctrl-C or a TERM: close the pages' sockets, stop listening, exit 0.
         // Handled from before the first line is printed: a signal sent as
         // soon as `serving` appears must not find it ignored but unwatched.
-        #if os(Linux)
-        // libdispatch reads signals through a signalfd there, which sees
-        // only signals blocked in every thread; otherwise the kernel may hand
-        // one to a thread where it is ignored (seen: SIGTERM lost under load).
-        // Blocked before any thread starts, so every thread inherits it.
-        var blocked = sigset_t()
-        sigemptyset(&blocked)
-        sigaddset(&blocked, SIGINT)
-        sigaddset(&blocked, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &blocked, nil)
-        #endif
-        let finished = Blocking<Void>()
+        let stopped = StopSignal()
         var sources: [any DispatchSourceSignal] = []
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 server.stop()
-                finished.put(())
+                stopped.fire()
             }
             source.resume()
             sources.append(source)
@@ -83,9 +71,24 @@ struct Serve: ParsableCommand {
 
         let watching = Thread { server.watch() }
         watching.start()
-        finished.take()
+        await stopped.wait()
         console.line("stopped")
         _ = sources
+    }
+
+    /// Called on the main thread before anything runs concurrently. On
+    /// Linux libdispatch reads signals through a signalfd, which sees only
+    /// signals blocked in every thread; otherwise the kernel may hand one to
+    /// a thread where it is ignored (seen: SIGTERM lost under load). Blocked
+    /// before any other thread starts, so every thread inherits it.
+    static func blockStopSignals() {
+        #if os(Linux)
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGINT)
+        sigaddset(&blocked, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        #endif
     }
 
     static func openBrowser(_ address: String) {
@@ -101,19 +104,33 @@ struct Serve: ParsableCommand {
     }
 }
 
-/// One value handed from a task to the thread waiting for it.
-final class Blocking<Value>: @unchecked Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-    private var value: Value?
+/// The first Ctrl-C or TERM, awaited by `serve`: later signals, and a
+/// signal that comes before anyone waits, are kept, never lost or doubled.
+final class StopSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var fired = false
+    private var waiter: CheckedContinuation<Void, Never>?
 
-    func put(_ value: Value) {
-        self.value = value
-        semaphore.signal()
+    func fire() {
+        lock.lock()
+        let waiter = fired ? nil : self.waiter
+        fired = true
+        self.waiter = nil
+        lock.unlock()
+        waiter?.resume()
     }
 
-    func take() -> Value {
-        semaphore.wait()
-        return value!
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if fired {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiter = continuation
+                lock.unlock()
+            }
+        }
     }
 }
 

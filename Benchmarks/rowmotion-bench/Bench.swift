@@ -1,0 +1,73 @@
+// rowmotion-bench: ListDiff against the standard library's
+// `difference(from:).inferringMoves()` on the cases of issue 2, and the
+// site build against libcmark's floor and Hugo, each measured in the same
+// run. Prints tables (or `--json`); it asserts nothing about time.
+import ArgumentParser
+import ListDiff
+
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rowmotion-bench",
+        abstract: "Measures ListDiff and the site build against baselines timed in the same run.",
+        subcommands: [DiffBench.self, SiteBenchCommand.self],
+        defaultSubcommand: DiffBench.self
+    )
+}
+
+struct DiffBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "ListDiff against the standard library's diff with inferred moves (the default)."
+    )
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @Option(help: "Runs per case; the median is reported.")
+    var runs = 7
+
+    @Option(name: .customLong("case"), help: "Only this case (repeatable).")
+    var only: [String] = []
+
+    @Flag(name: .customLong("listdiff-only"), help: "Skip the baseline (to profile the engine alone).")
+    var listDiffOnly = false
+
+    func run() {
+        var results: [Result] = []
+        for kind in [IDKind.int, .uuid] {
+            for benchCase in makeCases(kind: kind) where only.isEmpty || only.contains(benchCase.name) {
+                let result = benchCase.measure(runs: runs, baseline: !listDiffOnly)
+                results.append(result)
+                if !json { printRow(result) }
+            }
+        }
+        if json {
+            print("[" + results.map(\.json).joined(separator: ",\n ") + "]")
+        } else {
+            let worst = results.map(\.ratio).min() ?? 0
+            print("\nmoves equal the minimum in every case: \(results.allSatisfy { $0.moves == $0.minMoves } ? "yes" : "NO")")
+            print("smallest ratio stdlib / ListDiff: \(format(worst))×")
+        }
+    }
+}
+
+struct SiteBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "site",
+        abstract: "A clean build of 1,000 generated pages and 100 sequences, beside libcmark's floor and Hugo."
+    )
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @Option(help: "Runs per measurement; the median is reported.")
+    var runs = 5
+
+    @Option(name: .customLong("in"), help: "The folder the generated site and the outputs go in (/dev/shm takes the disk out).")
+    var parent = ".build"
+
+    func run() {
+        SiteBench.run(runs: runs, json: json, parent: parent)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The tool's version, as `--version` prints it and the build cache records it.
+public enum RowmotionVersion {
+    public static let string = "0.1.0"
+}
+
+/// Paths as the file system resolves them, and the one question every
+/// reader of user folders asks: does this path, symbolic links followed,
+/// stay inside that folder? (Sources under `site/` and `examples/`, example
+/// references in pages, static files, the files `serve` hands out, and
+/// `--out` against the inputs all ask it here.)
+public enum Paths {
+    /// `path` absolute, standardized, with every symbolic link followed
+    /// (the parts that do not exist yet kept as written).
+    public static func real(_ path: String) -> String {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        var missing: [String] = []
+        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" {
+            missing.insert(url.lastPathComponent, at: 0)
+            url.deleteLastPathComponent()
+        }
+        var result = url.resolvingSymlinksInPath().path
+        for part in missing { result = (result as NSString).appendingPathComponent(part) }
+        return result
+    }
+
+    /// Whether `path` lies inside `folder` once links are followed; the
+    /// folder itself counts only when `orIsIt` is set.
+    public static func isInside(_ path: String, folder: String, orIsIt: Bool = false) -> Bool {
+        let root = real(folder), target = real(path)
+        return (orIsIt && target == root) || target.hasPrefix(root == "/" ? "/" : root + "/")
+    }
+
+    /// `path` relative to `folder` when it lies inside it (links followed),
+    /// else nil.
+    public static func relative(_ path: String, inside folder: String) -> String? {
+        let root = real(folder), target = real(path)
+        let prefix = root == "/" ? "/" : root + "/"
+        return target.hasPrefix(prefix) ? String(target.dropFirst(prefix.count)) : nil
+    }
+
+    /// Where a build that writes `output` keeps its cache: one per output
+    /// folder, since reused bytes come from that folder.
+    public static func cache(forOutput output: String) -> String {
+        ".build/rowmotion-cache/" + SiteBuilder.cacheName(for: URL(fileURLWithPath: output).standardizedFileURL.path)
+    }
+}
