@@ -67,7 +67,10 @@ struct SiteBenchCommand: ParsableCommand {
     @Option(name: .customLong("in"), help: "The folder the generated site and the outputs go in (/dev/shm takes the disk out).")
     var parent = ".build"
 
+    @Flag(help: "Keep the generated site (site/, examples/, hugo/) for profiling; its folder is printed.")
+    var keep = false
+
     func run() {
-        SiteBench.run(runs: runs, json: json, parent: parent)
+        SiteBench.run(runs: runs, json: json, parent: parent, keep: keep)
     }
 }

@@ -74,3 +74,8 @@ func format(_ value: Double, digits: Int = 1) -> String {
     }
     return text
 }
+
+func printError(_ message: String) {
+    let line = message + "\n"
+    _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+}

@@ -5,9 +5,12 @@ import SiteGenerator
 
 /// `rowmotion-bench site`: a full build of 1,000 generated Markdown pages
 /// (about 2 KB each: headings, lists, code, links) and 100 snapshot
-/// sequences, next to the floor measured in the same run: libcmark alone
-/// reading, rendering and writing the same Markdown files into the same
-/// kind of folder.
+/// sequences, next to two baselines measured in the same run: the floor,
+/// libcmark alone reading, rendering and writing the same Markdown files
+/// into the same kind of folder; and Hugo (Debian's `hugo`, when it is on
+/// PATH) building the same pages with a minimal layout that does the same
+/// work: one template per page and a navigation list of the sections and
+/// the current section's pages. Hugo runs as a process, as users run it.
 enum SiteBench {
     struct Figures {
         var pages: Int
@@ -15,19 +18,27 @@ enum SiteBench {
         var buildMs: Double
         var floorMs: Double
         var rebuildMs: Double
+        var hugoMs: Double?
 
         var json: String {
             "{\"pages\": \(pages), \"sequences\": \(sequences), \"build_ms\": \(format(buildMs, digits: 2)), "
-                + "\"floor_ms\": \(format(floorMs, digits: 2)), \"rebuild_ms\": \(format(rebuildMs, digits: 2))}"
+                + "\"floor_ms\": \(format(floorMs, digits: 2)), \"rebuild_ms\": \(format(rebuildMs, digits: 2)), "
+                + "\"hugo_ms\": \(hugoMs.map { format($0, digits: 2) } ?? "null")}"
         }
     }
 
     /// - Parameter parent: the folder the generated site and both outputs go
     ///   in (`.build`, on this machine's disk; `/dev/shm` takes the disk out).
-    static func run(runs: Int, json: Bool, parent: String) {
+    static func run(runs: Int, json: Bool, parent: String, keep: Bool = false) {
         let root = URL(fileURLWithPath: parent, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             .appendingPathComponent("bench-site-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: root) }
+        defer {
+            if keep {
+                printError("kept the generated site in \(root.path)")
+            } else {
+                try? FileManager.default.removeItem(at: root)
+            }
+        }
         let (pages, sequences) = generate(into: root, pages: 1_000, sequences: 100)
         var options = BuildOptions()
         options.site = root.appendingPathComponent("site").path
@@ -52,6 +63,22 @@ enum SiteBench {
                 free(html)
             }
         }
+        // Hugo on the same Markdown, when installed.
+        var hugoMs: Double?
+        if let hugo = findHugo() {
+            let project = root.appendingPathComponent("hugo")
+            writeHugoProject(at: project, pages: pages, from: root.appendingPathComponent("site"))
+            let hugoOut = root.appendingPathComponent("_hugo")
+            hugoMs = medianMilliseconds(runs: runs, prepare: { try? FileManager.default.removeItem(at: hugoOut) }) {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: hugo)
+                process.arguments = ["--quiet", "--source", project.path, "--destination", hugoOut.path]
+                process.standardOutput = FileHandle.nullDevice
+                try? process.run()
+                process.waitUntilExit()
+                precondition(process.terminationStatus == 0, "hugo failed on the benchmark site")
+            }
+        }
         // A rebuild with nothing changed, from a warm content-hash cache.
         var cached = options
         cached.cache = root.appendingPathComponent("build.cache").path
@@ -61,15 +88,65 @@ enum SiteBench {
             let result = SiteBuilder.buildAndWrite(cached)
             precondition(result.site.unchanged, "a no-change rebuild rendered or wrote something")
         }
-        let figures = Figures(pages: pages.count, sequences: sequences, buildMs: build, floorMs: floor, rebuildMs: rebuild)
+        let figures = Figures(pages: pages.count, sequences: sequences, buildMs: build, floorMs: floor, rebuildMs: rebuild, hugoMs: hugoMs)
         if json {
             print(figures.json)
         } else {
             print("site build: \(figures.pages) pages + \(figures.sequences) sequences, median of \(runs) clean builds, in \(parent)")
             print("  rowmotion build   \(format(build, digits: 1)) ms")
             print("  libcmark floor    \(format(floor, digits: 1)) ms  (read, render, write the same Markdown)")
-            print("  ratio             \(format(build / floor, digits: 2))×")
+            print("  ratio             \(format(build / floor, digits: 2))× the floor")
+            if let hugoMs {
+                print("  hugo              \(format(hugoMs, digits: 1)) ms  (the same pages, a page template and a navigation list; a process)")
+                print("  ratio             \(format(build / hugoMs, digits: 2))× Hugo")
+            } else {
+                print("  hugo              not measured (no hugo on PATH; apt-get install hugo)")
+            }
             print("  no-change rebuild \(format(rebuild, digits: 1)) ms  (\(format(100 * rebuild / build, digits: 1))% of a clean build; warm cache)")
+        }
+    }
+
+    static func findHugo() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/hugo" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// A Hugo project over the same Markdown: the pages under content/, a
+    /// single-page layout with the same navigation as ours (the sections, and
+    /// the pages of the page's own section), and nothing else Hugo would add
+    /// (no taxonomies, feeds or sitemap).
+    static func writeHugoProject(at project: URL, pages: [String], from site: URL) {
+        let manager = FileManager.default
+        func write(_ path: String, _ text: String) {
+            let url = project.appendingPathComponent(path)
+            try? manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            _ = manager.createFile(atPath: url.path, contents: Data(text.utf8))
+        }
+        write("config.toml", """
+            baseURL = "/"
+            title = "Bench"
+            disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]
+            [markup.goldmark.renderer]
+            unsafe = true
+
+            """)
+        write("layouts/_default/baseof.html", """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head>
+            <body>
+            <nav><ul>
+            {{ range .Site.Sections }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}
+            {{ with .CurrentSection }}{{ range .RegularPages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}{{ end }}
+            </ul></nav>
+            <main>{{ block "main" . }}{{ end }}</main>
+            </body></html>
+
+            """)
+        write("layouts/_default/single.html", "{{ define \"main\" }}<h1>{{ .Title }}</h1>{{ .Content }}{{ end }}\n")
+        write("layouts/_default/list.html", "{{ define \"main\" }}<h1>{{ .Title }}</h1>{{ .Content }}{{ end }}\n")
+        for page in pages {
+            let text = (try? String(contentsOf: site.appendingPathComponent(page), encoding: .utf8)) ?? ""
+            write("content/" + page, text)
         }
     }
 

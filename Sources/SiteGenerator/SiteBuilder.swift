@@ -221,37 +221,46 @@ public enum SiteBuilder {
             }
         }
 
-        // Example pages, each with its filmstrip beside it.
-        for example in examples {
-            let name = example.name
-            let output = "examples/" + htmlName(name)
-            let filmstrip = "examples/" + filmstripName(name)
+        // Example pages, each with its filmstrip beside it, rendered on every
+        // core (or reused), then gathered in name order.
+        let exampleChromes = examples.map { chrome(for: "examples/" + htmlName($0.name)) }
+        let exampleResults = ResultSlots<ExampleOutput>(count: examples.count)
+        let toRenderExamples = examples
+        DispatchQueue.concurrentPerform(iterations: toRenderExamples.count) { index in
+            let example = toRenderExamples[index]
+            let output = "examples/" + htmlName(example.name), filmstrip = "examples/" + filmstripName(example.name)
             let key = BuildCache.key([globalKey, output, example.sourceKey])
-            if !referenced.contains(name) {
-                site.diagnostics.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1),
-                                                 "no page shows this example in a rowmotion block"))
-            }
             if let bytes = reusable(output, key: key), let picture = reusable(filmstrip, key: key) {
-                site.files[output] = bytes
-                site.files[filmstrip] = picture
-                site.cachedCount += 1
-                cache.entries[output] = BuildCache.Entry(key: key, examples: [])
-                cache.entries[filmstrip] = BuildCache.Entry(key: key, examples: [])
+                exampleResults[index] = ExampleOutput(key: key, html: bytes, svg: picture, problems: [], cached: true)
+                return
+            }
+            do throws(Diagnostic) {
+                let (html, svg, problems) = try examplePage(example, theme: theme, chrome: exampleChromes[index])
+                exampleResults[index] = ExampleOutput(key: key, html: Array(html.utf8), svg: Array(svg.utf8), problems: problems)
+            } catch {
+                exampleResults[index] = ExampleOutput(key: key, error: error)
+            }
+        }
+        for (example, result) in zip(examples, exampleResults.values) {
+            let name = example.name
+            let output = "examples/" + htmlName(name), filmstrip = "examples/" + filmstripName(name)
+            let location = SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1)
+            if !referenced.contains(name) {
+                site.diagnostics.append(.warning("unreferenced-example", at: location, "no page shows this example in a rowmotion block"))
+            }
+            if let error = result.error {
+                site.diagnostics.append(error)
                 continue
             }
-            do {
-                let (html, svg, problems) = try examplePage(example, theme: theme, chrome: chrome(for: output))
-                site.files[output] = Array(html.utf8)
-                site.files[filmstrip] = Array(svg.utf8)
-                if problems.isEmpty {
-                    cache.entries[output] = BuildCache.Entry(key: key, examples: [])
-                    cache.entries[filmstrip] = BuildCache.Entry(key: key, examples: [])
-                }
-                for problem in problems {
-                    site.diagnostics.append(.warning("uikit-rule", at: SourceLocation(file: "\(options.examples)/\(name)", line: 1, column: 1), problem))
-                }
-            } catch {
-                site.diagnostics.append(error)
+            site.files[output] = result.html
+            site.files[filmstrip] = result.svg
+            if result.cached { site.cachedCount += 1 }
+            if result.problems.isEmpty {
+                cache.entries[output] = BuildCache.Entry(key: result.key, examples: [])
+                cache.entries[filmstrip] = BuildCache.Entry(key: result.key, examples: [])
+            }
+            for problem in result.problems {
+                site.diagnostics.append(.warning("uikit-rule", at: location, problem))
             }
         }
 
@@ -367,39 +376,53 @@ public enum SiteBuilder {
         guard manager.fileExists(atPath: options.site) else { return [] }
         let relative = (manager.enumerator(atPath: options.site)?.allObjects as? [String] ?? [])
             .filter { $0.hasSuffix(".md") }.sorted()
+        // Read on every core; each page's result lands in its own slot, and
+        // pages and diagnostics are gathered in path order.
+        let loaded = ResultSlots<(page: Page?, diagnostics: [Diagnostic])>(count: relative.count)
+        DispatchQueue.concurrentPerform(iterations: relative.count) { index in
+            var found: [Diagnostic] = []
+            let page = loadPage(relative[index], site: options.site, diagnostics: &found)
+            loaded[index] = (page, found)
+        }
         var pages: [Page] = []
-        for path in relative {
-            let file = (options.site as NSString).appendingPathComponent(path)
-            let start = SourceLocation(file: file, line: 1, column: 1)
-            guard InputFolders.staysInside(file, folder: options.site) else {
-                diagnostics.append(InputFolders.outside(file, folder: options.site))
-                continue
-            }
-            let bytes: [UInt8]
-            do {
-                bytes = try FileContents.read(file, limit: SnapshotLimits.standard.fileBytes)
-            } catch {
-                diagnostics.append(.error("unreadable-file", at: start, error.message))
-                continue
-            }
-            if let offset = SnapshotReader.firstInvalidUTF8Offset(bytes) {
-                diagnostics.append(.error("invalid-utf8", at: SnapshotReader.location(ofOffset: offset, in: bytes, file: file),
-                                          "the page is not valid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))"))
-                continue
-            }
-            let text = String(decoding: bytes, as: UTF8.self)
-            guard let (yaml, body, offset) = FrontMatter.split(text) else {
-                diagnostics.append(.error("front-matter", at: start, "front matter starts with '---' but is never closed"))
-                continue
-            }
-            let matter = yaml.map { FrontMatter.read($0, file: file, diagnostics: &diagnostics) } ?? FrontMatter()
-            let heading = firstHeading(in: body)
-            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-            pages.append(Page(source: file, output: String(path.dropLast(3)) + ".html",
-                              title: matter.title ?? heading ?? name, frontMatter: matter, body: body, bodyLineOffset: offset,
-                              sourceKey: BuildCache.key([text])))
+        for result in loaded.values {
+            diagnostics.append(contentsOf: result.diagnostics)
+            if let page = result.page { pages.append(page) }
         }
         return pages
+    }
+
+    /// One page of `site`, at `path` under it, or nil with its error.
+    static func loadPage(_ path: String, site: String, diagnostics: inout [Diagnostic]) -> Page? {
+        let file = (site as NSString).appendingPathComponent(path)
+        let start = SourceLocation(file: file, line: 1, column: 1)
+        guard InputFolders.staysInside(file, folder: site) else {
+            diagnostics.append(InputFolders.outside(file, folder: site))
+            return nil
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileContents.read(file, limit: SnapshotLimits.standard.fileBytes)
+        } catch {
+            diagnostics.append(.error("unreadable-file", at: start, error.message))
+            return nil
+        }
+        if let offset = SnapshotReader.firstInvalidUTF8Offset(bytes) {
+            diagnostics.append(.error("invalid-utf8", at: SnapshotReader.location(ofOffset: offset, in: bytes, file: file),
+                                      "the page is not valid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))"))
+            return nil
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let (yaml, body, offset) = FrontMatter.split(text) else {
+            diagnostics.append(.error("front-matter", at: start, "front matter starts with '---' but is never closed"))
+            return nil
+        }
+        let matter = yaml.map { FrontMatter.read($0, file: file, diagnostics: &diagnostics) } ?? FrontMatter()
+        let heading = firstHeading(in: body)
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return Page(source: file, output: String(path.dropLast(3)) + ".html",
+                    title: matter.title ?? heading ?? name, frontMatter: matter, body: body, bodyLineOffset: offset,
+                    sourceKey: BuildCache.key([text]))
     }
 
     /// An example, read and diffed.
@@ -709,6 +732,16 @@ extension BuiltSite {
         return "{\"pages\": [\(pageList.joined(separator: ",\n  "))],\n \"examples\": [\(exampleList.joined(separator: ",\n  "))],\n"
             + " \"diagnostics\": [\(diagnosticList.joined(separator: ",\n  "))]}\n"
     }
+}
+
+/// An example page and its filmstrip as one worker rendered (or reused) them.
+struct ExampleOutput: Sendable {
+    var key: String
+    var html: [UInt8] = []
+    var svg: [UInt8] = []
+    var problems: [String] = []
+    var cached = false
+    var error: Diagnostic?
 }
 
 /// Slots that parallel workers fill, one each, read once all have finished.
