@@ -160,14 +160,24 @@ public enum SiteBuilder {
         // disk; another base (a GitHub Pages sub-path) makes them absolute.
         let base = options.baseURL == "/" || options.baseURL.isEmpty ? nil
             : (options.baseURL.hasSuffix("/") ? options.baseURL : options.baseURL + "/")
-        func chrome(for output: String) -> Chrome {
-            let root = base ?? String(repeating: "../", count: output.split(separator: "/").count - 1)
+        func root(of output: String) -> String { base ?? String(repeating: "../", count: output.split(separator: "/").count - 1) }
+        func plainChrome(for output: String) -> Chrome {
+            let root = root(of: output)
             return Chrome(siteTitle: siteTitle, root: root, stylesheet: stylesheet, script: script,
                           nav: siteNavigation.items(current: output, root: root))
         }
+        clock.lap("load pages")
+        // The navigation rendered once per folder rather than once per page.
+        let navigationOutputs = pages.map(\.output) + examples.map { "examples/" + htmlName($0.name) } + ["index.html"]
+        let navigationMemo = NavigationMemo(outputs: navigationOutputs, navigation: siteNavigation, theme: theme, root: root(of:), chrome: plainChrome)
+        func chrome(for output: String) -> Chrome {
+            var chrome = plainChrome(for: output)
+            chrome.navigationHTML = navigationMemo.html[output]
+            return chrome
+        }
 
         // Render pages on every core; each result lands in its own slot.
-        clock.lap("load pages")
+        clock.lap("render the navigation")
         // Everything every output depends on: the theme, the options, the
         // navigation (every page's title and order) and the list of examples.
         let previous = previousBuild

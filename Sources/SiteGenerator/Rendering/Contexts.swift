@@ -42,6 +42,9 @@ struct Chrome: MustacheParent, Sendable {
     var stylesheet: String
     var script: String
     var nav: [NavItem]
+    /// The navigation partial's output for this page, when `NavigationMemo`
+    /// rendered it (the theme's `nav` then writes it as is).
+    var navigationHTML: String?
 
     func child(named key: String) -> Any? {
         switch key {
@@ -50,10 +53,20 @@ struct Chrome: MustacheParent, Sendable {
         case "stylesheet": return stylesheet
         case "script": return script
         case "nav": return nav
+        case "navigationHTML": return navigationHTML
         default: return nil
         }
     }
 }
+
+/// A page context that holds the chrome (and so may carry memoized navigation).
+protocol ChromeCarrying {
+    var chrome: Chrome { get }
+}
+
+extension PageContext: ChromeCarrying {}
+extension ExampleContext: ChromeCarrying {}
+extension IndexContext: ChromeCarrying {}
 
 struct PageContext {
     var chrome: Chrome

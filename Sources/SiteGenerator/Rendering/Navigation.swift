@@ -36,28 +36,62 @@ struct Navigation: Sendable {
         }
     }
 
-    /// The navigation of the page at `current`, its links relative to `root`.
-    func items(current: String, root: String) -> [NavItem] {
+    /// What a page's navigation shows besides which item is current: the
+    /// links' root, and the folder entry whose pages are listed.
+    struct Group: Hashable, Sendable {
+        var root: String
+        var expanded: Int?
+    }
+
+    /// The group of the page at `output`, its links relative to `root`.
+    func group(of output: String, root: String) -> Group {
+        if let place = places[output] { return Group(root: root, expanded: place.page == nil ? nil : place.entry) }
+        // A page the navigation does not list (an example page): still
+        // show its folder's pages.
+        let parts = output.split(separator: "/")
+        guard parts.count > 1, let entry = entries.firstIndex(where: { $0.href.hasPrefix(parts[0] + "/") }) else {
+            return Group(root: root, expanded: nil)
+        }
+        return Group(root: root, expanded: entry)
+    }
+
+    /// The items a group's navigation has: the entries, then the listed pages.
+    func itemCount(in group: Group) -> Int {
+        entries.count + (group.expanded.map { folderPages[$0]?.count ?? 0 } ?? 0)
+    }
+
+    /// The index (as `items(in:current:)` counts) of the page at `output`
+    /// in its group, nil if the navigation does not list it.
+    func itemIndex(of output: String, in group: Group) -> Int? {
+        guard let place = places[output] else { return nil }
+        if let page = place.page { return place.entry == group.expanded ? entries.count + page : nil }
+        return place.entry
+    }
+
+    /// A group's navigation, with the items at the indexes `current` picks
+    /// marked current (entries first, then the listed pages).
+    func items(in group: Group, current: (Int) -> Bool) -> [NavItem] {
         var items = entries
-        let folder = current.split(separator: "/").count > 1 ? current.split(separator: "/")[0] : nil
-        for index in items.indices { items[index].root = root }
-        if let place = places[current] {
-            if let page = place.page {
-                var children = folderPages[place.entry] ?? []
-                for index in children.indices { children[index].root = root }
-                children[page].current = true
-                items[place.entry].children = children
-            } else {
-                items[place.entry].current = true
-            }
-        } else if let folder, let entry = entries.firstIndex(where: { $0.href.hasPrefix(folder + "/") }) {
-            // A page the navigation does not list (an example page): still
-            // show its folder's pages.
+        for index in items.indices {
+            items[index].root = group.root
+            items[index].current = current(index)
+        }
+        if let entry = group.expanded {
             var children = folderPages[entry] ?? []
-            for index in children.indices { children[index].root = root }
+            for index in children.indices {
+                children[index].root = group.root
+                children[index].current = current(entries.count + index)
+            }
             items[entry].children = children
         }
         return items
+    }
+
+    /// The navigation of the page at `current`, its links relative to `root`.
+    func items(current output: String, root: String) -> [NavItem] {
+        let group = group(of: output, root: root)
+        let index = itemIndex(of: output, in: group)
+        return items(in: group) { $0 == index }
     }
 }
 

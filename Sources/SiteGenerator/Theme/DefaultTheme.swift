@@ -23,6 +23,12 @@ public struct Theme: Sendable {
     public var sources: [String: ThemeSource] = [:]
     var texts: [String: String] = [:]
     var library = MustacheLibrary()
+    /// The `nav` template with markers for `NavigationMemo`, alone in a
+    /// library; nil when the navigation must be rendered page by page.
+    var markedNavigation: MustacheLibrary?
+    /// The templates with `nav` writing the memoized navigation HTML, for
+    /// contexts whose chrome carries it.
+    var memoLibrary: MustacheLibrary?
     public var assets: [String: String] = [:]
     /// Templates whose names have been checked against a full context.
     let checked = CheckedTemplates()
@@ -85,6 +91,15 @@ public struct Theme: Sendable {
             }
         }
         theme.library = MustacheLibrary(templates: templates)
+        let includers = templateNames.filter { $0 != "nav" }.compactMap { theme.texts[$0 + ".mustache"] }
+        if let nav = theme.texts["nav.mustache"], let marked = NavigationMemo.marked(nav, includers: includers),
+           let markedTemplate = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + marked),
+           let memoTemplate = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + "{{{navigationHTML}}}") {
+            theme.markedNavigation = MustacheLibrary(templates: ["nav": markedTemplate])
+            var memo = templates
+            memo["nav"] = memoTemplate
+            theme.memoLibrary = MustacheLibrary(templates: memo)
+        }
         return theme
     }
 
@@ -117,6 +132,9 @@ public struct Theme: Sendable {
             TemplateCheck.check(template: template, theme: self, scopes: [context], problems: &problems, skipped: &skipped, depth: 0)
             if let first = problems.first { throw first }
             checked.record(template, complete: !skipped)
+        }
+        if let memoLibrary, let carrier = context as? any ChromeCarrying, carrier.chrome.navigationHTML != nil {
+            return memoLibrary.render(context, withTemplate: template) ?? ""
         }
         return library.render(context, withTemplate: template) ?? ""
     }

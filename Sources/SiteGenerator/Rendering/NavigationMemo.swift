@@ -1,0 +1,227 @@
+import Foundation
+import Mustache
+
+/// The navigation partial rendered once for every group of pages that share
+/// it, instead of once per page: pages of one folder differ only in which
+/// item is `current`. The theme keeps its whole say over the markup: the
+/// memo renders the theme's own `nav` template, and a page gets exactly the
+/// bytes rendering it for that page would give.
+///
+/// How: the template is rendered with markers around every part that
+/// `current` decides (its sections and interpolations). One render with no
+/// item current gives each part's "no" text, one with every item current
+/// its "yes" text, and ⌈log₂ n⌉ renders with items current by the bits of
+/// their index say which item each part belongs to. A page's navigation is
+/// the "no" render with its own item's parts taken from the "yes" one.
+/// Anything this cannot prove exact falls back to a render per page: a
+/// template that reads names other than the chrome's and the items', that
+/// nests `current`, changes delimiters or includes partials, a `{{> nav}}`
+/// inside a section or indented, or renders whose marked parts disagree.
+struct NavigationMemo: Sendable {
+    /// The navigation HTML of each output that has one memoized.
+    private(set) var html: [String: String] = [:]
+
+    /// Private-use code points; a page whose navigation text holds one is
+    /// caught by the check against the unmarked render.
+    static let open: Character = "\u{10FFFC}", close: Character = "\u{10FFFD}"
+    static let chromeKeys: Set<String> = ["siteTitle", "root", "stylesheet", "script", "nav"]
+    static let itemKeys: Set<String> = ["expanded", "title", "href", "current", "children", "root", "url"]
+
+    /// - Parameters:
+    ///   - outputs: every output whose page shows the navigation.
+    ///   - root: an output's way back to the site's root.
+    ///   - chrome: the chrome of an output, its navigation built for it.
+    init(outputs: [String], navigation: Navigation, theme: Theme, root: (String) -> String, chrome: (String) -> Chrome) {
+        guard let marked = theme.markedNavigation else { return }
+        let plain = theme.library
+        // Outputs grouped by what their navigation shows besides `current`.
+        var groups: [Navigation.Group: [String]] = [:]
+        var order: [Navigation.Group] = []
+        for output in outputs {
+            let group = navigation.group(of: output, root: root(output))
+            if groups[group] == nil { order.append(group) }
+            groups[group, default: []].append(output)
+        }
+        let work = order.map { group in (group: group, outputs: groups[group] ?? [], base: chrome(groups[group]![0])) }
+        let results = ResultSlots<[String: String]>(count: work.count)
+        DispatchQueue.concurrentPerform(iterations: work.count) { index in
+            let (group, outputs, base) = work[index]
+            results[index] = Self.render(group: group, outputs: outputs, navigation: navigation, base: base, template: marked, plain: plain)
+        }
+        for result in results.values { html.merge(result) { first, _ in first } }
+    }
+
+    /// The navigation of each output of one group, or none when the
+    /// renders cannot prove it.
+    static func render(group: Navigation.Group, outputs: [String], navigation: Navigation, base: Chrome,
+                       template: MustacheLibrary, plain: MustacheLibrary) -> [String: String] {
+        let count = navigation.itemCount(in: group)
+        let bits = count <= 1 ? 1 : Int.bitWidth - (count - 1).leadingZeroBitCount
+        func parts(_ isCurrent: (Int) -> Bool) -> (outside: [Substring], marked: [Substring])? {
+            var chrome = base
+            chrome.nav = navigation.items(in: group, current: isCurrent)
+            guard let text = template.render(chrome, withTemplate: "nav") else { return nil }
+            return split(text)
+        }
+        guard let none = parts({ _ in false }), let all = parts({ _ in true }),
+              none.outside == all.outside, none.marked.count == all.marked.count else { return [:] }
+        // The markers themselves must be all that the marked template adds.
+        var unmarked = base
+        unmarked.nav = navigation.items(in: group) { _ in false }
+        guard let reference = plain.render(unmarked, withTemplate: "nav"),
+              reference == zip(none.outside, none.marked + [""]).map { String($0) + $1 }.joined() else { return [:] }
+        var owner = Array(repeating: 0, count: none.marked.count)
+        for bit in 0..<bits {
+            guard let some = parts({ $0 >> bit & 1 == 1 }), some.outside == none.outside,
+                  some.marked.count == none.marked.count else { return [:] }
+            for index in owner.indices where none.marked[index] != all.marked[index] {
+                if some.marked[index] == all.marked[index] {
+                    owner[index] |= 1 << bit
+                } else if some.marked[index] != none.marked[index] {
+                    return [:]
+                }
+            }
+        }
+        // The "no" render as bytes, and where each marked part sits in it: a
+        // page's navigation is those bytes with its own parts swapped in.
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for (index, outside) in none.outside.enumerated() {
+            bytes.append(contentsOf: outside.utf8)
+            guard index < none.marked.count else { break }
+            let start = bytes.count
+            bytes.append(contentsOf: none.marked[index].utf8)
+            ranges.append(start..<bytes.count)
+        }
+        var partsOf: [Int: [Int]] = [:]
+        for index in owner.indices where none.marked[index] != all.marked[index] { partsOf[owner[index], default: []].append(index) }
+        var result: [String: String] = [:]
+        for output in outputs {
+            guard let current = navigation.itemIndex(of: output, in: group), let swapped = partsOf[current] else {
+                result[output] = String(decoding: bytes, as: UTF8.self)
+                continue
+            }
+            var text: [UInt8] = []
+            text.reserveCapacity(bytes.count + 64)
+            var position = 0
+            for index in swapped {
+                text.append(contentsOf: bytes[position..<ranges[index].lowerBound])
+                text.append(contentsOf: all.marked[index].utf8)
+                position = ranges[index].upperBound
+            }
+            text.append(contentsOf: bytes[position...])
+            result[output] = String(decoding: text, as: UTF8.self)
+        }
+        return result
+    }
+
+    /// The text between markers and the marked parts, in order; nil when
+    /// markers do not pair up (a title that contains one).
+    static func split(_ text: String) -> (outside: [Substring], marked: [Substring])? {
+        var outside: [Substring] = [], marked: [Substring] = []
+        var start = text.startIndex, inside = false
+        let scalars = text.unicodeScalars
+        let (openScalar, closeScalar) = (open.unicodeScalars.first!, close.unicodeScalars.first!)
+        for index in scalars.indices {
+            let scalar = scalars[index]
+            guard scalar == openScalar || scalar == closeScalar else { continue }
+            guard (scalar == openScalar) != inside else { return nil }
+            if inside { marked.append(text[start..<index]) } else { outside.append(text[start..<index]) }
+            inside.toggle()
+            start = scalars.index(after: index)
+        }
+        guard !inside else { return nil }
+        outside.append(text[start...])
+        return (outside, marked)
+    }
+
+    // MARK: - Which templates qualify
+
+    /// The `nav` template with markers around what `current` decides, or nil
+    /// when rendering it once per group could differ from once per page.
+    /// `includers`: the texts of the templates that may include it.
+    static func marked(_ nav: String, includers: [String]) -> String? {
+        guard !nav.contains(open), !nav.contains(close) else { return nil }
+        for text in includers {
+            for tag in scan(text) where tag.kind == ">" && tag.name == "nav" {
+                guard tag.depth == 0, tag.column == 1 else { return nil }
+            }
+            guard !scan(text).contains(where: { $0.kind == "=" }) else { return nil }
+        }
+        let tags = scan(nav)
+        var insertions: [(offset: String.Index, marker: Character)] = []
+        // Per open section: whether it pushed an item, and whether it is `current`.
+        var sections: [(name: String, item: Bool, current: Bool)] = []
+        for tag in tags {
+            switch tag.kind {
+            case "!": continue
+            case "=", ">", "%": return nil
+            case "/":
+                guard let last = sections.popLast(), last.name == tag.name else { return nil }
+                if last.current { insertions.append((tag.range.upperBound, close)) }
+                continue
+            default: break
+            }
+            let inItem = sections.contains { $0.item }
+            if tag.name != "." {
+                guard !tag.name.contains(".") else { return nil }
+                let allowed = inItem ? chromeKeys.union(itemKeys) : chromeKeys
+                guard allowed.contains(tag.name) else { return nil }
+            }
+            let isCurrent = tag.name == "current"
+            if isCurrent, sections.contains(where: { $0.current }) { return nil }
+            if tag.kind == "#" || tag.kind == "^" {
+                let pushesItem = tag.kind == "#" && (tag.name == "nav" || tag.name == "children")
+                sections.append((tag.name, pushesItem, isCurrent))
+                if isCurrent { insertions.append((tag.range.lowerBound, open)) }
+            } else if isCurrent {
+                insertions.append((tag.range.lowerBound, open))
+                insertions.append((tag.range.upperBound, close))
+            }
+        }
+        guard sections.isEmpty else { return nil }
+        var text = nav
+        for insertion in insertions.sorted(by: { $0.offset > $1.offset }) {
+            text.insert(insertion.marker, at: insertion.offset)
+        }
+        return text
+    }
+
+    struct Tag {
+        var kind: Character?
+        var name: String
+        var range: Range<String.Index>
+        /// Sections open around it.
+        var depth: Int
+        /// Its column, 1 for a tag at the start of a line.
+        var column: Int
+    }
+
+    /// The tags of a template with where they are, for the default `{{ }}`
+    /// delimiters (a template that changes them does not qualify).
+    static func scan(_ text: String) -> [Tag] {
+        var tags: [Tag] = []
+        var depth = 0
+        var index = text.startIndex
+        var lineStart = text.startIndex
+        while let opening = text.range(of: "{{", range: index..<text.endIndex) {
+            if let newline = text[index..<opening.lowerBound].lastIndex(of: "\n") { lineStart = text.index(after: newline) }
+            let triple = text[opening.upperBound...].hasPrefix("{")
+            let closing = triple ? "}}}" : "}}"
+            let contentStart = triple ? text.index(after: opening.upperBound) : opening.upperBound
+            guard let end = text.range(of: closing, range: contentStart..<text.endIndex) else { break }
+            var content = text[contentStart..<end.lowerBound].trimmingCharacters(in: .whitespaces)
+            var kind: Character? = triple ? "&" : nil
+            if let first = content.first, "#^/!>&=%".contains(first) {
+                kind = first
+                content = String(content.dropFirst()).trimmingCharacters(in: .whitespaces)
+            }
+            if kind == "/" { depth -= 1 }
+            tags.append(Tag(kind: kind, name: content, range: opening.lowerBound..<end.upperBound, depth: depth,
+                            column: text.distance(from: lineStart, to: opening.lowerBound) + 1))
+            if kind == "#" || kind == "^" { depth += 1 }
+            index = end.upperBound
+        }
+        return tags
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+@testable import SiteGenerator
+import Testing
+
+/// The navigation rendered once per folder must give every page exactly
+/// what rendering the theme's `nav` for that page gives, whatever the
+/// template does with `current`; templates it cannot prove exact fall back.
+@Suite("Navigation memo")
+struct NavigationMemoTests {
+    /// Pages at the top and in folders, listed and not (examples), with
+    /// titles that need escaping and one holding a marker code point.
+    static let outputs = ["guide.html", "a/one.html", "a/two.html", "a/three.html", "b/x.html", "c/only.html",
+                          "examples/list.html", "index.html"]
+    static let navigation = Navigation(pages: [
+        ("guide.html", "Guide <&>"), ("a/one.html", "One \"1\""), ("a/two.html", "Two \u{10FFFC}"), ("a/three.html", "Three"),
+        ("b/x.html", "X"), ("c/only.html", "Only"),
+    ])
+
+    func theme(nav: String) throws -> Theme {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-nav-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(nav.utf8).write(to: folder.appendingPathComponent("nav.mustache"))
+        return try Theme.load(projectTemplates: folder.path)
+    }
+
+    func chrome(_ output: String) -> Chrome {
+        let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
+        return Chrome(siteTitle: "Site", root: root, stylesheet: "s.css", script: "s.js",
+                      nav: Self.navigation.items(current: output, root: root))
+    }
+
+    /// Memoized pages equal per-page renders; returns how many were memoized.
+    func memoizedMatchingPerPage(nav: String) throws -> Int {
+        let theme = try theme(nav: nav)
+        let memo = NavigationMemo(outputs: Self.outputs, navigation: Self.navigation, theme: theme,
+                                  root: { chrome($0).root }, chrome: chrome)
+        for output in Self.outputs {
+            guard let memoized = memo.html[output] else { continue }
+            let expected = theme.library.render(chrome(output), withTemplate: "nav")
+            #expect(memoized == expected, "\(output) with nav:\n\(nav)")
+        }
+        return memo.html.count
+    }
+
+    @Test func defaultNavigation_isMemoized_andEqualsEveryPagesOwnRender() throws {
+        let nav = try #require(DefaultTheme.files["nav.mustache"])
+        // The folder whose title holds a marker falls back; every other page is memoized.
+        let memoized = try memoizedMatchingPerPage(nav: nav)
+        #expect(memoized == Self.outputs.count - 3, "a/ (3 pages) falls back, the rest are memoized")
+    }
+
+    @Test func templatesUsingCurrentInEveryForm_areMemoizedExactly() throws {
+        let forms = [
+            "{{#nav}}<a{{#current}} class=\"on\" title=\"{{title}}\"{{/current}}>{{title}}</a>{{/nav}}\n",
+            "{{#nav}}{{^current}}<a href=\"{{url}}\">{{/current}}{{title}}{{^current}}</a>{{/current}}{{#children}}[{{current}}:{{title}}]{{/children}}{{/nav}}",
+            "<ul>{{#nav}}<li>{{{current}}}{{& title}}{{#expanded}}<ul>{{#children}}<li{{#current}} id=\"here\"{{/current}}>{{#title}}{{.}}{{/title}}</li>{{/children}}</ul>{{/expanded}}</li>{{/nav}}</ul>{{siteTitle}}\n",
+        ]
+        for nav in forms {
+            #expect(try memoizedMatchingPerPage(nav: nav) > 0, "nav:\n\(nav)")
+        }
+    }
+
+    @Test func templatesItCannotProve_fallBackToPagePerPage() throws {
+        let unprovable = [
+            "{{title}}{{#nav}}{{title}}{{/nav}}",                       // the page's title, outside the items
+            "{{current}}{{#nav}}{{title}}{{/nav}}",                     // a name the page context would answer
+            "{{#nav}}{{#current}}{{#current}}x{{/current}}{{/current}}{{/nav}}", // nested current
+            "{{=<% %>=}}<%#nav%><%title%><%/nav%>",                     // other delimiters
+            "{{#nav}}{{nav.current}}{{/nav}}",                          // dotted names
+        ]
+        for nav in unprovable {
+            let theme = try theme(nav: nav)
+            #expect(theme.markedNavigation == nil, "nav:\n\(nav)")
+        }
+        // `{{> nav}}` inside a section of the page, or indented, is rendered page by page.
+        #expect(NavigationMemo.marked("{{#nav}}{{title}}{{/nav}}", includers: ["{{#title}}\n{{> nav}}\n{{/title}}"]) == nil)
+        #expect(NavigationMemo.marked("{{#nav}}{{title}}{{/nav}}", includers: ["<body>\n  {{> nav}}\n"]) == nil)
+        #expect(NavigationMemo.marked("{{#nav}}{{title}}{{/nav}}", includers: ["<body>\n{{> nav}}\n"]) != nil)
+    }
+}
