@@ -269,9 +269,7 @@ public enum SiteBuilder {
                 cache.entries[output] = BuildCache.Entry(key: result.key, examples: [])
                 cache.entries[filmstrip] = BuildCache.Entry(key: result.key, examples: [])
             }
-            for problem in result.problems {
-                site.diagnostics.append(.warning("uikit-rule", at: location, problem))
-            }
+            site.diagnostics += result.problems.map(\.diagnostic)
         }
 
         clock.lap("render example pages")
@@ -641,7 +639,7 @@ public enum SiteBuilder {
 
     /// The example's page, its filmstrip, and any UIKit rule problems its
     /// batches have.
-    static func examplePage(_ example: Example, theme: Theme, chrome: Chrome) throws(Diagnostic) -> (html: String, svg: String, problems: [String]) {
+    static func examplePage(_ example: Example, theme: Theme, chrome: Chrome) throws(Diagnostic) -> (html: String, svg: String, problems: [RuleViolation]) {
         let sequence = example.sequence
         let report = DiffReport(file: example.name, sequence: sequence, changesets: example.changesets)
         var problems: [String] = []
@@ -668,7 +666,7 @@ public enum SiteBuilder {
             validation: problems.isEmpty ? "Every batch passes UIKit's batch-update rules."
                                          : "UIKit rule problems: " + problems.joined(separator: "; "),
             filmstrip: RelativeURL.safe((filmstripName(example.name) as NSString).lastPathComponent))
-        return (try theme.render("example", context), Filmstrip().svg(for: report), problems)
+        return (try theme.render("example", context), Filmstrip().svg(for: report), report.violations)
     }
 
     /// A small inline SVG: per step, stacked bars of inserts, deletes, moves
@@ -749,7 +747,7 @@ struct ExampleOutput: Sendable {
     var key: String
     var html: [UInt8] = []
     var svg: [UInt8] = []
-    var problems: [String] = []
+    var problems: [RuleViolation] = []
     var cached = false
     var error: Diagnostic?
 }

@@ -17,6 +17,8 @@ public struct DiffReport {
     public var file: String
     public var sequence: SnapshotSequence
     public var steps: [Step]
+    /// Every UIKit rule the reported steps' batches break, with where.
+    public var violations: [RuleViolation] = []
 
     /// Diffs every step of `sequence`; `only` keeps the step into snapshot
     /// `only` (1-based, as the step list counts them).
@@ -29,17 +31,10 @@ public struct DiffReport {
         self.file = file
         self.sequence = sequence
         var steps: [Step] = []
+        let violations = RuleCheck.violations(in: sequence, changesets: changesets, only: only)
+        self.violations = violations
         for (index, changeset) in changesets.enumerated() where only == nil || only == index + 1 {
-            var current = sequence.steps[index].snapshot
-            var problems: [String] = []
-            for (number, stage) in changeset.stages.enumerated() {
-                for violation in Validator().validate(stage.batch, before: current.layout, after: stage.after.layout)
-                    where !(violation.rule == 23 && sequence.identity == .content) {
-                    // Content identity repeats identities on purpose.
-                    problems.append("batch \(number + 1): rule \(violation.rule): \(violation.message)")
-                }
-                current = stage.after
-            }
+            let problems = violations.filter { $0.step == index + 1 }.map(\.summary)
             steps.append(Step(from: index, to: index + 1, label: sequence.steps[index + 1].label,
                               changeset: changeset, diagnostics: problems))
         }

@@ -37,21 +37,14 @@ public enum SequenceCheck {
         var result = diagnostics
         do {
             let changesets = try sequence.changesets()
+            let violations = RuleCheck.violations(in: sequence, changesets: changesets)
             for (index, changeset) in changesets.enumerated() {
                 let step = sequence.steps[index + 1]
                 if changeset.isEmpty {
                     result.append(.warning("step-changes-nothing", at: step.location,
                                            "step '\(step.label)' changes nothing: it is the same as the snapshot before it"))
                 }
-                var current = sequence.steps[index].snapshot
-                for stage in changeset.stages {
-                    for violation in Validator().validate(stage.batch, before: current.layout, after: stage.after.layout)
-                    where !(violation.rule == 23 && sequence.identity == .content) {
-                    // Content identity repeats identities on purpose.
-                        result.append(.warning("uikit-rule-\(violation.rule)", at: step.location, violation.message))
-                    }
-                    current = stage.after
-                }
+                result += violations.filter { $0.step == index + 1 }.map(\.diagnostic)
             }
         } catch {
             result.append(error)
