@@ -16,15 +16,19 @@ let package = Package(
     targets: [
         // The diff engine: no dependencies, not even Foundation.
         .target(name: "ListDiff"),
+        // What every part reports through: diagnostics (swiftc's
+        // path:line:column form, GitHub annotations, terminal-safe text),
+        // source locations, located values, "did you mean" suggestions.
+        .target(name: "Diagnostics"),
         // Snapshot sequence files (YAML, JSON) into ListDiff values, with
         // file:line:column diagnostics.
-        .target(name: "SnapshotFormat", dependencies: ["ListDiff", .product(name: "Yams", package: "Yams")]),
+        .target(name: "SnapshotFormat", dependencies: ["ListDiff", "Diagnostics", .product(name: "Yams", package: "Yams")]),
         // libcmark from Debian's libcmark-dev.
         .systemLibrary(name: "CCMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         // Markdown pages and examples to a static site: load, render, write.
         .target(
             name: "SiteGenerator",
-            dependencies: ["ListDiff", "SnapshotFormat", "CCMark", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "CCMark", .product(name: "Mustache", package: "swift-mustache")],
             plugins: ["EmbedTheme"]
         ),
         // templates/ into SiteGenerator's source at build time (the theme's one copy in git).
@@ -34,11 +38,11 @@ let package = Package(
         // its sources change, with live reload over a WebSocket.
         .target(
             name: "SiteServer",
-            dependencies: ["SiteGenerator", "SnapshotFormat"]
+            dependencies: ["SiteGenerator", "Diagnostics", "SnapshotFormat"]
         ),
         .executableTarget(
             name: "rowmotion",
-            dependencies: ["ListDiff", "SnapshotFormat", "SiteGenerator", "SiteServer",
+            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "SiteGenerator", "SiteServer",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // `swift package --allow-writing-to-package-directory rowmotion build` in any package.
@@ -58,10 +62,10 @@ let package = Package(
         // The seeded generator random tests and benchmark inputs share.
         .target(name: "SeededRandom"),
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
-        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "ListDiff", "SeededRandom", .product(name: "Yams", package: "Yams")],
+        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "Diagnostics", "ListDiff", "SeededRandom", .product(name: "Yams", package: "Yams")],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "SnapshotFormat", "SeededRandom"], exclude: ["Fixtures"]),
-        .testTarget(name: "SiteServerTests", dependencies: ["SiteServer"]),
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Diagnostics", "SnapshotFormat", "SeededRandom"], exclude: ["Fixtures"]),
+        .testTarget(name: "SiteServerTests", dependencies: ["SiteServer", "Diagnostics"]),
         // Runs the built `rowmotion` binary end to end.
         .testTarget(name: "RowmotionCLITests", dependencies: ["rowmotion"]),
     ]

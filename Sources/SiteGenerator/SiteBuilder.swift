@@ -1,7 +1,8 @@
+import Diagnostics
+import SnapshotFormat
 import Dispatch
 import Foundation
 import ListDiff
-import SnapshotFormat
 
 /// What `rowmotion build` is asked to do.
 public struct BuildOptions: Sendable {
@@ -514,7 +515,7 @@ public enum SiteBuilder {
             let which = link.page == page.output ? "this page" : source
             return .warning("broken-link", at: SourceLocation(file: page.source, line: max(link.line, 1), column: 1),
                             "link to '#\(link.fragment)', which is not a heading or element id of \(which)"
-                            + KeySuggestionsBridge.hint(for: link.fragment, in: ids.sorted()))
+                            + KeySuggestions.hint(for: link.fragment, in: ids.sorted()))
         }
     }
 

@@ -1,6 +1,6 @@
+import Diagnostics
 import Foundation
 import SiteGenerator
-import SnapshotFormat
 
 /// `rowmotion serve`: builds the site, serves it on loopback, rebuilds when
 /// a watched file changes, and tells open pages to reload (or shows them the

@@ -1,5 +1,5 @@
-import Foundation
 import SnapshotFormat
+import Foundation
 
 /// What the server tells open pages over the live-reload socket: the
 /// number of the last build that was written, the pages it changed, and the

@@ -1,3 +1,4 @@
+import Diagnostics
 import ListDiff
 
 /// What `rowmotion diff` prints for a sequence: every step's batches, as the

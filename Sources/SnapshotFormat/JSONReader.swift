@@ -1,3 +1,6 @@
+import Diagnostics
+
+
 /// A strict JSON (RFC 8259) reader that keeps each value's line and column,
 /// which Foundation's decoder does not report on Linux.
 struct JSONReader {

@@ -1,3 +1,4 @@
+import Diagnostics
 import ListDiff
 
 /// UIKit's batch-update rules checked over every batch of a sequence: the

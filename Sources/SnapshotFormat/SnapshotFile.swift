@@ -1,3 +1,4 @@
+import Diagnostics
 import ListDiff
 
 /// `UITableView.RowAnimation`, as snapshot files name it.

@@ -1,3 +1,4 @@
+
 /// How large a snapshot sequence may be. Each limit is far above what a list
 /// on a phone shows and low enough that a hostile file is refused, with its
 /// location, before it costs more than seconds and a few hundred megabytes.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Yams
 
 /// Reads YAML through Yams' composer, which keeps every node's position, and

@@ -1,3 +1,4 @@
+import Diagnostics
 import ArgumentParser
 import Foundation
 import SiteGenerator
@@ -61,4 +62,3 @@ func report(_ diagnostics: [Diagnostic]) {
     FileHandle.standardError.write(Data(text.utf8))
 }
 
-import SnapshotFormat

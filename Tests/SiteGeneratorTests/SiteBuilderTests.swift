@@ -1,7 +1,7 @@
+import SnapshotFormat
 import Foundation
 import SeededRandom
 @testable import SiteGenerator
-import SnapshotFormat
 import Testing
 
 /// A small project on disk: pages, examples, written in a given order.

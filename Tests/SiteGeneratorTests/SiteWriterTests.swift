@@ -1,6 +1,6 @@
+import Diagnostics
 import Foundation
 @testable import SiteGenerator
-import SnapshotFormat
 import Testing
 
 @Suite("Site writer")

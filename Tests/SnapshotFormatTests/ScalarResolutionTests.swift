@@ -1,3 +1,4 @@
+import Diagnostics
 @testable import SnapshotFormat
 import Testing
 import Yams

@@ -1,3 +1,4 @@
+import Diagnostics
 import SnapshotFormat
 
 /// A page's optional front matter: YAML between `---` lines at the top.
@@ -70,7 +71,7 @@ public struct FrontMatter: Equatable, Sendable {
                 diagnostics.append(.error("wrong-type", at: member.value.location,
                                           "'\(member.key)' must be \(expected), not \(member.value.typeName)"))
             default:
-                let nearest = KeySuggestionsBridge.hint(for: member.key, in: keys)
+                let nearest = KeySuggestions.hint(for: member.key, in: keys)
                 diagnostics.append(.error("unknown-key", at: member.keyLocation, "unknown front matter key '\(member.key)'\(nearest)"))
             }
         }

@@ -1,5 +1,5 @@
+import Diagnostics
 import Foundation
-import SnapshotFormat
 
 /// The rules every build checks before it reads anything: folders named on
 /// the command line exist, the output is not inside an input (a build would

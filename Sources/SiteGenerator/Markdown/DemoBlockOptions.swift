@@ -1,5 +1,6 @@
-import Foundation
+import Diagnostics
 import SnapshotFormat
+import Foundation
 
 /// What a demo block asks for: a sequence (an example file, or written
 /// inline) and how to play it.
@@ -58,7 +59,7 @@ public struct DemoSpec: Sendable {
             case ("compare", _): diagnostics.append(.error("unknown-value", at: location, "'compare' must be 'reloadData' or 'strategies'"))
             default:
                 diagnostics.append(.error("unknown-key", at: member.keyLocation,
-                                          "unknown key '\(member.key)' in a rowmotion block" + KeySuggestionsBridge.hint(for: member.key, in: keys)))
+                                          "unknown key '\(member.key)' in a rowmotion block" + KeySuggestions.hint(for: member.key, in: keys)))
             }
         }
         guard let example else {
@@ -85,7 +86,7 @@ public struct DemoSpec: Sendable {
         }
         guard FileManager.default.fileExists(atPath: target) else {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
-            return .failure(ReferenceError("no example '\(name)' in examples/" + KeySuggestionsBridge.hint(for: name, in: names.sorted())))
+            return .failure(ReferenceError("no example '\(name)' in examples/" + KeySuggestions.hint(for: name, in: names.sorted())))
         }
         return .success(relative)
     }

@@ -1,5 +1,4 @@
 import CCMark
-import SnapshotFormat
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

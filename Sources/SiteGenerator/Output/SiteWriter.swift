@@ -1,5 +1,5 @@
+import Diagnostics
 import Foundation
-import SnapshotFormat
 
 /// Writes a whole site at once: into a temporary folder beside the output,
 /// then swapped in, so a failed or killed build leaves the previous site as

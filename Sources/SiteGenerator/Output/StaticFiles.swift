@@ -1,5 +1,6 @@
-import Foundation
+import Diagnostics
 import SnapshotFormat
+import Foundation
 
 /// The files of `site/` that are not Markdown pages — images, downloads, a
 /// JSON Schema — published as they are, at the same path under the output.

@@ -1,5 +1,6 @@
-import ListDiff
+import Diagnostics
 import SnapshotFormat
+import ListDiff
 
 /// The data a player needs, embedded in its page beside the first
 /// snapshot's rows (which the page shows as HTML and the player adopts, so

@@ -1,6 +1,7 @@
+import Diagnostics
+import SnapshotFormat
 import Foundation
 import Mustache
-import SnapshotFormat
 
 /// Where a theme file comes from.
 public enum ThemeSource: Equatable, Sendable {

@@ -1,7 +1,8 @@
+import Diagnostics
+import SnapshotFormat
 import ArgumentParser
 import Foundation
 import SiteGenerator
-import SnapshotFormat
 
 /// The options `build` and `check` share.
 struct SiteOptions: ParsableArguments {

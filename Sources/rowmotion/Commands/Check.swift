@@ -1,7 +1,8 @@
+import Diagnostics
+import SnapshotFormat
 import ArgumentParser
 import Foundation
 import SiteGenerator
-import SnapshotFormat
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(

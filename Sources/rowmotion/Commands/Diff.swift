@@ -1,6 +1,6 @@
+import SnapshotFormat
 import ArgumentParser
 import ListDiff
-import SnapshotFormat
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,3 +1,5 @@
+import Diagnostics
+import SnapshotFormat
 import ArgumentParser
 import Foundation
 
@@ -95,4 +97,3 @@ struct Init: ParsableCommand {
     }
 }
 
-import SnapshotFormat

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import SiteGenerator
 import SiteServer
-import SnapshotFormat
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -16,10 +16,21 @@ public struct LocatedValue: Sendable {
         public var key: String
         public var keyLocation: SourceLocation
         public var value: LocatedValue
+
+        public init(key: String, keyLocation: SourceLocation, value: LocatedValue) {
+            self.key = key
+            self.keyLocation = keyLocation
+            self.value = value
+        }
     }
 
     public var kind: Kind
     public var location: SourceLocation
+
+    public init(kind: Kind, location: SourceLocation) {
+        self.kind = kind
+        self.location = location
+    }
 
     /// What the value is, as a diagnostic names it.
     public var typeName: String {
@@ -70,13 +81,5 @@ extension LocatedValue {
     public var members: [Member]? {
         if case .object(let members) = kind { return members }
         return nil
-    }
-}
-
-/// YAML read into a located tree, for YAML embedded in other files.
-public enum LocatedYAML {
-    /// Parses `text`, which starts on line `lineOffset + 1` of `file`.
-    public static func parse(_ text: String, file: String, lineOffset: Int = 0) -> Result<LocatedValue, Diagnostic> {
-        YAMLBridge.parse(text, file: file, lineOffset: lineOffset).map { $0.shifted(by: lineOffset) }
     }
 }

@@ -1,7 +1,7 @@
 /// "Did you mean" for unknown keys and values: the nearest valid word by
 /// edit distance, when it is near enough to be a likely typo.
-enum KeySuggestions {
-    static func nearest(to word: String, in candidates: [String]) -> String? {
+public enum KeySuggestions {
+    public static func nearest(to word: String, in candidates: [String]) -> String? {
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             let distance = editDistance(word.lowercased(), candidate.lowercased())
@@ -13,7 +13,7 @@ enum KeySuggestions {
 
     /// Edit distance over characters where swapping two neighbours counts
     /// as one edit (optimal string alignment), the commonest typo.
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
@@ -33,14 +33,7 @@ enum KeySuggestions {
     }
 
     /// " did you mean 'x'?" or nothing.
-    static func hint(for word: String, in candidates: [String]) -> String {
-        nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
-    }
-}
-
-/// "Did you mean" for other modules' keys (front matter, demo blocks).
-public enum KeySuggestionsBridge {
     public static func hint(for word: String, in candidates: [String]) -> String {
-        KeySuggestions.hint(for: word, in: candidates)
+        nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 }
