@@ -5,8 +5,8 @@ import Foundation
 /// An output whose key is unchanged is taken from the existing site instead
 /// of being rendered again. Outputs that produced diagnostics are never
 /// cached, so their warnings are reported on every build.
-struct BuildCache {
-    struct Entry: Equatable {
+struct BuildCache: Sendable {
+    struct Entry: Equatable, Sendable {
         var key: String
         var examples: [String]
         /// A page's links into pages (`#fragment`): checked on every build,
@@ -132,5 +132,58 @@ struct FragmentLink: Equatable, Sendable {
         let parts = cacheText.split(separator: "\u{1F}", omittingEmptySubsequences: false)
         guard parts.count == 3, let line = Int(parts[2]) else { return nil }
         self.init(page: String(parts[0]), fragment: String(parts[1]), line: line)
+    }
+}
+
+/// The previous build's outputs, for a render to reuse when its key has not
+/// changed: rendering is `reuse.bytes(output, key) ?? render(…)`.
+struct Reuse: Sendable {
+    var previous: BuildCache
+    var folder: URL
+
+    /// What the previous build wrote at `output`, if it was built from `key`.
+    func bytes(_ output: String, key: String) -> [UInt8]? {
+        guard previous.entries[output]?.key == key,
+              let data = FileManager.default.contents(atPath: folder.appendingPathComponent(output).path) else { return nil }
+        return [UInt8](data)
+    }
+
+    /// A page the previous build rendered from the same key, as it rendered it.
+    func page(_ page: SiteBuilder.Page, keys: OutputKeys) -> SiteBuilder.RenderedPage? {
+        guard let entry = previous.entries[page.output],
+              let bytes = bytes(page.output, key: keys.page(page, examples: entry.examples)) else { return nil }
+        return SiteBuilder.RenderedPage(html: String(decoding: bytes, as: UTF8.self), diagnostics: [],
+                                        examples: Set(entry.examples), links: entry.links, cached: true)
+    }
+}
+
+/// What each output is built from, hashed: the same key, the same bytes.
+struct OutputKeys: Sendable {
+    /// Everything every output depends on: the theme, the options, the
+    /// navigation (every page's title and order) and the list of examples.
+    var global: String
+    var examples: [String: String]
+
+    init(options: BuildOptions, inputs: SiteInputs) {
+        let theme = inputs.theme
+        global = BuildCache.key([BuildCache.format, options.baseURL, String(options.drafts), inputs.siteTitle]
+            + Theme.templateNames.map { theme.texts[$0 + ".mustache"] ?? "" } + Theme.assetNames.map { theme.assets[$0] ?? "" }
+            + inputs.pages.map { "\($0.output)|\($0.title)|\($0.frontMatter.order ?? -1)" } + inputs.examples.map(\.name))
+        examples = Dictionary(uniqueKeysWithValues: inputs.examples.map { ($0.name, $0.sourceKey) })
+    }
+
+    /// A page's key: its source and the examples it shows.
+    func page(_ page: SiteBuilder.Page, examples shown: [String]) -> String {
+        BuildCache.key([global, page.output, page.sourceKey] + shown.map { "\($0)=\(examples[$0] ?? "missing")" })
+    }
+
+    /// An example page's (and its filmstrip's) key.
+    func example(_ example: SiteBuilder.Example) -> String {
+        BuildCache.key([global, SiteBuilder.examplePath(example.name), example.sourceKey])
+    }
+
+    /// The index's key: the home page's source and every example's.
+    func index(_ inputs: SiteInputs) -> String {
+        BuildCache.key([global, "index.html", inputs.home?.sourceKey ?? ""] + inputs.examples.map(\.sourceKey))
     }
 }

@@ -1,0 +1,64 @@
+import Diagnostics
+import Foundation
+
+/// Links to an element of a page, checked once every output is rendered.
+extension SiteBuilder {
+    /// Links to an element of a page, now that every page is final: the
+    /// ids are read from the HTML, so those of headings, of raw HTML in the
+    /// Markdown and of the theme all count.
+    static func fragmentProblems(_ inputs: SiteInputs, rendered: [RenderedPage], files: [String: [UInt8]],
+                                 options: BuildOptions) -> [Diagnostic] {
+        var targets: [String: (source: String, ids: Set<String>)] = [:]
+        for page in inputs.pages { targets[page.output] = (page.source, elementIDs(in: files[page.output] ?? [])) }
+        for example in inputs.examples {
+            let output = examplePath(example.name)
+            targets[output] = ("\(options.examples)/\(example.name)", elementIDs(in: files[output] ?? []))
+        }
+        return zip(inputs.pages, rendered).flatMap { page, result in brokenFragments(result.links, from: page, targets: targets) }
+    }
+
+    /// Links to an element that the page they lead to does not have.
+    /// Pages and examples are checked; static files are not.
+    static func brokenFragments(_ links: [FragmentLink], from page: Page,
+                                targets: [String: (source: String, ids: Set<String>)]) -> [Diagnostic] {
+        links.compactMap { link in
+            guard let (source, ids) = targets[link.page], !ids.contains(link.fragment) else { return nil }
+            let which = link.page == page.output ? "this page" : source
+            return .warning("broken-link", at: SourceLocation(file: page.source, line: max(link.line, 1), column: 1),
+                            "link to '#\(link.fragment)', which is not a heading or element id of \(which)"
+                            + KeySuggestions.hint(for: link.fragment, in: ids.sorted()))
+        }
+    }
+
+    /// The values of the `id` attributes in a page (`id="…"` or `id='…'`,
+    /// after whitespace, so `data-id` and `aria-…id` do not count).
+    static func elementIDs(in html: [UInt8]) -> Set<String> {
+        var ids = Set<String>()
+        var index = 1
+        let count = html.count
+        while index + 4 < count {
+            // i d = quote, after a space, tab or newline
+            if html[index] == UInt8(ascii: "i"), html[index + 1] == UInt8(ascii: "d"), html[index + 2] == UInt8(ascii: "="),
+               [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t")].contains(html[index - 1]),
+               html[index + 3] == UInt8(ascii: "\"") || html[index + 3] == UInt8(ascii: "'") {
+                let quote = html[index + 3]
+                var end = index + 4
+                while end < count, html[end] != quote, html[end] != UInt8(ascii: ">") { end += 1 }
+                if end < count, html[end] == quote { ids.insert(String(decoding: html[(index + 4)..<end], as: UTF8.self)) }
+                index = end
+            }
+            index += 1
+        }
+        return ids
+    }
+
+    /// `a/./b/../c` to `a/c`.
+    static func normalize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
+        }
+        return parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,93 @@
+import Diagnostics
+import Dispatch
+import Foundation
+import ListDiff
+import SnapshotFormat
+
+/// Loading: the pages of `site/` (front matter, body, title) and the examples they show.
+extension SiteBuilder {
+    struct Page: Sendable {
+        var source: String
+        var output: String
+        var title: String
+        var frontMatter: FrontMatter
+        var body: String
+        var bodyLineOffset: Int
+        var sourceKey: String
+    }
+
+    static func loadPages(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [Page] {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: options.site) else { return [] }
+        let relative = (manager.enumerator(atPath: options.site)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".md") }.sorted()
+        // Read on every core; each page's result lands in its own slot, and
+        // pages and diagnostics are gathered in path order.
+        let loaded = ResultSlots<(page: Page?, diagnostics: [Diagnostic])>(count: relative.count)
+        DispatchQueue.concurrentPerform(iterations: relative.count) { index in
+            var found: [Diagnostic] = []
+            let page = loadPage(relative[index], site: options.site, diagnostics: &found)
+            loaded[index] = (page, found)
+        }
+        var pages: [Page] = []
+        for result in loaded.values {
+            diagnostics.append(contentsOf: result.diagnostics)
+            if let page = result.page { pages.append(page) }
+        }
+        return pages
+    }
+
+    /// One page of `site`, at `path` under it, or nil with its error.
+    static func loadPage(_ path: String, site: String, diagnostics: inout [Diagnostic]) -> Page? {
+        let file = (site as NSString).appendingPathComponent(path)
+        let start = SourceLocation(file: file, line: 1, column: 1)
+        guard InputFolders.staysInside(file, folder: site) else {
+            diagnostics.append(InputFolders.outside(file, folder: site))
+            return nil
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileContents.read(file, limit: SnapshotLimits.standard.fileBytes)
+        } catch {
+            diagnostics.append(.error("unreadable-file", at: start, error.message))
+            return nil
+        }
+        if let offset = SnapshotReader.firstInvalidUTF8Offset(bytes) {
+            diagnostics.append(.error("invalid-utf8", at: SnapshotReader.location(ofOffset: offset, in: bytes, file: file),
+                                      "the page is not valid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))"))
+            return nil
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let (yaml, body, offset) = FrontMatter.split(text) else {
+            diagnostics.append(.error("front-matter", at: start, "front matter starts with '---' but is never closed"))
+            return nil
+        }
+        let matter = yaml.map { FrontMatter.read($0, file: file, diagnostics: &diagnostics) } ?? FrontMatter()
+        let heading = firstHeading(in: body)
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return Page(source: file, output: String(path.dropLast(3)) + ".html",
+                    title: matter.title ?? heading ?? name, frontMatter: matter, body: body, bodyLineOffset: offset,
+                    sourceKey: BuildCache.key([text]))
+    }
+
+    /// An example, read and diffed.
+    struct Example: Sendable {
+        var name: String
+        var sequence: SnapshotSequence
+        var changesets: [Changeset<String, Record<String>>]
+        /// A hash of the file's text, for the build cache.
+        var sourceKey = ""
+    }
+
+    /// The text of the first `# ` heading line, without splitting the page.
+    static func firstHeading(in body: String) -> String? {
+        var rest = Substring(body)
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+            let line = rest[..<end]
+            if line.hasPrefix("# ") { return String(line.dropFirst(2)) }
+            rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
+        }
+        return nil
+    }
+}

@@ -1,0 +1,87 @@
+import Diagnostics
+import Foundation
+import ListDiff
+import SnapshotFormat
+
+/// Everything a build reads, read once: the theme, every example read and
+/// diffed, the pages with their front matter, the navigation they make, and
+/// the static files. Loading is the first stage; nothing after it reads
+/// `site/`, `examples/` or `templates/` again.
+struct SiteInputs: Sendable {
+    var theme: Theme
+    /// Examples by name order, and by their path under `examples/`.
+    var examples: [SiteBuilder.Example]
+    var examplesByName: [String: SiteBuilder.Example]
+    var examplesURL: URL
+    /// Pages that are not drafts (unless drafts are asked for), in path order.
+    var pages: [SiteBuilder.Page]
+    var home: SiteBuilder.Page?
+    var siteTitle: String
+    var navigation: Navigation
+    var staticFiles: [StaticFiles.File]
+    /// Every path the site will have: pages, example pages and filmstrips,
+    /// the index, static files.
+    var outputs: Set<String>
+
+    /// Loads every input; nil when the theme cannot be loaded (the
+    /// diagnostics say why). Problems of single files are diagnostics, and
+    /// those files are left out.
+    static func load(_ options: BuildOptions, diagnostics: inout [Diagnostic], clock: inout PhaseClock) -> SiteInputs? {
+        let manager = FileManager.default
+        let theme: Theme
+        do { theme = try Theme.load(projectTemplates: manager.fileExists(atPath: options.templates) ? options.templates : nil) } catch {
+            diagnostics.append(error)
+            return nil
+        }
+        let examples = loadExamples(options, diagnostics: &diagnostics)
+        clock.lap("load theme and examples")
+
+        var pages = SiteBuilder.loadPages(options, diagnostics: &diagnostics)
+        pages.removeAll { $0.frontMatter.draft && !options.drafts }
+        let home = pages.first { $0.output == "index.html" }
+        let listed = pages.filter { $0.output != "index.html" }
+            .sorted { ($0.frontMatter.order ?? .max, $0.title, $0.output) < ($1.frontMatter.order ?? .max, $1.title, $1.output) }
+        let generated = Set(pages.map(\.output) + ["index.html"]
+                            + examples.flatMap { [SiteBuilder.examplePath($0.name), SiteBuilder.filmstripPath($0.name)] })
+        let staticFiles = StaticFiles.load(site: options.site, generated: generated, diagnostics: &diagnostics)
+        clock.lap("load pages")
+        return SiteInputs(theme: theme, examples: examples, examplesByName: Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) }),
+                          examplesURL: URL(fileURLWithPath: options.examples), pages: pages, home: home,
+                          siteTitle: home?.title ?? "Rowmotion", navigation: Navigation(pages: listed.map { (output: $0.output, title: $0.title) }),
+                          staticFiles: staticFiles, outputs: generated.union(staticFiles.map(\.path)))
+    }
+
+    /// Each example read and diffed once; every page that shows it reuses that.
+    static func loadExamples(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [SiteBuilder.Example] {
+        let found = FileManager.default.fileExists(atPath: options.examples) ? SequenceFiles.collect([options.examples]).found : []
+        var examples: [SiteBuilder.Example] = []
+        var exampleOutputs: [String: String] = [:]
+        for path in found {
+            let name = String(path.dropFirst(options.examples.count).drop { $0 == "/" })
+            guard InputFolders.staysInside(path, folder: options.examples) else {
+                diagnostics.append(InputFolders.outside(path, folder: options.examples))
+                continue
+            }
+            // a.yml, a.yaml and a.json would all be examples/a.html.
+            let output = (name as NSString).deletingPathExtension.lowercased()
+            if let first = exampleOutputs[output] {
+                diagnostics.append(.error("output-collision", at: SourceLocation(file: path, line: 1, column: 1),
+                                          "this example and '\(first)' both become the page examples/\((name as NSString).deletingPathExtension).html; rename one",
+                                          notes: [Diagnostic.Note(location: SourceLocation(file: first, line: 1, column: 1), message: "the other example")]))
+                continue
+            }
+            exampleOutputs[output] = path
+            let (sequence, found) = SnapshotReader.read(path: path)
+            diagnostics.append(contentsOf: found)
+            guard let sequence else { continue }
+            do {
+                let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+                examples.append(SiteBuilder.Example(name: name, sequence: sequence, changesets: try sequence.changesets(),
+                                                    sourceKey: BuildCache.key([text])))
+            } catch {
+                diagnostics.append(error)
+            }
+        }
+        return examples
+    }
+}

@@ -1,0 +1,138 @@
+import Diagnostics
+import Foundation
+import ListDiff
+import SnapshotFormat
+
+/// Rendering an example: its page (steps, calls, player), its filmstrip,
+/// the player and strategy panes pages embed, and the index's sparklines.
+extension SiteBuilder {
+    static func htmlName(_ exampleName: String) -> String {
+        (exampleName as NSString).deletingPathExtension + ".html"
+    }
+
+    /// The example's filmstrip, beside its page.
+    static func filmstripName(_ exampleName: String) -> String {
+        (exampleName as NSString).deletingPathExtension + ".svg"
+    }
+
+    /// Where an example's page and filmstrip go in the site.
+    static func examplePath(_ exampleName: String) -> String { "examples/" + htmlName(exampleName) }
+    static func filmstripPath(_ exampleName: String) -> String { "examples/" + filmstripName(exampleName) }
+
+    /// `compare: strategies`: the same example replayed side by side by
+    /// ListDiff's minimal moves, the offset test most Heckel-style diffs use,
+    /// deletes and inserts only, and `reloadData()`; each pane says how many
+    /// moves it makes.
+    static func strategyPanes(_ example: Example, spec: DemoSpec, theme: Theme) throws(Diagnostic) -> String {
+        let panes: [(strategy: DiffStrategy?, name: String, label: String)] = [
+            (.minimalMoves, "minimalMoves", "ListDiff: minimal moves"),
+            (.offsets, "offsets", "Offsets (Heckel-style)"),
+            (.deletesAndInserts, "deletesAndInserts", "Deletes and inserts only"),
+            (nil, "reloadData", "reloadData()"),
+        ]
+        var html = "<div class=\"rowmotion-strategies\" data-rowmotion-compare=\"strategies\">\n"
+        for pane in panes {
+            var shown = example
+            if let strategy = pane.strategy, strategy != .minimalMoves {
+                shown.changesets = try example.sequence.changesets(strategy: strategy)
+            }
+            var paneSpec = spec
+            paneSpec.compare = nil
+            var view = playerView(shown, spec: paneSpec)
+            let moves = pane.strategy == nil ? shown.changesets.map { _ in 0 } : shown.changesets.map(\.moveCount)
+            view.strategy = pane.name
+            view.strategyLabel = pane.label
+            view.moves = moves.map(String.init).joined(separator: ",")
+            let total = moves.reduce(0, +)
+            view.moveSummary = pane.strategy == nil ? "no animation, every row reloaded"
+                : "\(total) move\(total == 1 ? "" : "s") in \(moves.count) step\(moves.count == 1 ? "" : "s")"
+            html += try theme.render("player", view)
+        }
+        return html + "</div>\n"
+    }
+
+    static func playerView(_ example: Example, spec: DemoSpec?) -> PlayerView {
+        var sequence = example.sequence
+        if let animation = spec?.animation { sequence.animations = RowAnimations(insert: animation, delete: animation, reload: animation) }
+        return PlayerView(name: example.name, title: sequence.title, step: min(spec?.step ?? 0, sequence.steps.count - 1),
+                          autoplay: spec?.autoplay ?? false, compare: spec?.compare,
+                          initialHTML: staticList(sequence.steps[0].snapshot),
+                          data: PlayerData.json(for: sequence, changesets: example.changesets, name: example.name))
+    }
+
+    /// The first snapshot as HTML, so a page shows the list before (and
+    /// without) its script. Row text is escaped: it never becomes markup.
+    static func staticList(_ snapshot: Snapshot<String, Record<String>>) -> String {
+        var html = ""
+        for section in snapshot.sections {
+            let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id)"
+            html += "<div class=\"rowmotion-section\" role=\"list\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\">"
+            if let header = section.header { html += "<h3 class=\"rowmotion-header\" role=\"presentation\">\(HTMLText.escape(header))</h3>" }
+            for row in section.rows {
+                html += "<div class=\"rowmotion-row\" role=\"listitem\" data-item-id=\"\(HTMLText.escape(row.id))\">"
+                let fields = row.fields.isEmpty ? [Field("id", .string(row.id))] : row.fields
+                for (index, field) in fields.enumerated() {
+                    html += "<span class=\"field\(index == 0 ? " primary" : "")\" data-field=\"\(HTMLText.escape(field.name))\">"
+                        + HTMLText.escape(field.value.description) + "</span>"
+                }
+                html += "</div>"
+            }
+            if let footer = section.footer { html += "<p class=\"footer\" role=\"presentation\">\(HTMLText.escape(footer))</p>" }
+            html += "</div>\n"
+        }
+        return html
+    }
+
+    /// The example's page, its filmstrip, and any UIKit rule problems its
+    /// batches have.
+    static func examplePage(_ example: Example, theme: Theme, chrome: Chrome) throws(Diagnostic) -> (html: String, svg: String, problems: [RuleViolation]) {
+        let sequence = example.sequence
+        let report = DiffReport(file: example.name, sequence: sequence, changesets: example.changesets)
+        var problems: [String] = []
+        let steps = report.steps.map { step -> StepView in
+            problems.append(contentsOf: step.diagnostics)
+            let rowCounts = step.changeset.rowCounts
+            var counts: [String] = []
+            for (label, count) in [("inserted", rowCounts.inserted), ("deleted", rowCounts.deleted),
+                                   ("moved", rowCounts.moved), ("reloaded", rowCounts.reloaded)] where count > 0 {
+                counts.append("\(count) \(label)")
+            }
+            let batches = step.changeset.stages.enumerated().map { number, stage in
+                BatchView(number: number + 1, explanation: DiffReport.explanation(of: stage.role),
+                          calls: DiffReport.calls(for: stage.batch, animations: sequence.animations).joined(separator: "\n"))
+            }
+            return StepView(number: step.to, label: step.label, counts: counts.isEmpty ? "no row changes" : counts.joined(separator: ", "),
+                            deferred: batches.count > 1, batchCount: batches.count, batches: batches)
+        }
+        let description = sequence.description.map(MarkdownRenderer.renderData) ?? ""
+        let context = ExampleContext(
+            chrome: chrome, title: sequence.title, description: nil, descriptionHTML: description,
+            player: playerView(example, spec: nil),
+            initialLabel: sequence.steps[0].label, initialRows: sequence.steps[0].snapshot.rowCount, steps: steps,
+            validation: problems.isEmpty ? "Every batch passes UIKit's batch-update rules."
+                                         : "UIKit rule problems: " + problems.joined(separator: "; "),
+            filmstrip: RelativeURL.safe((filmstripName(example.name) as NSString).lastPathComponent))
+        return (try theme.render("example", context), Filmstrip().svg(for: report), report.violations)
+    }
+
+    /// A small inline SVG: per step, stacked bars of inserts, deletes, moves
+    /// and reloads.
+    static func sparkline(_ changesets: [Changeset<String, Record<String>>]) -> String {
+        let counts = changesets.map { changeset -> [Int] in
+            let rows = changeset.rowCounts
+            return [rows.inserted, rows.deleted, rows.moved, rows.reloaded]
+        }
+        let tallest = max(counts.map { $0.reduce(0, +) }.max() ?? 1, 1)
+        let width = max(counts.count * 8, 8), height = 24
+        var svg = "<svg class=\"sparkline\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"changes per step\">"
+        for (step, values) in counts.enumerated() {
+            var top = height
+            for (kind, value) in zip(["insert", "delete", "move", "reload"], values) where value > 0 {
+                let barHeight = max(1, value * height / tallest)
+                top -= barHeight
+                svg += "<rect class=\"\(kind)\" x=\"\(step * 8)\" y=\"\(top)\" width=\"6\" height=\"\(barHeight)\"/>"
+            }
+        }
+        return svg + "</svg>"
+    }
+}

@@ -1,0 +1,101 @@
+import Diagnostics
+import Dispatch
+import SnapshotFormat
+import Foundation
+
+/// Rendering, the second stage: pure renders from the inputs to each
+/// output's bytes, on every core, each reused from the previous build when
+/// its key has not changed. Results come back in input order, so output is
+/// the same whatever the threads do.
+extension SiteBuilder {
+    /// Every page (the home page's content too, which the index wraps).
+    static func renderPages(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
+                            options: BuildOptions) -> [RenderedPage] {
+        let results = ResultSlots<RenderedPage>(count: inputs.pages.count)
+        let done = ResultSlots<Int>(count: 1)
+        done[0] = 0
+        DispatchQueue.concurrentPerform(iterations: inputs.pages.count) { index in
+            let page = inputs.pages[index]
+            let isHome = page.output == "index.html"
+            results[index] = (isHome ? nil : reuse.page(page, keys: keys))
+                ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, examplesURL: inputs.examplesURL,
+                          outputs: inputs.outputs, chrome: chromes[index], options: options, isHome: isHome)
+            if let progress = options.progress {
+                let count = done.increment(0)
+                if count % 50 == 0 || count == inputs.pages.count { progress(.rendered(count, of: inputs.pages.count)) }
+            }
+        }
+        return results.values
+    }
+
+    /// Every example's page and filmstrip.
+    static func renderExamples(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys) -> [ExampleOutput] {
+        let results = ResultSlots<ExampleOutput>(count: inputs.examples.count)
+        DispatchQueue.concurrentPerform(iterations: inputs.examples.count) { index in
+            let example = inputs.examples[index]
+            let key = keys.example(example)
+            if let html = reuse.bytes(examplePath(example.name), key: key), let svg = reuse.bytes(filmstripPath(example.name), key: key) {
+                results[index] = ExampleOutput(key: key, html: html, svg: svg, problems: [], cached: true)
+                return
+            }
+            do throws(Diagnostic) {
+                let (html, svg, problems) = try examplePage(example, theme: inputs.theme, chrome: chromes[index])
+                results[index] = ExampleOutput(key: key, html: Array(html.utf8), svg: Array(svg.utf8), problems: problems)
+            } catch {
+                results[index] = ExampleOutput(key: key, error: error)
+            }
+        }
+        return results.values
+    }
+
+    /// The home page: site/index.md's content, if any, and the example
+    /// gallery. Reused only when the home page had nothing to report.
+    static func renderIndex(_ inputs: SiteInputs, content: String, chrome: Chrome, reuse: Reuse, keys: OutputKeys,
+                            homeClean: Bool) -> Result<(bytes: [UInt8], cached: Bool), Diagnostic> {
+        if homeClean, let bytes = reuse.bytes("index.html", key: keys.index(inputs)) { return .success((bytes, true)) }
+        let cards = inputs.examples.map { example in
+            CardView(title: example.sequence.title, href: examplePath(example.name),
+                     stepCount: example.sequence.steps.count, sparkline: sparkline(example.changesets))
+        }
+        let index = IndexContext(chrome: chrome, title: inputs.home?.title ?? inputs.siteTitle,
+                                 description: inputs.home?.frontMatter.description, content: content, examples: cards)
+        do throws(Diagnostic) {
+            return .success((Array(try inputs.theme.render("index", index).utf8), false))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// An example page and its filmstrip as one worker rendered (or reused) them.
+struct ExampleOutput: Sendable {
+    var key: String
+    var html: [UInt8] = []
+    var svg: [UInt8] = []
+    var problems: [RuleViolation] = []
+    var cached = false
+    var error: Diagnostic?
+}
+
+/// Slots that parallel workers fill, one each, read once all have finished.
+final class ResultSlots<Value>: @unchecked Sendable {
+    private var slots: [Value?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    subscript(index: Int) -> Value? {
+        get { lock.withLock { slots[index] } }
+        set { lock.withLock { slots[index] = newValue } }
+    }
+
+    var values: [Value] { lock.withLock { slots.map { $0! } } }
+
+    /// Adds one to an integer slot and returns the new value.
+    func increment(_ index: Int) -> Int where Value == Int {
+        lock.withLock {
+            slots[index] = (slots[index] ?? 0) + 1
+            return slots[index]!
+        }
+    }
+}
