@@ -580,17 +580,14 @@ struct PlayerDataTests {
         """
         let read = SnapshotReader.read(bytes: Array(text.utf8), file: "two.yml")
         let sequence = try #require(read.sequence, "\(read.diagnostics)")
+        // Decoded into the contract types, as the page carries it.
         let json = try PlayerData.json(for: sequence, name: "two.yml")
-        let data = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        let steps = try #require(data["steps"] as? [[String: Any]])
-        let batches = try #require(steps.first?["batches"] as? [[String: Any]])
+        let data = try JSONDecoder().decode(PlayerData.self, from: Data(json.utf8))
+        let batches = try #require(data.steps.first?.batches)
         var reloads: [[String]] = []
         for batch in batches {
-            let rows = try #require(batch["rows"] as? [String: Any])
-            let calls = try #require(rows["reload"] as? [[Int]])
-            let cells = try #require(batch["reloadedRows"] as? [[String: Any]])
-            #expect(calls.count == cells.count, "one cell per reload call")
-            reloads.append(cells.compactMap { $0["id"] as? String })
+            #expect(batch.rows.reload.count == batch.reloadedRows.count, "one cell per reload call")
+            reloads.append(batch.reloadedRows.map(\.id))
         }
         // `a` changes in place (batch 1); `d` moves and changes, so its reload
         // waits for the second batch.
@@ -613,13 +610,35 @@ struct PlayerDataTests {
         let read = SnapshotReader.read(bytes: Array(text.utf8), file: "values.yml")
         let sequence = try #require(read.sequence, "\(read.diagnostics)")
         let json = try PlayerData.json(for: sequence, name: "values.yml")
-        let data = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        #expect(data["initial"] == nil)
-        let steps = try #require(data["steps"] as? [[String: Any]])
-        let batch = try #require((steps.first?["batches"] as? [[String: Any]])?.first)
-        let inserted = try #require(batch["insertedRows"] as? [[String: Any]])
-        let fields = try #require(inserted.first?["fields"] as? [[String]])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["initial"] == nil)
+        #expect(Set(object.keys) == ["example", "title", "animations", "labels", "steps"])
+        let data = try JSONDecoder().decode(PlayerData.self, from: Data(json.utf8))
+        let fields = try #require(data.steps.first?.batches.first?.insertedRows.first?.fields)
         #expect(fields == [["price", "2.0"], ["note", ""], ["flag", "true"]])
         #expect(SiteBuilder.staticList(sequence.steps[1].snapshot).contains("<span class=\"field primary\" data-field=\"price\">2.0</span>"))
+    }
+
+    /// The encoder's output is made safe inside `<script>` in one pass, and
+    /// a section without a header or footer carries them as null.
+    @Test func data_isSafeInsideAScriptElement_andDecodesBackToTheSameValue() throws {
+        let text = """
+        title: "</script><!-- & \\u2028 end"
+        steps:
+          - sections:
+              - {id: s, items: [{id: a, title: "x"}]}
+          - sections:
+              - {id: s, items: [{id: a, title: "x"}]}
+              - {id: t, items: [{id: "</script>", title: "<!--\\u2028\\u2029&"}]}
+        """
+        let read = SnapshotReader.read(bytes: Array(text.utf8), file: "safe.yml")
+        let sequence = try #require(read.sequence, "\(read.diagnostics)")
+        let json = try PlayerData.json(for: sequence, name: "safe.yml")
+        for raw in ["<", ">", "&", "\u{2028}", "\u{2029}"] { #expect(!json.contains(raw), "raw \(raw) in \(json)") }
+        let data = try JSONDecoder().decode(PlayerData.self, from: Data(json.utf8))
+        #expect(data == PlayerData(sequence: sequence, changesets: try sequence.changesets(), name: "safe.yml"))
+        let section = try #require(data.steps.first?.batches.first?.newSections.first)
+        #expect(section.items.first?.fields == [["title", "<!--\u{2028}\u{2029}&"]])
+        #expect(json.contains(#""header":null"#) && json.contains(#""footer":null"#))
     }
 }

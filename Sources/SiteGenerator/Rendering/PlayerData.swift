@@ -1,86 +1,150 @@
 import Diagnostics
-import SnapshotFormat
 import ListDiff
+import SnapshotFormat
 
 /// The data a player needs, embedded in its page beside the first
 /// snapshot's rows (which the page shows as HTML and the player adopts, so
 /// they are not repeated here): each step's batches with the content of the
 /// cells they create (inserted and reloaded rows and sections). A page grows
 /// with the changes, not with steps × rows.
-public enum PlayerData {
+///
+/// These types are the contract between the generator and the player
+/// script: the page carries them encoded by Foundation's encoder (made safe
+/// inside `<script>` by `SafeJSON`), and tests decode the page's data back
+/// into them.
+public struct PlayerData: Codable, Equatable, Sendable {
+    public var example: String
+    public var title: String
+    public var animations: Animations
+    /// Every snapshot's label, the first one's included.
+    public var labels: [String]
+    public var steps: [Step]
+
+    public struct Animations: Codable, Equatable, Sendable {
+        public var insert: String
+        public var delete: String
+        public var reload: String
+    }
+
+    public struct Step: Codable, Equatable, Sendable {
+        public var label: String
+        public var batches: [Batch]
+        /// For each reloaded row's id, the fields whose value changed.
+        public var changedFields: [String: [String]]
+    }
+
+    /// One batch: its operations in UIKit coordinates, and the content of
+    /// the cells it creates.
+    public struct Batch: Codable, Equatable, Sendable {
+        public var role: String
+        public var sections: SectionOperations
+        public var rows: RowOperations
+        /// The inserted rows, in the order of the inserts.
+        public var insertedRows: [Row]
+        /// This batch's reloaded rows, in the order of its reload calls.
+        public var reloadedRows: [Row]
+        /// Inserted and reloaded sections, by their new index.
+        public var newSections: [Section]
+    }
+
+    /// Section indexes; a move is `[from, to]`.
+    public struct SectionOperations: Codable, Equatable, Sendable {
+        public var delete: [Int]
+        public var insert: [Int]
+        public var move: [[Int]]
+        public var reload: [Int]
+    }
+
+    /// Rows as `[section, row]`; a move is `[[section, row], [section, row]]`.
+    public struct RowOperations: Codable, Equatable, Sendable {
+        public var delete: [[Int]]
+        public var insert: [[Int]]
+        public var move: [[[Int]]]
+        public var reload: [[Int]]
+    }
+
+    /// A row: its id and its fields as `[name, value as shown]` pairs.
+    public struct Row: Codable, Equatable, Sendable {
+        public var id: String
+        public var fields: [[String]]
+    }
+
+    /// A section; a header or footer it does not have is `null`.
+    public struct Section: Codable, Equatable, Sendable {
+        public var id: String
+        public var header: String?
+        public var footer: String?
+        public var items: [Row]
+
+        enum CodingKeys: String, CodingKey { case id, header, footer, items }
+
+        public init(id: String, header: String?, footer: String?, items: [Row]) {
+            (self.id, self.header, self.footer, self.items) = (id, header, footer, items)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(header, forKey: .header)
+            try container.encode(footer, forKey: .footer)
+            try container.encode(items, forKey: .items)
+        }
+    }
+
     public static func json(for sequence: SnapshotSequence, name: String) throws(Diagnostic) -> String {
         json(for: sequence, changesets: try sequence.changesets(), name: name)
     }
 
-    /// The data, from changesets already computed for `sequence`.
+    /// The data as the page embeds it, from changesets already computed for `sequence`.
     public static func json(for sequence: SnapshotSequence, changesets: [Changeset<String, Record<String>>], name: String) -> String {
-        var steps: [String] = []
+        SafeJSON.encode(PlayerData(sequence: sequence, changesets: changesets, name: name))
+    }
+
+    public init(sequence: SnapshotSequence, changesets: [Changeset<String, Record<String>>], name: String) {
+        var steps: [Step] = []
         for (index, changeset) in changesets.enumerated() {
             var before = sequence.steps[index].snapshot
-            var batches: [String] = []
+            var batches: [Batch] = []
             for stage in changeset.stages {
-                batches.append(batch(stage, before: before))
+                batches.append(Self.batch(stage, before: before))
                 before = stage.after
             }
-            let reloads = changeset.rows.filter { $0.kind.contains(.reloaded) }
-            let changed = reloads.map { SafeJSON.string($0.id) + ":" + SafeJSON.array($0.changedFields.map(SafeJSON.string)) }
-            steps.append(SafeJSON.object([
-                "label": SafeJSON.string(sequence.steps[index + 1].label),
-                "batches": SafeJSON.array(batches),
-                "changedFields": "{" + changed.joined(separator: ",") + "}",
-            ]))
+            var changed: [String: [String]] = [:]
+            // A repeated id keeps its last row's fields, as a script reading an object would.
+            for reload in changeset.rows where reload.kind.contains(.reloaded) { changed[reload.id] = reload.changedFields }
+            steps.append(Step(label: sequence.steps[index + 1].label, batches: batches, changedFields: changed))
         }
         let animations = sequence.animations
-        return SafeJSON.object([
-            "example": SafeJSON.string(name),
-            "title": SafeJSON.string(sequence.title),
-            "animations": SafeJSON.object([
-                "insert": SafeJSON.string(animations.insert.rawValue),
-                "delete": SafeJSON.string(animations.delete.rawValue),
-                "reload": SafeJSON.string(animations.reload.rawValue),
-            ]),
-            "labels": SafeJSON.array(sequence.steps.map { SafeJSON.string($0.label) }),
-            "steps": SafeJSON.array(steps),
-        ])
+        self.init(example: name, title: sequence.title,
+                  animations: Animations(insert: animations.insert.rawValue, delete: animations.delete.rawValue,
+                                         reload: animations.reload.rawValue),
+                  labels: sequence.steps.map(\.label), steps: steps)
     }
 
-    static func section(_ section: Section<String, Record<String>>) -> String {
-        SafeJSON.object([
-            "id": SafeJSON.string(section.id),
-            "header": section.header.map(SafeJSON.string) ?? "null",
-            "footer": section.footer.map(SafeJSON.string) ?? "null",
-            "items": SafeJSON.array(section.rows.map(row)),
-        ])
+    public init(example: String, title: String, animations: Animations, labels: [String], steps: [Step]) {
+        (self.example, self.title, self.animations, self.labels, self.steps) = (example, title, animations, labels, steps)
     }
 
-    static func row(_ row: Record<String>) -> String {
-        SafeJSON.object([
-            "id": SafeJSON.string(row.id),
-            "fields": SafeJSON.array(row.fields.map { SafeJSON.array([SafeJSON.string($0.name), value($0.value)]) }),
-        ])
+    static func section(_ section: ListDiff.Section<String, Record<String>>) -> Section {
+        Section(id: section.id, header: section.header, footer: section.footer, items: section.rows.map(row))
     }
 
-    /// A value as a cell shows it, the same text as the page's first rows
-    /// (JavaScript would print `2.0` as `2`).
-    static func value(_ value: FieldValue) -> String {
-        SafeJSON.string(value.description)
+    /// A row's values as a cell shows them, the same text as the page's
+    /// first rows (JavaScript would print `2.0` as `2`).
+    static func row(_ row: Record<String>) -> Row {
+        Row(id: row.id, fields: row.fields.map { [$0.name, $0.value.description] })
     }
 
-    /// One batch: its operations in UIKit coordinates, and the content of
-    /// the cells it creates, taken from the data source after it. The
-    /// reloaded rows are this batch's own, in the order of its reload calls
-    /// (the row each call names in `before`, as `after` holds it).
-    static func batch(_ stage: Changeset<String, Record<String>>.Stage, before: Snapshot<String, Record<String>>) -> String {
+    /// One batch, with the cells it creates taken from the data source after
+    /// it. The reloaded rows are this batch's own, in the order of its reload
+    /// calls (the row each call names in `before`, as `after` holds it).
+    static func batch(_ stage: Changeset<String, Record<String>>.Stage, before: Snapshot<String, Record<String>>) -> Batch {
         let batch = stage.batch
-        func path(_ path: RowPath) -> String { "[\(path.section),\(path.row)]" }
-        func ints(_ values: [Int]) -> String { SafeJSON.array(values.map(String.init)) }
+        func path(_ path: RowPath) -> [Int] { [path.section, path.row] }
         // New cells: inserted rows at their new paths, reloaded rows at the
         // path of the same row in `after`; whole sections inserted or reloaded.
-        var cells: [String] = []
-        for inserted in batch.rowInserts {
-            cells.append(row(stage.after.sections[inserted.section].rows[inserted.row]))
-        }
-        var reloadedRows: [String] = []
+        let inserted = batch.rowInserts.map { row(stage.after.sections[$0.section].rows[$0.row]) }
+        var reloadedRows: [Row] = []
         if !batch.rowReloads.isEmpty {
             // Where each id sits in `after` (repeated ids pair by occurrence).
             var places: [String: [Record<String>]] = [:]
@@ -96,21 +160,13 @@ public enum PlayerData {
                 used[old.id] = taken + 1
             }
         }
-        let newSectionIndexes = batch.sectionInserts + batch.sectionReloadTargets
-        return SafeJSON.object([
-            "role": SafeJSON.string(stage.role.rawValue),
-            "sections": SafeJSON.object([
-                "delete": ints(batch.sectionDeletes), "insert": ints(batch.sectionInserts),
-                "move": SafeJSON.array(batch.sectionMoves.map { "[\($0.from),\($0.to)]" }), "reload": ints(batch.sectionReloads),
-            ]),
-            "rows": SafeJSON.object([
-                "delete": SafeJSON.array(batch.rowDeletes.map(path)), "insert": SafeJSON.array(batch.rowInserts.map(path)),
-                "move": SafeJSON.array(batch.rowMoves.map { "[\(path($0.from)),\(path($0.to))]" }),
-                "reload": SafeJSON.array(batch.rowReloads.map(path)),
-            ]),
-            "insertedRows": SafeJSON.array(cells),
-            "reloadedRows": SafeJSON.array(reloadedRows),
-            "newSections": SafeJSON.array(newSectionIndexes.sorted().map { section(stage.after.sections[$0]) }),
-        ])
+        return Batch(
+            role: stage.role.rawValue,
+            sections: SectionOperations(delete: batch.sectionDeletes, insert: batch.sectionInserts,
+                                        move: batch.sectionMoves.map { [$0.from, $0.to] }, reload: batch.sectionReloads),
+            rows: RowOperations(delete: batch.rowDeletes.map(path), insert: batch.rowInserts.map(path),
+                                move: batch.rowMoves.map { [path($0.from), path($0.to)] }, reload: batch.rowReloads.map(path)),
+            insertedRows: inserted, reloadedRows: reloadedRows,
+            newSections: (batch.sectionInserts + batch.sectionReloadTargets).sorted().map { section(stage.after.sections[$0]) })
     }
 }
