@@ -38,7 +38,7 @@ let package = Package(
         // its sources change, with live reload over a WebSocket.
         .target(
             name: "SiteServer",
-            dependencies: ["SiteGenerator", "Diagnostics", "SnapshotFormat"]
+            dependencies: ["SiteGenerator", "Diagnostics"]
         ),
         .executableTarget(
             name: "rowmotion",

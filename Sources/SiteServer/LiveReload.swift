@@ -1,5 +1,5 @@
-import SnapshotFormat
 import Foundation
+import SiteGenerator
 
 /// What the server tells open pages over the live-reload socket: the
 /// number of the last build that was written, the pages it changed, and the
@@ -27,9 +27,25 @@ public struct LiveStatus: Sendable, Equatable {
 
     /// The message's JSON text.
     public func json(type: String) -> String {
-        let changed = self.changed.map { "[" + $0.map { JSONText.string($0) }.joined(separator: ",") + "]" } ?? "null"
-        let errors = "[" + self.errors.map { JSONText.string($0) }.joined(separator: ",") + "]"
-        return "{\"type\":\(JSONText.string(type)),\"build\":\(build),\"changed\":\(changed),\"errors\":\(errors)}"
+        SafeJSON.encode(Message(type: type, build: build, changed: changed, errors: errors))
+    }
+
+    /// One message, as the live script reads it (`changed` is `null` when not known).
+    public struct Message: Codable, Equatable, Sendable {
+        public var type: String
+        public var build: Int
+        public var changed: [String]?
+        public var errors: [String]
+
+        enum CodingKeys: String, CodingKey { case type, build, changed, errors }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(type, forKey: .type)
+            try container.encode(build, forKey: .build)
+            try container.encode(changed, forKey: .changed)
+            try container.encode(errors, forKey: .errors)
+        }
     }
 }
 

@@ -74,10 +74,12 @@ struct SiteServerTests {
     @Test func statusMessages_areJSON_withEscapedErrors() throws {
         let status = LiveStatus(build: 3, changed: ["index.html"], errors: ["site/a.md:2:1: error: \"quoted\"\nnext"])
         let json = status.json(type: "build")
-        #expect(json == #"{"type":"build","build":3,"changed":["index.html"],"errors":["site/a.md:2:1: error: \"quoted\"\nnext"]}"#)
-        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-        #expect(object?["build"] as? Int == 3)
-        #expect(LiveStatus(build: 0).json(type: "hello") == #"{"type":"hello","build":0,"changed":null,"errors":[]}"#)
+        #expect(json == #"{"build":3,"changed":["index.html"],"errors":["site/a.md:2:1: error: \"quoted\"\nnext"],"type":"build"}"#)
+        // Decoded into the contract type, as the live script reads it.
+        let message = try JSONDecoder().decode(LiveStatus.Message.self, from: Data(json.utf8))
+        #expect(message == LiveStatus.Message(type: "build", build: 3, changed: ["index.html"], errors: ["site/a.md:2:1: error: \"quoted\"\nnext"]))
+        // Not known is null, not missing.
+        #expect(LiveStatus(build: 0).json(type: "hello") == #"{"build":0,"changed":null,"errors":[],"type":"hello"}"#)
     }
 
     @Test func hub_greetsEachPage_thenSendsEveryBuild_andClosesOnStop() {

@@ -1,6 +1,5 @@
 import Diagnostics
 import ListDiff
-import SnapshotFormat
 
 /// One step of an example, counted.
 public struct StepSummary: Sendable {
@@ -16,25 +15,63 @@ public struct StepSummary: Sendable {
     }
 }
 
-extension BuiltSite {
-    /// The machine-readable summary `rowmotion build --report` writes.
-    public var reportJSON: String {
-        func string(_ text: String) -> String { JSONText.string(text) }
-        let pageList = pages.map { "{\"source\": \(string($0.source)), \"output\": \(string($0.output)), \"title\": \(string($0.title))}" }
-        let exampleList = examples.map { example in
-            let steps = example.steps.map { step in
-                "{\"label\": \(string(step.label)), \"batches\": \(step.batches), \"inserted\": \(step.inserted), "
-                    + "\"deleted\": \(step.deleted), \"moved\": \(step.moved), \"reloaded\": \(step.reloaded)}"
-            }
-            return "{\"example\": \(string(example.name)), \"title\": \(string(example.title)), \"output\": \(string(example.output)), "
-                + "\"stepCount\": \(example.steps.count + 1), \"steps\": [\(steps.joined(separator: ", "))]}"
-        }
-        let diagnosticList = DiagnosticReport(diagnostics).sorted.map { diagnostic in
-            "{\"severity\": \(string(diagnostic.severity.rawValue)), \"id\": \(string(diagnostic.id)), "
-                + "\"file\": \(string(diagnostic.location.file)), \"line\": \(diagnostic.location.line), "
-                + "\"column\": \(diagnostic.location.column), \"message\": \(string(diagnostic.message))}"
-        }
-        return "{\"pages\": [\(pageList.joined(separator: ",\n  "))],\n \"examples\": [\(exampleList.joined(separator: ",\n  "))],\n"
-            + " \"diagnostics\": [\(diagnosticList.joined(separator: ",\n  "))]}\n"
+/// What `rowmotion build --report` writes: every page, every example with
+/// its steps counted, and every diagnostic. A contract type: tests decode
+/// the file into it.
+public struct BuildReport: Codable, Equatable, Sendable {
+    public struct Page: Codable, Equatable, Sendable {
+        public var source: String
+        public var output: String
+        public var title: String
     }
+
+    public struct Example: Codable, Equatable, Sendable {
+        public var example: String
+        public var title: String
+        public var output: String
+        /// Snapshots, the first one's included.
+        public var stepCount: Int
+        public var steps: [Step]
+    }
+
+    public struct Step: Codable, Equatable, Sendable {
+        public var label: String
+        public var batches: Int
+        public var inserted: Int
+        public var deleted: Int
+        public var moved: Int
+        public var reloaded: Int
+    }
+
+    public struct Problem: Codable, Equatable, Sendable {
+        public var severity: String
+        public var id: String
+        public var file: String
+        public var line: Int
+        public var column: Int
+        public var message: String
+    }
+
+    public var pages: [Page]
+    public var examples: [Example]
+    public var diagnostics: [Problem]
+}
+
+extension BuiltSite {
+    public var report: BuildReport {
+        BuildReport(
+            pages: pages.map { BuildReport.Page(source: $0.source, output: $0.output, title: $0.title) },
+            examples: examples.map { example in
+                BuildReport.Example(example: example.name, title: example.title, output: example.output, stepCount: example.steps.count + 1,
+                                    steps: example.steps.map { BuildReport.Step(label: $0.label, batches: $0.batches, inserted: $0.inserted,
+                                                                                deleted: $0.deleted, moved: $0.moved, reloaded: $0.reloaded) })
+            },
+            diagnostics: DiagnosticReport(diagnostics).sorted.map { diagnostic in
+                BuildReport.Problem(severity: diagnostic.severity.rawValue, id: diagnostic.id, file: diagnostic.location.file,
+                                    line: diagnostic.location.line, column: diagnostic.location.column, message: diagnostic.message)
+            })
+    }
+
+    /// The machine-readable summary `rowmotion build --report` writes.
+    public var reportJSON: String { SafeJSON.encode(report) + "\n" }
 }
