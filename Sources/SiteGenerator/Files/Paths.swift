@@ -28,7 +28,13 @@ public enum Paths {
     /// Whether `path` lies inside `folder` once links are followed; the
     /// folder itself counts only when `orIsIt` is set.
     public static func isInside(_ path: String, folder: String, orIsIt: Bool = false) -> Bool {
-        let root = real(folder), target = real(path)
+        isInside(path, realFolder: real(folder), orIsIt: orIsIt)
+    }
+
+    /// The same, for many paths under one folder: `realFolder` is
+    /// `real(folder)`, worked out once.
+    public static func isInside(_ path: String, realFolder root: String, orIsIt: Bool = false) -> Bool {
+        let target = real(path)
         return (orIsIt && target == root) || target.hasPrefix(root == "/" ? "/" : root + "/")
     }
 

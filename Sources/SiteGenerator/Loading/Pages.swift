@@ -24,9 +24,10 @@ extension SiteBuilder {
         // Read on every core; each page's result lands in its own slot, and
         // pages and diagnostics are gathered in path order.
         let loaded = ResultSlots<(page: Page?, diagnostics: [Diagnostic])>(count: relative.count)
+        let realSite = Paths.real(options.site)
         DispatchQueue.concurrentPerform(iterations: relative.count) { index in
             var found: [Diagnostic] = []
-            let page = loadPage(relative[index], site: options.site, diagnostics: &found)
+            let page = loadPage(relative[index], site: options.site, realSite: realSite, diagnostics: &found)
             loaded[index] = (page, found)
         }
         var pages: [Page] = []
@@ -38,10 +39,10 @@ extension SiteBuilder {
     }
 
     /// One page of `site`, at `path` under it, or nil with its error.
-    static func loadPage(_ path: String, site: String, diagnostics: inout [Diagnostic]) -> Page? {
+    static func loadPage(_ path: String, site: String, realSite: String, diagnostics: inout [Diagnostic]) -> Page? {
         let file = (site as NSString).appendingPathComponent(path)
         let start = SourceLocation(file: file, line: 1, column: 1)
-        guard InputFolders.staysInside(file, folder: site) else {
+        guard Paths.isInside(file, realFolder: realSite) else {
             diagnostics.append(InputFolders.outside(file, folder: site))
             return nil
         }
