@@ -17,7 +17,8 @@ COUNT = int(os.environ.get("ROWMOTION_CALL_FUZZ", "24"))
 SEED = int(os.environ.get("ROWMOTION_CALL_FUZZ_SEED", "20261123"))
 
 
-CHUNK = 20  # sequences per script call: the WebDriver client gives up on a call after 120 s
+CHUNK = 5  # sequences per script call: the WebDriver client gives up on a call after 120 s, and a
+# sequence on four panes slowed to 0.1x can take 15 s to settle
 
 
 def run(driver, indexes, states, count):
