@@ -12,7 +12,9 @@ from selenium.webdriver.common.by import By
 from conftest import ROOT, SITE
 from test_player import expected_states, fill_unchanged, open_example
 
-CALL_FUZZ = (Path(__file__).parent / "js" / "call-fuzz.js").read_text()
+# The page gets the shared seeded generator, then the fuzz script.
+CALL_FUZZ = ((Path(__file__).parent.parent / "js" / "seeded-random.js").read_text()
+             + (Path(__file__).parent / "js" / "call-fuzz.js").read_text())
 COUNT = int(os.environ.get("ROWMOTION_CALL_FUZZ", "24"))
 SEED = int(os.environ.get("ROWMOTION_CALL_FUZZ_SEED", "20261123"))
 

@@ -22,18 +22,7 @@ const base = Number(process.env.ROWMOTION_JS_SEED || 20261123);
 
 
 // ---- A seeded generator (mulberry32), one per sequence ------------------
-function generator(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (low, high) => low + Math.floor(next() * (high - low + 1));
-  return { next, int, chance: (p) => next() < p, pick: (list) => list[int(0, list.length - 1)] };
-}
+const { generator } = require('./seeded-random.js');
 
 const clone = (sections) => sections.map((s) => ({ id: s.id, header: s.header, items: s.items.map((r) => ({ ...r })) }));
 

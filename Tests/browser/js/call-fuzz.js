@@ -8,18 +8,7 @@
 const [indexes, expected, seeds, done] = arguments;
 const players = indexes.map((i) => window.Rowmotion.players[i]);
 
-function generator(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (low, high) => low + Math.floor(next() * (high - low + 1));
-  return { next, int, pick: (list) => list[int(0, list.length - 1)] };
-}
+// generator(seed): Tests/js/seeded-random.js, put before this script.
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
