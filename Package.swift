@@ -23,12 +23,16 @@ let package = Package(
         // Snapshot sequence files (YAML, JSON) into ListDiff values, with
         // file:line:column diagnostics.
         .target(name: "SnapshotFormat", dependencies: ["ListDiff", "Diagnostics", .product(name: "Yams", package: "Yams")]),
+        // What the CLI and the site both say about a sequence: the `diff`
+        // report (text, JSON, Swift calls), the SVG filmstrip, the one
+        // UIKit-rule check over its batches, `check`'s findings.
+        .target(name: "Reports", dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat"]),
         // libcmark from Debian's libcmark-dev.
         .systemLibrary(name: "CCMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         // Markdown pages and examples to a static site: load, render, write.
         .target(
             name: "SiteGenerator",
-            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "CCMark", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "Reports", "CCMark", .product(name: "Mustache", package: "swift-mustache")],
             plugins: ["EmbedTheme"]
         ),
         // templates/ into SiteGenerator's source at build time (the theme's one copy in git).
@@ -42,7 +46,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rowmotion",
-            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "SiteGenerator", "SiteServer",
+            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "Reports", "SiteGenerator", "SiteServer",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // `swift package --allow-writing-to-package-directory rowmotion build` in any package.
@@ -62,7 +66,7 @@ let package = Package(
         // The seeded generator random tests and benchmark inputs share.
         .target(name: "SeededRandom"),
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
-        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "Diagnostics", "ListDiff", "SeededRandom", .product(name: "Yams", package: "Yams")],
+        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "Reports", "Diagnostics", "ListDiff", "SeededRandom", .product(name: "Yams", package: "Yams")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Diagnostics", "SnapshotFormat", "SeededRandom"], exclude: ["Fixtures"]),
         .testTarget(name: "SiteServerTests", dependencies: ["SiteServer", "Diagnostics"]),

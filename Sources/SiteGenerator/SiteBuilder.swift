@@ -1,3 +1,4 @@
+import Reports
 import Diagnostics
 import Foundation
 import ListDiff

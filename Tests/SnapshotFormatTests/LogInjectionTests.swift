@@ -1,3 +1,4 @@
+import Reports
 @testable import Diagnostics
 @testable import SnapshotFormat
 import Testing

@@ -1,3 +1,4 @@
+import Reports
 import SnapshotFormat
 import ArgumentParser
 import ListDiff

@@ -28,28 +28,3 @@ public enum SequenceFiles {
         return (found, problems)
     }
 }
-
-/// Everything `rowmotion check` says about one snapshot sequence file: the
-/// reader's diagnostics, then warnings about its steps.
-public enum SequenceCheck {
-    public static func check(path: String) -> [Diagnostic] {
-        let (sequence, diagnostics) = SnapshotReader.read(path: path)
-        guard let sequence else { return diagnostics }
-        var result = diagnostics
-        do {
-            let changesets = try sequence.changesets()
-            let violations = RuleCheck.violations(in: sequence, changesets: changesets)
-            for (index, changeset) in changesets.enumerated() {
-                let step = sequence.steps[index + 1]
-                if changeset.isEmpty {
-                    result.append(.warning("step-changes-nothing", at: step.location,
-                                           "step '\(step.label)' changes nothing: it is the same as the snapshot before it"))
-                }
-                result += violations.filter { $0.step == index + 1 }.map(\.diagnostic)
-            }
-        } catch {
-            result.append(error)
-        }
-        return result
-    }
-}

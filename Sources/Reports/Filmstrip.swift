@@ -1,3 +1,4 @@
+import SnapshotFormat
 import ListDiff
 
 /// A static picture of a sequence for places where JavaScript does not run

@@ -1,3 +1,4 @@
+import SnapshotFormat
 import Diagnostics
 import ListDiff
 
