@@ -211,23 +211,16 @@ public struct Filmstrip {
         return flat.count <= limit ? flat : String(flat.prefix(limit - 1)) + "…"
     }
 
-    /// Text for XML: markup characters as entities, and the control
-    /// characters XML 1.0 does not allow as spaces.
+    /// Text for XML: markup characters as entities (the one escaper,
+    /// `HTMLText`), after the control characters XML 1.0 does not allow
+    /// become spaces.
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
+        var allowed = ""
+        allowed.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\u{FFFE}", "\u{FFFF}": out += " "
-            default:
-                if scalar.value < 0x20 && scalar != "\t" { out += " " } else { out.unicodeScalars.append(scalar) }
-            }
+            let forbidden = (scalar.value < 0x20 && scalar != "\t") || scalar == "\u{FFFE}" || scalar == "\u{FFFF}"
+            allowed.unicodeScalars.append(forbidden ? " " : scalar)
         }
-        return out
+        return HTMLText.escape(allowed)
     }
 }

@@ -1,3 +1,4 @@
+import Reports
 import Foundation
 @testable import SiteGenerator
 import Testing

@@ -1,3 +1,4 @@
+import Reports
 import SnapshotFormat
 import Foundation
 import SeededRandom

@@ -39,37 +39,3 @@ public enum SafeJSON {
         return String(decoding: out, as: UTF8.self)
     }
 }
-
-/// Text for HTML element content and attribute values: `&`, `<`, `>`, `"`
-/// and `'` as entities, found byte by byte. Comparing whole characters lets
-/// a quote followed by a combining mark (`"\u{301}`, one `Character` that is
-/// not `"`) through unescaped, closing the attribute it sits in; UTF-8 bytes
-/// of those five never occur inside another character. The one escaper of
-/// the site: the theme's `{{name}}` uses it too.
-public enum HTMLText {
-    public static func escape(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard let first = bytes.firstIndex(where: needsEscape) else { return nil }
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count + 16)
-            out.append(contentsOf: bytes[..<first])
-            for byte in bytes[first...] {
-                switch byte {
-                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-                case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
-                case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
-                default: out.append(byte)
-                }
-            }
-            return String(decoding: out, as: UTF8.self)
-        } ?? text
-    }
-
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
-    }
-}

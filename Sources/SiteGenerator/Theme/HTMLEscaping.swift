@@ -1,3 +1,4 @@
+import Reports
 import Mustache
 
 /// The escaping every `{{name}}` in a theme gets: `HTMLText.escape`, the
