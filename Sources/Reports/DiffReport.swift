@@ -143,13 +143,11 @@ public struct DiffReport {
     }
 }
 
-/// JSON string literals.
-public enum JSONText {
-    /// `text` as a JSON string. With `htmlSafe`, `<`, `>` and `&` are written
-    /// as `\u003C`, `\u003E`, `\u0026` and U+2028, U+2029 escaped too, so the
-    /// JSON can sit inside an HTML `<script>` element (`</script>` and `<!--`
-    /// in the text stay inert); the JSON's meaning is the same.
-    public static func string(_ text: String, htmlSafe: Bool = false) -> String {
+/// JSON string literals for the `diff` contract, which keeps DESIGN.md's
+/// layout (key order, line breaks) byte for byte; everything else the tool
+/// writes as JSON goes through Foundation's encoder (`SafeJSON`).
+enum JSONText {
+    static func string(_ text: String) -> String {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
@@ -159,11 +157,6 @@ public enum JSONText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "<" where htmlSafe: out += "\\u003C"
-            case ">" where htmlSafe: out += "\\u003E"
-            case "&" where htmlSafe: out += "\\u0026"
-            case "\u{2028}" where htmlSafe: out += "\\u2028"
-            case "\u{2029}" where htmlSafe: out += "\\u2029"
             default:
                 if scalar.value < 0x20 {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
