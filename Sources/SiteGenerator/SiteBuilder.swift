@@ -116,41 +116,10 @@ public enum SiteBuilder {
         let keys = OutputKeys(options: options, inputs: inputs)
         var cache = BuildCache()
         let rendered = renderPages(inputs, chromes: inputs.pages.map { chrome(for: $0.output) }, reuse: reuse, keys: keys, options: options)
-        var referenced = Set<String>()
-        var homeContent = ""
-        for (page, result) in zip(inputs.pages, rendered) {
-            site.diagnostics.append(contentsOf: result.diagnostics)
-            referenced.formUnion(result.examples)
-            if page.output == "index.html" { homeContent = result.html; continue }
-            site.files[page.output] = Array(result.html.utf8)
-            if result.cached { site.cachedCount += 1 }
-            if result.diagnostics.isEmpty {
-                let shown = result.examples.sorted()
-                cache.entries[page.output] = BuildCache.Entry(key: keys.page(page, examples: shown), examples: shown, links: result.links)
-            }
-        }
+        let (referenced, homeContent) = site.add(pages: rendered, of: inputs, keys: keys, cache: &cache)
         clock.lap("render pages")
-
         let examplePages = renderExamples(inputs, chromes: inputs.examples.map { chrome(for: examplePath($0.name)) }, reuse: reuse, keys: keys)
-        for (example, result) in zip(inputs.examples, examplePages) {
-            let output = examplePath(example.name), filmstrip = filmstripPath(example.name)
-            if !referenced.contains(example.name) {
-                site.diagnostics.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(example.name)", line: 1, column: 1),
-                                                 "no page shows this example in a rowmotion block"))
-            }
-            if let error = result.error {
-                site.diagnostics.append(error)
-                continue
-            }
-            site.files[output] = result.html
-            site.files[filmstrip] = result.svg
-            if result.cached { site.cachedCount += 1 }
-            if result.problems.isEmpty {
-                cache.entries[output] = BuildCache.Entry(key: result.key, examples: [])
-                cache.entries[filmstrip] = BuildCache.Entry(key: result.key, examples: [])
-            }
-            site.diagnostics += result.problems.map(\.diagnostic)
-        }
+        site.add(examplePages: examplePages, of: inputs, referenced: referenced, options: options, cache: &cache)
         clock.lap("render example pages")
 
         let homeClean = !(inputs.home.map { page in site.diagnostics.contains { $0.location.file == page.source } } ?? false)
@@ -240,4 +209,52 @@ public enum SiteBuilder {
 
     /// The cache file name for an output folder.
     public static func cacheName(for output: String) -> String { "site-" + BuildCache.key([output]) + ".cache" }
+}
+
+extension BuiltSite {
+    /// Takes in the rendered pages (the home page's content is returned for
+    /// the index), with the cache entries of those that had nothing to say;
+    /// returns the examples the pages show.
+    mutating func add(pages rendered: [SiteBuilder.RenderedPage], of inputs: SiteInputs, keys: OutputKeys,
+                      cache: inout BuildCache) -> (referenced: Set<String>, homeContent: String) {
+        var referenced = Set<String>()
+        var homeContent = ""
+        for (page, result) in zip(inputs.pages, rendered) {
+            diagnostics.append(contentsOf: result.diagnostics)
+            referenced.formUnion(result.examples)
+            if page.output == "index.html" { homeContent = result.html; continue }
+            files[page.output] = Array(result.html.utf8)
+            if result.cached { cachedCount += 1 }
+            if result.diagnostics.isEmpty {
+                let shown = result.examples.sorted()
+                cache.entries[page.output] = BuildCache.Entry(key: keys.page(page, examples: shown), examples: shown, links: result.links)
+            }
+        }
+        return (referenced, homeContent)
+    }
+
+    /// Takes in the example pages and filmstrips, warning about examples no
+    /// page shows and reporting each page's UIKit-rule violations.
+    mutating func add(examplePages: [ExampleOutput], of inputs: SiteInputs, referenced: Set<String>, options: BuildOptions,
+                      cache: inout BuildCache) {
+        for (example, result) in zip(inputs.examples, examplePages) {
+            let output = SiteBuilder.examplePath(example.name), filmstrip = SiteBuilder.filmstripPath(example.name)
+            if !referenced.contains(example.name) {
+                diagnostics.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(example.name)", line: 1, column: 1),
+                                            "no page shows this example in a rowmotion block"))
+            }
+            if let error = result.error {
+                diagnostics.append(error)
+                continue
+            }
+            files[output] = result.html
+            files[filmstrip] = result.svg
+            if result.cached { cachedCount += 1 }
+            if result.problems.isEmpty {
+                cache.entries[output] = BuildCache.Entry(key: result.key, examples: [])
+                cache.entries[filmstrip] = BuildCache.Entry(key: result.key, examples: [])
+            }
+            diagnostics += result.problems.map(\.diagnostic)
+        }
+    }
 }
