@@ -1,4 +1,5 @@
 import Diagnostics
+import Dispatch
 import Foundation
 import ListDiff
 import SnapshotFormat
@@ -51,14 +52,17 @@ struct SiteInputs: Sendable {
                           staticFiles: staticFiles, outputs: generated.union(staticFiles.map(\.path)))
     }
 
-    /// Each example read and diffed once; every page that shows it reuses that.
+    /// Each example read and diffed once (on every core); every page that
+    /// shows it reuses that. Which files are examples is decided first, in
+    /// path order, so collisions and diagnostics do not depend on threads.
     static func loadExamples(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [SiteBuilder.Example] {
         let found = FileManager.default.fileExists(atPath: options.examples) ? SequenceFiles.collect([options.examples]).found : []
-        var examples: [SiteBuilder.Example] = []
+        var chosen: [(path: String, name: String)] = []
         var exampleOutputs: [String: String] = [:]
+        let realExamples = Paths.real(options.examples)
         for path in found {
             let name = String(path.dropFirst(options.examples.count).drop { $0 == "/" })
-            guard InputFolders.staysInside(path, folder: options.examples) else {
+            guard Paths.isInside(path, realFolder: realExamples) else {
                 diagnostics.append(InputFolders.outside(path, folder: options.examples))
                 continue
             }
@@ -71,16 +75,30 @@ struct SiteInputs: Sendable {
                 continue
             }
             exampleOutputs[output] = path
-            let (sequence, found) = SnapshotReader.read(path: path)
-            diagnostics.append(contentsOf: found)
-            guard let sequence else { continue }
-            do {
-                let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-                examples.append(SiteBuilder.Example(name: name, sequence: sequence, changesets: try sequence.changesets(),
-                                                    sourceKey: BuildCache.key([text])))
-            } catch {
-                diagnostics.append(error)
+            chosen.append((path, name))
+        }
+        let toRead = chosen
+        let loaded = ResultSlots<(example: SiteBuilder.Example?, diagnostics: [Diagnostic])>(count: toRead.count)
+        DispatchQueue.concurrentPerform(iterations: toRead.count) { index in
+            let (path, name) = toRead[index]
+            var (sequence, found) = SnapshotReader.read(path: path)
+            guard let sequence else {
+                loaded[index] = (nil, found)
+                return
             }
+            do throws(Diagnostic) {
+                let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+                loaded[index] = (SiteBuilder.Example(name: name, sequence: sequence, changesets: try sequence.changesets(),
+                                                     sourceKey: BuildCache.key([text])), found)
+            } catch {
+                found.append(error)
+                loaded[index] = (nil, found)
+            }
+        }
+        var examples: [SiteBuilder.Example] = []
+        for result in loaded.values {
+            diagnostics.append(contentsOf: result.diagnostics)
+            if let example = result.example { examples.append(example) }
         }
         return examples
     }
