@@ -115,10 +115,13 @@ public enum SiteBuilder {
         let reuse = Reuse(previous: previous, folder: URL(fileURLWithPath: options.out))
         let keys = OutputKeys(options: options, inputs: inputs)
         var cache = BuildCache()
-        let rendered = renderPages(inputs, chromes: inputs.pages.map { chrome(for: $0.output) }, reuse: reuse, keys: keys, options: options)
+        let players = PlayerParts()
+        let rendered = renderPages(inputs, chromes: inputs.pages.map { chrome(for: $0.output) }, reuse: reuse, keys: keys, options: options,
+                                   shared: players)
         let (referenced, homeContent) = site.add(pages: rendered, of: inputs, keys: keys, cache: &cache)
         clock.lap("render pages")
-        let examplePages = renderExamples(inputs, chromes: inputs.examples.map { chrome(for: examplePath($0.name)) }, reuse: reuse, keys: keys)
+        let examplePages = renderExamples(inputs, chromes: inputs.examples.map { chrome(for: examplePath($0.name)) }, reuse: reuse, keys: keys,
+                                      shared: players)
         site.add(examplePages: examplePages, of: inputs, referenced: referenced, options: options, cache: &cache)
         clock.lap("render example pages")
 

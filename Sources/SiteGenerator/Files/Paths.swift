@@ -14,15 +14,22 @@ public enum Paths {
     /// `path` absolute, standardized, with every symbolic link followed
     /// (the parts that do not exist yet kept as written).
     public static func real(_ path: String) -> String {
-        var url = URL(fileURLWithPath: path).standardizedFileURL
+        // realpath(3), in Darwin's libc and glibc alike, resolves an
+        // existing path in one call; the parts that do not exist yet are
+        // taken off, resolved as far as they go, and put back as written.
+        var existing = URL(fileURLWithPath: path).standardizedFileURL.path
         var missing: [String] = []
-        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" {
-            missing.insert(url.lastPathComponent, at: 0)
-            url.deleteLastPathComponent()
+        while true {
+            if let resolved = realpath(existing, nil) {
+                defer { free(resolved) }
+                var result = String(cString: resolved)
+                for part in missing { result = (result as NSString).appendingPathComponent(part) }
+                return result
+            }
+            guard existing != "/", !existing.isEmpty else { return path }
+            missing.insert((existing as NSString).lastPathComponent, at: 0)
+            existing = (existing as NSString).deletingLastPathComponent
         }
-        var result = url.resolvingSymlinksInPath().path
-        for part in missing { result = (result as NSString).appendingPathComponent(part) }
-        return result
     }
 
     /// Whether `path` lies inside `folder` once links are followed; the

@@ -52,13 +52,18 @@ extension SiteBuilder {
         return html + "</div>\n"
     }
 
-    static func playerView(_ example: Example, spec: DemoSpec?) -> PlayerView {
+    /// A player of `example` as `spec` asks for it. `shared`: where players
+    /// of the same example of `examples/` (its page and every block that
+    /// shows it) find its data and first rows made once.
+    static func playerView(_ example: Example, spec: DemoSpec?, shared: PlayerParts? = nil) -> PlayerView {
         var sequence = example.sequence
         if let animation = spec?.animation { sequence.animations = RowAnimations(insert: animation, delete: animation, reload: animation) }
+        let make = { (initialHTML: staticList(sequence.steps[0].snapshot),
+                      data: PlayerData.json(for: sequence, changesets: example.changesets, name: example.name)) }
+        let parts = shared?.parts(example.name, animations: sequence.animations, make: make) ?? make()
         return PlayerView(name: example.name, title: sequence.title, step: min(spec?.step ?? 0, sequence.steps.count - 1),
                           autoplay: spec?.autoplay ?? false, compare: spec?.compare,
-                          initialHTML: staticList(sequence.steps[0].snapshot),
-                          data: PlayerData.json(for: sequence, changesets: example.changesets, name: example.name))
+                          initialHTML: parts.initialHTML, data: parts.data)
     }
 
     /// The first snapshot as HTML, so a page shows the list before (and
@@ -86,7 +91,7 @@ extension SiteBuilder {
 
     /// The example's page, its filmstrip, and any UIKit rule problems its
     /// batches have.
-    static func examplePage(_ example: Example, theme: Theme, chrome: Chrome) throws(Diagnostic) -> (html: String, svg: String, problems: [RuleViolation]) {
+    static func examplePage(_ example: Example, theme: Theme, chrome: Chrome, shared: PlayerParts? = nil) throws(Diagnostic) -> (html: String, svg: String, problems: [RuleViolation]) {
         let sequence = example.sequence
         let report = DiffReport(file: example.name, sequence: sequence, changesets: example.changesets)
         var problems: [String] = []
@@ -108,7 +113,7 @@ extension SiteBuilder {
         let description = sequence.description.map(MarkdownRenderer.renderData) ?? ""
         let context = ExampleContext(
             chrome: chrome, title: sequence.title, description: nil, descriptionHTML: description,
-            player: playerView(example, spec: nil),
+            player: playerView(example, spec: nil, shared: shared),
             initialLabel: sequence.steps[0].label, initialRows: sequence.steps[0].snapshot.rowCount, steps: steps,
             validation: problems.isEmpty ? "Every batch passes UIKit's batch-update rules."
                                          : "UIKit rule problems: " + problems.joined(separator: "; "),

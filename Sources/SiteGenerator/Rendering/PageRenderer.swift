@@ -15,7 +15,8 @@ extension SiteBuilder {
     }
 
     static func render(page: Page, theme: Theme, examples: [String: Example], examplesURL: URL,
-                       outputs: Set<String>, chrome: Chrome, options: BuildOptions, isHome: Bool) -> RenderedPage {
+                       outputs: Set<String>, chrome: Chrome, options: BuildOptions, isHome: Bool,
+                       shared: PlayerParts? = nil) -> RenderedPage {
         var result = RenderedPage()
         let directory = (page.output as NSString).deletingLastPathComponent
         var links: [FragmentLink] = []
@@ -24,6 +25,7 @@ extension SiteBuilder {
             result.diagnostics.append(contentsOf: diagnostics)
             guard let spec else { return nil }
             let example: Example
+            var fromExamples = false
             switch spec.source {
             case .inline(let inline):
                 do throws(Diagnostic) {
@@ -39,11 +41,12 @@ extension SiteBuilder {
                     return nil
                 }
                 example = loaded
+                fromExamples = true
                 result.examples.insert(path)
             }
             do throws(Diagnostic) {
                 if spec.compare == "strategies" { return try strategyPanes(example, spec: spec, theme: theme) }
-                return try theme.render("player", playerView(example, spec: spec))
+                return try theme.render("player", playerView(example, spec: spec, shared: fromExamples ? shared : nil))
             } catch {
                 result.diagnostics.append(error)
                 return nil

@@ -1,4 +1,5 @@
 import Diagnostics
+import Foundation
 import ListDiff
 import SnapshotFormat
 
@@ -168,5 +169,24 @@ public struct PlayerData: Codable, Equatable, Sendable {
                                 move: batch.rowMoves.map { [path($0.from), path($0.to)] }, reload: batch.rowReloads.map(path)),
             insertedRows: inserted, reloadedRows: reloadedRows,
             newSections: (batch.sectionInserts + batch.sectionReloadTargets).sorted().map { section(stage.after.sections[$0]) })
+    }
+}
+
+/// The parts of a player that depend only on its example and animations
+/// (its data and its first rows as HTML), made once per build for each
+/// example of `examples/` and shared by its page and every page showing it.
+/// Made under no lock: two workers may both make one; either result is the
+/// same bytes.
+final class PlayerParts: @unchecked Sendable {
+    typealias Parts = (initialHTML: String, data: String)
+    private var made: [String: Parts] = [:]
+    private let lock = NSLock()
+
+    func parts(_ example: String, animations: RowAnimations, make: () -> Parts) -> Parts {
+        let key = [example, animations.insert.rawValue, animations.delete.rawValue, animations.reload.rawValue].joined(separator: "\u{0}")
+        if let known = lock.withLock({ made[key] }) { return known }
+        let parts = make()
+        lock.withLock { made[key] = parts }
+        return parts
     }
 }

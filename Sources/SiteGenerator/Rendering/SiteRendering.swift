@@ -11,7 +11,7 @@ import Foundation
 extension SiteBuilder {
     /// Every page (the home page's content too, which the index wraps).
     static func renderPages(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
-                            options: BuildOptions) -> [RenderedPage] {
+                            options: BuildOptions, shared: PlayerParts) -> [RenderedPage] {
         let results = ResultSlots<RenderedPage>(count: inputs.pages.count)
         let done = ResultSlots<Int>(count: 1)
         done[0] = 0
@@ -20,7 +20,7 @@ extension SiteBuilder {
             let isHome = page.output == "index.html"
             results[index] = (isHome ? nil : reuse.page(page, keys: keys))
                 ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, examplesURL: inputs.examplesURL,
-                          outputs: inputs.outputs, chrome: chromes[index], options: options, isHome: isHome)
+                          outputs: inputs.outputs, chrome: chromes[index], options: options, isHome: isHome, shared: shared)
             if let progress = options.progress {
                 let count = done.increment(0)
                 if count % 50 == 0 || count == inputs.pages.count { progress(.rendered(count, of: inputs.pages.count)) }
@@ -30,7 +30,8 @@ extension SiteBuilder {
     }
 
     /// Every example's page and filmstrip.
-    static func renderExamples(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys) -> [ExampleOutput] {
+    static func renderExamples(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
+                               shared: PlayerParts) -> [ExampleOutput] {
         let results = ResultSlots<ExampleOutput>(count: inputs.examples.count)
         DispatchQueue.concurrentPerform(iterations: inputs.examples.count) { index in
             let example = inputs.examples[index]
@@ -40,7 +41,7 @@ extension SiteBuilder {
                 return
             }
             do throws(Diagnostic) {
-                let (html, svg, problems) = try examplePage(example, theme: inputs.theme, chrome: chromes[index])
+                let (html, svg, problems) = try examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared)
                 results[index] = ExampleOutput(key: key, html: Array(html.utf8), svg: Array(svg.utf8), problems: problems)
             } catch {
                 results[index] = ExampleOutput(key: key, error: error)
