@@ -2,6 +2,7 @@ import Reports
 import Diagnostics
 import Foundation
 import ListDiff
+import SnapshotFormat
 
 /// What `rowmotion build` is asked to do.
 public struct BuildOptions: Sendable {
@@ -61,6 +62,8 @@ public struct BuiltSite {
     /// Whether every output came from the previous build, so nothing needs writing.
     public var unchanged = false
     var cache = BuildCache()
+    /// Whether `cache` is what the cache file already holds.
+    var cacheIsSaved = false
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
@@ -172,6 +175,7 @@ public enum SiteBuilder {
         site.exampleCount = previous.exampleCount
         site.cachedCount = previous.entries.count
         site.cache = previous
+        site.cacheIsSaved = true
         return site
     }
 
@@ -184,7 +188,7 @@ public enum SiteBuilder {
             && site.files.keys.allSatisfy { path in
                 path.hasPrefix("assets/") ? FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path) : true
             }
-            && (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+            && FolderWalk.paths(under: folder.path)
                 .filter { $0.hasSuffix(".html") || $0.hasSuffix(".svg") || $0.hasPrefix("assets/") && $0.contains(".") }.count == site.files.count
     }
 
@@ -195,7 +199,7 @@ public enum SiteBuilder {
         let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
         guard !failed else { return (site, nil) }
         if site.unchanged {
-            if let path = options.cache { site.cache.save(to: path) }
+            if let path = options.cache, !site.cacheIsSaved { site.cache.save(to: path) }
             return (site, (0, site.cachedCount))
         }
         do {

@@ -20,7 +20,7 @@ public enum SequenceFiles {
                 continue
             }
             let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-            let children = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+            let children = FolderWalk.paths(under: path)
                 .filter { SnapshotReader.extensions.contains(($0 as NSString).pathExtension.lowercased()) }
                 .sorted()
             found.append(contentsOf: children.map { "\(base)/\($0)" })

@@ -1,4 +1,5 @@
 import Diagnostics
+import Dispatch
 import Foundation
 
 /// Links to an element of a page, checked once every output is rendered.
@@ -8,12 +9,17 @@ extension SiteBuilder {
     /// Markdown and of the theme all count.
     static func fragmentProblems(_ inputs: SiteInputs, rendered: [RenderedPage], files: [String: [UInt8]],
                                  options: BuildOptions) -> [Diagnostic] {
-        var targets: [String: (source: String, ids: Set<String>)] = [:]
-        for page in inputs.pages { targets[page.output] = (page.source, elementIDs(in: files[page.output] ?? [])) }
-        for example in inputs.examples {
-            let output = examplePath(example.name)
-            targets[output] = ("\(options.examples)/\(example.name)", elementIDs(in: files[output] ?? []))
+        // Only pages some link points into are read for ids, on every core.
+        let linked = Set(rendered.flatMap { $0.links.map(\.page) })
+        var sources: [(output: String, source: String)] = inputs.pages.filter { linked.contains($0.output) }.map { ($0.output, $0.source) }
+        for example in inputs.examples where linked.contains(examplePath(example.name)) {
+            sources.append((examplePath(example.name), "\(options.examples)/\(example.name)"))
         }
+        let toRead = sources
+        let ids = ResultSlots<Set<String>>(count: toRead.count)
+        DispatchQueue.concurrentPerform(iterations: toRead.count) { index in ids[index] = elementIDs(in: files[toRead[index].output] ?? []) }
+        var targets: [String: (source: String, ids: Set<String>)] = [:]
+        for (target, found) in zip(sources, ids.values) { targets[target.output] = (target.source, found) }
         return zip(inputs.pages, rendered).flatMap { page, result in brokenFragments(result.links, from: page, targets: targets) }
     }
 

@@ -19,8 +19,7 @@ extension SiteBuilder {
     static func loadPages(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [Page] {
         let manager = FileManager.default
         guard manager.fileExists(atPath: options.site) else { return [] }
-        let relative = (manager.enumerator(atPath: options.site)?.allObjects as? [String] ?? [])
-            .filter { $0.hasSuffix(".md") }.sorted()
+        let relative = FolderWalk.paths(under: options.site).filter { $0.hasSuffix(".md") }
         // Read on every core; each page's result lands in its own slot, and
         // pages and diagnostics are gathered in path order.
         let loaded = ResultSlots<(page: Page?, diagnostics: [Diagnostic])>(count: relative.count)

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import SnapshotFormat
 
 /// What the previous build produced, keyed by content: for each output
 /// file, a hash of everything it was made from, and the examples it showed.
@@ -81,33 +83,55 @@ struct BuildCache: Sendable {
     static func inputKey(folders: [String], extra: [String]) -> String {
         var parts = extra
         for folder in folders {
-            let files = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
-            parts.append("folder \(folder) \(files.count)")
-            for file in files {
-                let path = (folder as NSString).appendingPathComponent(file)
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-                parts.append(file)
-                parts.append(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self))
+            let entries = FolderWalk.entries(under: folder).sorted { $0.path < $1.path }
+            parts.append("folder \(folder) \(entries.count)")
+            // Each file's name and bytes hashed on every core, then the
+            // hashes in path order. A link to a folder counts by its name.
+            let files = entries.filter { !$0.isFolder }.map(\.path)
+            let hashes = ResultSlots<String>(count: files.count)
+            DispatchQueue.concurrentPerform(iterations: files.count) { index in
+                let path = (folder as NSString).appendingPathComponent(files[index])
+                let bytes = FileManager.default.contents(atPath: path) ?? Data()
+                var hash = ContentHash()
+                hash.add(files[index])
+                bytes.withUnsafeBytes { hash.add($0) }
+                hashes[index] = hash.key
             }
+            parts += hashes.values
         }
         return key(parts)
     }
 
-    /// A 128-bit content key (two FNV-1a passes with different seeds).
+    /// A 128-bit content key of `parts`.
     static func key(_ parts: [String]) -> String {
-        var a: UInt64 = 0xCBF2_9CE4_8422_2325, b: UInt64 = 0x8422_2325_CBF2_9CE4
-        for part in parts {
-            for byte in part.utf8 {
-                a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-                b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 &+ 0x9E37_79B9
-            }
-            // A separator, so ["ab", "c"] and ["a", "bc"] differ.
-            a = (a ^ 0xFF) &* 0x0000_0100_0000_01B3
-            b = (b ^ 0xFF) &* 0x0000_0100_0000_01B3 &+ 0x9E37_79B9
-        }
-        return String(a, radix: 16) + String(b, radix: 16)
+        var hash = ContentHash()
+        for part in parts { hash.add(part) }
+        return hash.key
     }
+}
+
+/// A 128-bit content hash (two FNV-1a passes with different seeds) of
+/// parts added one by one, each ended by a separator so `["ab", "c"]` and
+/// `["a", "bc"]` differ.
+struct ContentHash {
+    private var a: UInt64 = 0xCBF2_9CE4_8422_2325, b: UInt64 = 0x8422_2325_CBF2_9CE4
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        var (a, b) = (self.a, self.b)
+        for byte in bytes {
+            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 &+ 0x9E37_79B9
+        }
+        self.a = (a ^ 0xFF) &* 0x0000_0100_0000_01B3
+        self.b = (b ^ 0xFF) &* 0x0000_0100_0000_01B3 &+ 0x9E37_79B9
+    }
+
+    mutating func add(_ text: String) {
+        var text = text
+        text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+    }
+
+    var key: String { String(a, radix: 16) + String(b, radix: 16) }
 }
 
 /// A link to an element of a page: `#id` in the same page, `page.md#id`

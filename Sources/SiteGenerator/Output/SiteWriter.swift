@@ -1,5 +1,7 @@
 import Diagnostics
+import Dispatch
 import Foundation
+import SnapshotFormat
 
 /// Writes a whole site at once: into a temporary folder beside the output,
 /// then swapped in, so a failed or killed build leaves the previous site as
@@ -45,19 +47,29 @@ public enum SiteWriter {
         var written = 0, reused = 0
         do {
             try manager.createDirectory(at: staging, withIntermediateDirectories: true)
-            for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
+            // Folders first, each once; then the files, on every core.
+            let paths = files.keys.sorted()
+            let folders = Set(paths.map { ($0 as NSString).deletingLastPathComponent }).subtracting([""]).sorted()
+            for folder in folders {
+                try manager.createDirectory(at: staging.appendingPathComponent(folder), withIntermediateDirectories: true)
+            }
+            // Per file: nil when it could not be written, else whether it was reused.
+            let outcomes = ResultSlots<Bool?>(count: paths.count)
+            DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+                let path = paths[index], bytes = files[path]!
                 let destination = staging.appendingPathComponent(path)
-                try manager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
                 let previous = target.appendingPathComponent(path)
-                if exists, let old = manager.contents(atPath: previous.path), old.elementsEqual(bytes),
-                   (try? manager.linkItem(at: previous, to: destination)) != nil {
-                    reused += 1
-                    continue
+                if exists, let old = FileManager.default.contents(atPath: previous.path), old.elementsEqual(bytes),
+                   (try? FileManager.default.linkItem(at: previous, to: destination)) != nil {
+                    outcomes[index] = .some(true)
+                    return
                 }
-                guard manager.createFile(atPath: destination.path, contents: Data(bytes)) else {
-                    throw failure("cannot write '\(path)' in the site")
-                }
-                written += 1
+                let created = bytes.withUnsafeBytes { FileManager.default.createFile(atPath: destination.path, contents: Data($0)) }
+                outcomes[index] = created ? .some(false) : .some(nil)
+            }
+            for (path, outcome) in zip(paths, outcomes.values) {
+                guard let wasReused = outcome else { throw failure("cannot write '\(path)' in the site") }
+                if wasReused { reused += 1 } else { written += 1 }
             }
             guard manager.createFile(atPath: staging.appendingPathComponent(marker).path, contents: Data(markerText.utf8)) else {
                 throw failure("cannot write the site's marker file")
@@ -106,12 +118,8 @@ public enum SiteWriter {
         let manager = FileManager.default
         if (try? manager.removeItem(at: url)) != nil { return }
         var folders = [url.path]
-        if let all = manager.enumerator(atPath: url.path)?.allObjects as? [String] {
-            for path in all {
-                let full = url.appendingPathComponent(path).path
-                var isFolder: ObjCBool = false
-                if manager.fileExists(atPath: full, isDirectory: &isFolder), isFolder.boolValue { folders.append(full) }
-            }
+        for entry in FolderWalk.entries(under: url.path) where entry.isFolder {
+            folders.append(url.appendingPathComponent(entry.path).path)
         }
         for folder in folders { try? manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
         try? manager.removeItem(at: url)

@@ -19,7 +19,7 @@ enum StaticFiles {
         let manager = FileManager.default
         guard manager.fileExists(atPath: site) else { return [] }
         let rootURL = URL(fileURLWithPath: site)
-        let paths = (manager.enumerator(atPath: site)?.allObjects as? [String] ?? [])
+        let paths = FolderWalk.paths(under: site)
             .filter { path in !path.hasSuffix(".md") && !path.split(separator: "/").contains { $0.hasPrefix(".") } }
             .sorted()
         var files: [File] = []

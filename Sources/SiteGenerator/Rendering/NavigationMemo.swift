@@ -69,7 +69,7 @@ struct NavigationMemo: Sendable {
         var unmarked = base
         unmarked.nav = navigation.items(in: group) { _ in false }
         guard let reference = plain.render(unmarked, withTemplate: "nav"),
-              reference == zip(none.outside, none.marked + [""]).map { String($0) + $1 }.joined() else { return [:] }
+              reference == zip(none.outside, none.marked + [""]).map({ String($0) + $1 }).joined() else { return [:] }
         var owner = Array(repeating: 0, count: none.marked.count)
         for bit in 0..<bits {
             guard let some = parts({ $0 >> bit & 1 == 1 }), some.outside == none.outside,

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Every entry under a folder, by path relative to it: what
+/// `FileManager.enumerator(atPath:)` lists (folders and files, hidden ones
+/// too; symbolic links listed, not followed), read with `opendir(3)` and
+/// `readdir(3)`, which Darwin's libc and glibc both have. Foundation's
+/// enumerator standardizes every path it hands out, which took most of a
+/// no-change rebuild of a large site. A root that is itself a link is
+/// followed (Foundation's enumerator lists nothing under one on Linux).
+public enum FolderWalk {
+    public struct Entry: Equatable, Sendable {
+        /// `/`-separated, relative to the folder walked.
+        public var path: String
+        /// A folder (not a link to one).
+        public var isFolder: Bool
+    }
+
+    /// The entries under `folder` in no particular order; none when it
+    /// cannot be read. Folders that cannot be read are listed, not entered.
+    public static func entries(under folder: String) -> [Entry] {
+        var entries: [Entry] = []
+        var pending: [(absolute: String, relative: String)] = [(folder, "")]
+        while let (absolute, relative) = pending.popLast() {
+            guard let directory = opendir(absolute) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                    pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                        String(cString: $0)
+                    }
+                }
+                guard name != ".", name != ".." else { continue }
+                let path = relative.isEmpty ? name : relative + "/" + name
+                let full = absolute.hasSuffix("/") ? absolute + name : absolute + "/" + name
+                let isFolder: Bool
+                switch Int(entry.pointee.d_type) {
+                case Int(DT_DIR): isFolder = true
+                case Int(DT_UNKNOWN):
+                    // File systems that do not say: ask without following links.
+                    var status = stat()
+                    isFolder = lstat(full, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+                default: isFolder = false
+                }
+                entries.append(Entry(path: path, isFolder: isFolder))
+                if isFolder { pending.append((full, path)) }
+            }
+        }
+        return entries
+    }
+
+    /// The paths of the entries under `folder`, sorted.
+    public static func paths(under folder: String) -> [String] {
+        entries(under: folder).map(\.path).sorted()
+    }
+}
