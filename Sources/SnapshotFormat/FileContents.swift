@@ -13,6 +13,33 @@ public enum FileContents {
     /// The bytes of the file at `path`, at most `limit` of them (any number
     /// when nil).
     public static func read(_ path: String, limit: Int?) throws(Failure) -> [UInt8] {
+        // The common case in three calls: open, measure, read what was
+        // measured (and one byte more, so a file that grew is seen). Any
+        // failure is explained by the checks below, in the order a user
+        // would fix them.
+        if let handle = FileHandle(forReadingAtPath: path) {
+            defer { try? handle.close() }
+            // Too large, or a folder (whose end is far away): the checks below say which.
+            if let size = try? handle.seekToEnd(), size <= UInt64(limit ?? Int(Int32.max)) {
+                if (try? handle.seek(toOffset: 0)) != nil, let data = try? handle.read(upToCount: Int(size) + 1) {
+                    let bytes = [UInt8](data)
+                    if let limit, bytes.count > limit {
+                        throw Failure(message: "the file is larger than \(ByteCount.describe(Int64(limit))), the limit for files", tooLarge: true)
+                    }
+                    if bytes.count <= Int(size) { return bytes }
+                    // It grew since it was measured: read it the careful way.
+                }
+            }
+        }
+        return try readExplaining(path, limit: limit)
+    }
+
+    static func tooLarge(_ size: Int64, limit: Int) -> Failure {
+        Failure(message: "the file is \(ByteCount.describe(size)); files are limited to \(ByteCount.describe(Int64(limit)))", tooLarge: true)
+    }
+
+    /// Reads with every check first, to say why a file cannot be read.
+    static func readExplaining(_ path: String, limit: Int?) throws(Failure) -> [UInt8] {
         let manager = FileManager.default
         var isFolder: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
@@ -27,8 +54,7 @@ public enum FileContents {
             throw Failure(message: "cannot read the file: permission denied")
         }
         if let limit, let size = (try? manager.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.int64Value > Int64(limit) {
-            throw Failure(message: "the file is \(ByteCount.describe(size.int64Value)); files are limited to \(ByteCount.describe(Int64(limit)))",
-                          tooLarge: true)
+            throw tooLarge(size.int64Value, limit: limit)
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw Failure(message: "cannot read the file: it could not be opened")

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 @testable import SiteGenerator
 import Testing
 
@@ -59,6 +60,45 @@ struct NavigationMemoTests {
         for nav in forms {
             #expect(try memoizedMatchingPerPage(nav: nav) > 0, "nav:\n\(nav)")
         }
+    }
+
+    /// Random `nav` templates from the names a navigation may read, in any
+    /// nesting the memo accepts or refuses: every page it memoizes equals
+    /// that page's own render, judged by rendering the theme per page.
+    @Test func randomNavigationTemplates_memoizeExactlyOrFallBack() throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SeededGenerator(seed: seed)
+        func body(_ depth: Int, inItem: Bool) -> String {
+            (0..<Int.random(in: 1...4, using: &random)).map { _ in
+                let names = inItem ? ["title", "href", "url", "current", "root", "siteTitle", "expanded", "."] : ["siteTitle", "root"]
+                switch Int.random(in: 0..<(depth > 2 ? 3 : 7), using: &random) {
+                case 0: return ["<li>", "</li>", " ", "|", "\n", "<a class=\"on\">"].randomElement(using: &random)!
+                case 1: return "{{\(names.randomElement(using: &random)!)}}"
+                case 2: return "{{{\(names.randomElement(using: &random)!)}}}"
+                case 3: return "{{#nav}}\(body(depth + 1, inItem: true)){{/nav}}"
+                case 4 where inItem: return "{{#children}}\(body(depth + 1, inItem: true)){{/children}}"
+                case 5 where inItem:
+                    let kind = Bool.random(using: &random) ? "#" : "^"
+                    let name = ["current", "current", "expanded", "title"].randomElement(using: &random)!
+                    return "{{\(kind)\(name)}}\(body(depth + 1, inItem: true)){{/\(name)}}"
+                default: return "{{#nav}}<li>{{title}}</li>{{/nav}}"
+                }
+            }.joined()
+        }
+        var memoizedTemplates = 0
+        for _ in 0..<60 {
+            let nav = body(0, inItem: false)
+            let theme = try theme(nav: nav)
+            let memo = NavigationMemo(outputs: Self.outputs, navigation: Self.navigation, theme: theme,
+                                      root: { chrome($0).root }, chrome: chrome)
+            if !memo.html.isEmpty { memoizedTemplates += 1 }
+            for output in Self.outputs {
+                guard let memoized = memo.html[output] else { continue }
+                let expected = theme.library.render(chrome(output), withTemplate: "nav")
+                #expect(memoized == expected, "seed \(seed): \(output) with nav:\n\(nav)")
+            }
+        }
+        #expect(memoizedTemplates > 10, "seed \(seed): the memo took too few templates to test it")
     }
 
     @Test func templatesItCannotProve_fallBackToPagePerPage() throws {

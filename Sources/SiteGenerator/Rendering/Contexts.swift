@@ -19,6 +19,9 @@ struct NavItem: MustacheParent, Sendable {
     var url: String { RelativeURL.safe(root + href) }
     /// Whether the item lists its pages.
     var expanded: Bool { !children.isEmpty }
+    /// Set only while `NavigationMemo` renders: the opening marker of the
+    /// parts this item's `current` decides.
+    var mark: String?
 
     func child(named key: String) -> Any? {
         switch key {
@@ -29,6 +32,7 @@ struct NavItem: MustacheParent, Sendable {
         case "children": return self.children
         case "root": return self.root
         case "url": return self.url
+        case NavigationMemo.markKey: return mark
         default: return nil
         }
     }

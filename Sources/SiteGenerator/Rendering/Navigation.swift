@@ -70,17 +70,23 @@ struct Navigation: Sendable {
 
     /// A group's navigation, with the items at the indexes `current` picks
     /// marked current (entries first, then the listed pages).
-    func items(in group: Group, current: (Int) -> Bool) -> [NavItem] {
+    /// `marked`: each item also answers `NavigationMemo.markKey` with its index.
+    func items(in group: Group, marked: Bool = false, current: (Int) -> Bool) -> [NavItem] {
+        func mark(_ index: Int) -> String? {
+            marked ? String(NavigationMemo.open) + String(index) + String(NavigationMemo.owned) : nil
+        }
         var items = entries
         for index in items.indices {
             items[index].root = group.root
             items[index].current = current(index)
+            items[index].mark = mark(index)
         }
         if let entry = group.expanded {
             var children = folderPages[entry] ?? []
             for index in children.indices {
                 children[index].root = group.root
                 children[index].current = current(entries.count + index)
+                children[index].mark = mark(entries.count + index)
             }
             items[entry].children = children
         }

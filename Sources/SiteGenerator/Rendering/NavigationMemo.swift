@@ -8,22 +8,29 @@ import Mustache
 /// bytes rendering it for that page would give.
 ///
 /// How: the template is rendered with markers around every part that
-/// `current` decides (its sections and interpolations). One render with no
-/// item current gives each part's "no" text, one with every item current
-/// its "yes" text, and ⌈log₂ n⌉ renders with items current by the bits of
-/// their index say which item each part belongs to. A page's navigation is
-/// the "no" render with its own item's parts taken from the "yes" one.
-/// Anything this cannot prove exact falls back to a render per page: a
-/// template that reads names other than the chrome's and the items', that
-/// nests `current`, changes delimiters or includes partials, a `{{> nav}}`
-/// inside a section or indented, or renders whose marked parts disagree.
+/// `current` decides (its sections and interpolations); each opening marker
+/// is itself a tag, which the item the part's `current` comes from fills
+/// with its index (both names resolve in the same context: every item
+/// answers both, nothing between them and the item answers either). One
+/// render with no item current gives each part's "no" text and its owner,
+/// one with every item current its "yes" text. A page's navigation is the
+/// "no" render with its own item's parts taken from the "yes" one, which
+/// holds because a part reads no other item's `current` (nesting is
+/// refused). Anything this cannot prove exact falls back to a render per
+/// page: a template that reads names other than the chrome's and the
+/// items', nests `current`, changes delimiters or includes partials, a
+/// `{{> nav}}` inside a section or indented, renders whose unmarked parts or
+/// owners disagree, or marked renders that are not the plain render plus
+/// markers (a title holding a marker code point).
 struct NavigationMemo: Sendable {
     /// The navigation HTML of each output that has one memoized.
     private(set) var html: [String: String] = [:]
 
-    /// Private-use code points; a page whose navigation text holds one is
-    /// caught by the check against the unmarked render.
-    static let open: Character = "\u{10FFFC}", close: Character = "\u{10FFFD}"
+    /// Private-use code points: an opening marker is `open`, the owner's
+    /// index and `owned`; a closing one is `close`.
+    static let open: Character = "\u{10FFFC}", owned: Character = "\u{10FFFB}", close: Character = "\u{10FFFD}"
+    /// The name of the opening marker's tag, which only items answer.
+    static let markKey = "rowmotion-current-mark"
     static let chromeKeys: Set<String> = ["siteTitle", "root", "stylesheet", "script", "nav"]
     static let itemKeys: Set<String> = ["expanded", "title", "href", "current", "children", "root", "url"]
 
@@ -55,33 +62,19 @@ struct NavigationMemo: Sendable {
     /// renders cannot prove it.
     static func render(group: Navigation.Group, outputs: [String], navigation: Navigation, base: Chrome,
                        template: MustacheLibrary, plain: MustacheLibrary) -> [String: String] {
-        let count = navigation.itemCount(in: group)
-        let bits = count <= 1 ? 1 : Int.bitWidth - (count - 1).leadingZeroBitCount
-        func parts(_ isCurrent: (Int) -> Bool) -> (outside: [Substring], marked: [Substring])? {
+        func parts(current: Bool) -> Parts? {
             var chrome = base
-            chrome.nav = navigation.items(in: group, current: isCurrent)
+            chrome.nav = navigation.items(in: group, marked: true) { _ in current }
             guard let text = template.render(chrome, withTemplate: "nav") else { return nil }
             return split(text)
         }
-        guard let none = parts({ _ in false }), let all = parts({ _ in true }),
-              none.outside == all.outside, none.marked.count == all.marked.count else { return [:] }
+        guard let none = parts(current: false), let all = parts(current: true),
+              none.outside == all.outside, none.owners == all.owners else { return [:] }
         // The markers themselves must be all that the marked template adds.
         var unmarked = base
         unmarked.nav = navigation.items(in: group) { _ in false }
         guard let reference = plain.render(unmarked, withTemplate: "nav"),
               reference == zip(none.outside, none.marked + [""]).map({ String($0) + $1 }).joined() else { return [:] }
-        var owner = Array(repeating: 0, count: none.marked.count)
-        for bit in 0..<bits {
-            guard let some = parts({ $0 >> bit & 1 == 1 }), some.outside == none.outside,
-                  some.marked.count == none.marked.count else { return [:] }
-            for index in owner.indices where none.marked[index] != all.marked[index] {
-                if some.marked[index] == all.marked[index] {
-                    owner[index] |= 1 << bit
-                } else if some.marked[index] != none.marked[index] {
-                    return [:]
-                }
-            }
-        }
         // The "no" render as bytes, and where each marked part sits in it: a
         // page's navigation is those bytes with its own parts swapped in.
         var bytes: [UInt8] = []
@@ -94,7 +87,9 @@ struct NavigationMemo: Sendable {
             ranges.append(start..<bytes.count)
         }
         var partsOf: [Int: [Int]] = [:]
-        for index in owner.indices where none.marked[index] != all.marked[index] { partsOf[owner[index], default: []].append(index) }
+        for index in none.owners.indices where none.marked[index] != all.marked[index] {
+            partsOf[none.owners[index], default: []].append(index)
+        }
         var result: [String: String] = [:]
         for output in outputs {
             guard let current = navigation.itemIndex(of: output, in: group), let swapped = partsOf[current] else {
@@ -115,24 +110,50 @@ struct NavigationMemo: Sendable {
         return result
     }
 
-    /// The text between markers and the marked parts, in order; nil when
-    /// markers do not pair up (a title that contains one).
-    static func split(_ text: String) -> (outside: [Substring], marked: [Substring])? {
-        var outside: [Substring] = [], marked: [Substring] = []
-        var start = text.startIndex, inside = false
+    /// A marked render taken apart: the text between parts, the parts, and
+    /// the index of the item each part belongs to.
+    struct Parts {
+        var outside: [Substring] = []
+        var marked: [Substring] = []
+        var owners: [Int] = []
+    }
+
+    /// A marked render taken apart; nil when markers do not pair up or an
+    /// opening one names no item (a title that contains a marker).
+    static func split(_ text: String) -> Parts? {
+        var parts = Parts()
+        var start = text.startIndex
         let scalars = text.unicodeScalars
-        let (openScalar, closeScalar) = (open.unicodeScalars.first!, close.unicodeScalars.first!)
-        for index in scalars.indices {
+        let (openScalar, ownedScalar, closeScalar) = (open.unicodeScalars.first!, owned.unicodeScalars.first!, close.unicodeScalars.first!)
+        var index = scalars.startIndex
+        var inside = false
+        while index < scalars.endIndex {
             let scalar = scalars[index]
-            guard scalar == openScalar || scalar == closeScalar else { continue }
-            guard (scalar == openScalar) != inside else { return nil }
-            if inside { marked.append(text[start..<index]) } else { outside.append(text[start..<index]) }
-            inside.toggle()
-            start = scalars.index(after: index)
+            if scalar == openScalar {
+                guard !inside else { return nil }
+                parts.outside.append(text[start..<index])
+                // The owner's index, then `owned`.
+                var digitsEnd = scalars.index(after: index)
+                while digitsEnd < scalars.endIndex, ("0"..."9").contains(scalars[digitsEnd]) { digitsEnd = scalars.index(after: digitsEnd) }
+                guard digitsEnd < scalars.endIndex, scalars[digitsEnd] == ownedScalar,
+                      let owner = Int(String(scalars[scalars.index(after: index)..<digitsEnd])) else { return nil }
+                parts.owners.append(owner)
+                inside = true
+                index = scalars.index(after: digitsEnd)
+                start = index
+                continue
+            }
+            if scalar == closeScalar || scalar == ownedScalar {
+                guard inside, scalar == closeScalar else { return nil }
+                parts.marked.append(text[start..<index])
+                inside = false
+                start = scalars.index(after: index)
+            }
+            index = scalars.index(after: index)
         }
         guard !inside else { return nil }
-        outside.append(text[start...])
-        return (outside, marked)
+        parts.outside.append(text[start...])
+        return parts
     }
 
     // MARK: - Which templates qualify
@@ -141,7 +162,7 @@ struct NavigationMemo: Sendable {
     /// when rendering it once per group could differ from once per page.
     /// `includers`: the texts of the templates that may include it.
     static func marked(_ nav: String, includers: [String]) -> String? {
-        guard !nav.contains(open), !nav.contains(close) else { return nil }
+        guard !nav.contains(open), !nav.contains(owned), !nav.contains(close) else { return nil }
         for text in includers {
             for tag in scan(text) where tag.kind == ">" && tag.name == "nav" {
                 guard tag.depth == 0, tag.column == 1 else { return nil }
@@ -149,7 +170,8 @@ struct NavigationMemo: Sendable {
             guard !scan(text).contains(where: { $0.kind == "=" }) else { return nil }
         }
         let tags = scan(nav)
-        var insertions: [(offset: String.Index, marker: Character)] = []
+        var insertions: [(offset: String.Index, marker: String)] = []
+        let opening = "{{{\(markKey)}}}", closing = String(close)
         // Per open section: whether it pushed an item, and whether it is `current`.
         var sections: [(name: String, item: Bool, current: Bool)] = []
         for tag in tags {
@@ -158,7 +180,7 @@ struct NavigationMemo: Sendable {
             case "=", ">", "%": return nil
             case "/":
                 guard let last = sections.popLast(), last.name == tag.name else { return nil }
-                if last.current { insertions.append((tag.range.upperBound, close)) }
+                if last.current { insertions.append((tag.range.upperBound, closing)) }
                 continue
             default: break
             }
@@ -173,16 +195,16 @@ struct NavigationMemo: Sendable {
             if tag.kind == "#" || tag.kind == "^" {
                 let pushesItem = tag.kind == "#" && (tag.name == "nav" || tag.name == "children")
                 sections.append((tag.name, pushesItem, isCurrent))
-                if isCurrent { insertions.append((tag.range.lowerBound, open)) }
+                if isCurrent { insertions.append((tag.range.lowerBound, opening)) }
             } else if isCurrent {
-                insertions.append((tag.range.lowerBound, open))
-                insertions.append((tag.range.upperBound, close))
+                insertions.append((tag.range.lowerBound, opening))
+                insertions.append((tag.range.upperBound, closing))
             }
         }
         guard sections.isEmpty else { return nil }
         var text = nav
         for insertion in insertions.sorted(by: { $0.offset > $1.offset }) {
-            text.insert(insertion.marker, at: insertion.offset)
+            text.insert(contentsOf: insertion.marker, at: insertion.offset)
         }
         return text
     }
