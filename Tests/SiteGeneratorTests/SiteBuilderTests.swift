@@ -459,6 +459,20 @@ struct SiteBuilderTests {
         #expect(warnings.first?.hasPrefix("\(links):6:1: warning: link to '#step-9', which is not a heading or element id of \(example); did you mean 'step-") == true)
     }
 
+    /// Only a link's path becomes `.html`: a fragment that spells the same
+    /// file name is the id it names.
+    @Test func linkRewriting_changesThePath_notAFragmentThatRepeatsIt() throws {
+        let project = try FixtureProject(files: sampleFiles + [
+            ("site/guide.md", "# Guide\n\n<a id=\"guide.md\"></a>\n"),
+            ("site/links.md", "# Links\n\nSee [it](guide.md#guide.md).\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        let html = String(decoding: site.files["links.html"] ?? [], as: UTF8.self)
+        #expect(html.contains("href=\"guide.html#guide.md\""), "\(html)")
+        #expect(!site.diagnostics.contains { $0.id == "broken-link" })
+    }
+
     @Test func elementIDs_areReadFromAttributes_notFromLookalikes() {
         let html = Array("<h2 id=\"a\">x</h2><div data-id=\"b\" aria-describedby=\"c\"></div><p\nid='d'>id=\"e\"</p>".utf8)
         #expect(SiteBuilder.elementIDs(in: html) == ["a", "d"])

@@ -17,6 +17,10 @@ public enum Paths {
         // realpath(3), in Darwin's libc and glibc alike, resolves an
         // existing path in one call; the parts that do not exist yet are
         // taken off, resolved as far as they go, and put back as written.
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
         var existing = URL(fileURLWithPath: path).standardizedFileURL.path
         var missing: [String] = []
         while true {

@@ -65,7 +65,8 @@ extension SiteBuilder {
                 // Its heading is checked once every page's headings are known.
                 links.append(FragmentLink(page: resolved, fragment: String(parts[1]).removingPercentEncoding ?? String(parts[1]), line: line))
             }
-            return rewritten == target ? nil : url.replacingOccurrences(of: target, with: rewritten)
+            // Only the path changes; the fragment stays as written.
+            return rewritten == target ? nil : rewritten + url.dropFirst(target.count)
         })
         result.links = links
         if isHome {
