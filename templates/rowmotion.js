@@ -1363,13 +1363,17 @@
   var players = Array.prototype.map.call(document.querySelectorAll('[data-rowmotion-player]'), makePlayer);
   // A strategy comparison's panes follow whichever one is driven, the same
   // way: a queued step queues in every pane, a jump jumps every pane.
-  document.querySelectorAll('[data-rowmotion-compare="strategies"]').forEach(function (group) {
+  // A baseline comparison (changes.html) links its two players alike; the
+  // one with fewer steps stops at its last.
+  document.querySelectorAll('[data-rowmotion-compare="strategies"], [data-rowmotion-compare="baseline"]').forEach(function (group) {
     var panes = players.filter(function (p) { return group.contains(p.element); });
     var following = false;
     group.addEventListener('rowmotion:goto', function (event) {
       if (following) return;
       following = true;
-      panes.forEach(function (p) { if (p.element !== event.target) internals.get(p.element).goTo(event.detail.step, event.detail.queued); });
+      panes.forEach(function (p) {
+        if (p.element !== event.target) internals.get(p.element).goTo(Math.min(event.detail.step, p.stepCount - 1), event.detail.queued);
+      });
       following = false;
     });
   });

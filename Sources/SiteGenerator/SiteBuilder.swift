@@ -24,6 +24,8 @@ public struct BuildOptions: Sendable {
     /// Told when each phase ends (name, milliseconds) and, while pages
     /// render, how many are done of how many.
     public var progress: (@Sendable (BuildEvent) -> Void)?
+    /// `--baseline`: what to compare with; the site gains `changes.html`.
+    public var baseline: Baseline?
 
     public init() {}
 }
@@ -53,10 +55,13 @@ public struct BuiltSite {
     public var diagnostics: [Diagnostic] = []
     public var pageCount = 0
     public var exampleCount = 0
-    /// Each page's source and output, in output order.
-    public var pages: [(source: String, output: String, title: String)] = []
-    /// Each example's steps: label, batch count and row change counts.
-    public var examples: [(name: String, title: String, output: String, steps: [StepSummary])] = []
+    /// Each page's source and output, in output order, with a hash of its text.
+    public var pages: [(source: String, output: String, title: String, hash: String)] = []
+    /// Each example's steps: label, batch count and row change counts, and
+    /// how it animates (worked out when asked for).
+    public var examples: [(name: String, title: String, output: String, steps: [StepSummary], animation: @Sendable () -> ExampleAnimation)] = []
+    /// With `--baseline`: what changed since it.
+    public var changes: Changes?
     /// How many outputs were taken from the previous build unchanged.
     public var cachedCount = 0
     /// Whether every output came from the previous build, so nothing needs writing.
@@ -105,7 +110,8 @@ public enum SiteBuilder {
             Chrome(siteTitle: inputs.siteTitle, root: root(of: output), stylesheet: assets.stylesheet, script: assets.script,
                    nav: inputs.navigation.items(current: output, root: root(of: output)))
         }
-        let navigationMemo = NavigationMemo(outputs: inputs.pages.map(\.output) + inputs.examples.map { examplePath($0.name) } + ["index.html"],
+        let extraOutputs = ["index.html"] + (options.baseline == nil ? [] : [changesPath])
+        let navigationMemo = NavigationMemo(outputs: inputs.pages.map(\.output) + inputs.examples.map { examplePath($0.name) } + extraOutputs,
                                             navigation: inputs.navigation, theme: inputs.theme, root: root(of:), chrome: plainChrome)
         func chrome(for output: String) -> Chrome {
             var chrome = plainChrome(for: output)
@@ -128,8 +134,20 @@ public enum SiteBuilder {
         site.add(examplePages: examplePages, of: inputs, referenced: referenced, options: options, cache: &cache)
         clock.lap("render example pages")
 
+        // What the build made, for the report, the comparison and the writer.
+        site.pages = inputs.pages.map { ($0.source, $0.output, $0.title, $0.sourceKey) }.sorted { $0.output < $1.output }
+        site.examples = inputs.examples.map { example in
+            (example.name, example.sequence.title, examplePath(example.name),
+             zip(example.sequence.steps.dropFirst(), example.changesets).map { StepSummary(label: $0.label, changeset: $1) },
+             { ExampleAnimation(example) })
+        }
+        let changesLink = options.baseline.flatMap { baseline in
+            site.compare(with: baseline, inputs: inputs, chrome: chrome(for: changesPath), shared: players)
+        }
+
         let homeClean = !(inputs.home.map { page in site.diagnostics.contains { $0.location.file == page.source } } ?? false)
-        switch renderIndex(inputs, content: homeContent, chrome: chrome(for: "index.html"), reuse: reuse, keys: keys, homeClean: homeClean) {
+        switch renderIndex(inputs, content: homeContent, chrome: chrome(for: "index.html"), reuse: reuse, keys: keys, homeClean: homeClean,
+                           changes: changesLink) {
         case .success(let index):
             site.files["index.html"] = index.bytes
             if index.cached { site.cachedCount += 1 }
@@ -150,11 +168,6 @@ public enum SiteBuilder {
         // Recorded only for a build with nothing to report.
         site.cache.cleanInputKey = site.diagnostics.isEmpty ? inputKey : nil
         site.unchanged = matchesSiteOnDisk(site, previous: previous, out: options.out)
-        site.pages = inputs.pages.map { ($0.source, $0.output, $0.title) }.sorted { $0.output < $1.output }
-        site.examples = inputs.examples.map { example in
-            (example.name, example.sequence.title, examplePath(example.name),
-             zip(example.sequence.steps.dropFirst(), example.changesets).map { StepSummary(label: $0.label, changeset: $1) })
-        }
         clock.lap("render the index")
         // A theme problem shows up once per page: say it once.
         var seen = Set<Diagnostic>()

@@ -16,13 +16,22 @@ public struct StepSummary: Sendable {
 }
 
 /// What `rowmotion build --report` writes: every page, every example with
-/// its steps counted, and every diagnostic. A contract type: tests decode
-/// the file into it.
+/// its steps counted and its animation recorded, every diagnostic, and,
+/// with `--baseline`, what changed since it. A contract type: tests decode
+/// the file into it, and `--baseline` reads an earlier one back.
 public struct BuildReport: Codable, Equatable, Sendable {
+    /// The layout of this file; a baseline of another format is refused.
+    public static let currentFormat = 2
+    public var format = BuildReport.currentFormat
+    /// The Rowmotion that wrote it.
+    public var version = RowmotionVersion.string
+
     public struct Page: Codable, Equatable, Sendable {
         public var source: String
         public var output: String
         public var title: String
+        /// A hash of the page's Markdown, to tell whether its text changed.
+        public var hash: String
     }
 
     public struct Example: Codable, Equatable, Sendable {
@@ -32,6 +41,7 @@ public struct BuildReport: Codable, Equatable, Sendable {
         /// Snapshots, the first one's included.
         public var stepCount: Int
         public var steps: [Step]
+        public var animation: ExampleAnimation
     }
 
     public struct Step: Codable, Equatable, Sendable {
@@ -55,21 +65,25 @@ public struct BuildReport: Codable, Equatable, Sendable {
     public var pages: [Page]
     public var examples: [Example]
     public var diagnostics: [Problem]
+    /// With `--baseline`: what changed since it.
+    public var changes: Changes?
 }
 
 extension BuiltSite {
     public var report: BuildReport {
         BuildReport(
-            pages: pages.map { BuildReport.Page(source: $0.source, output: $0.output, title: $0.title) },
+            pages: pages.map { BuildReport.Page(source: $0.source, output: $0.output, title: $0.title, hash: $0.hash) },
             examples: examples.map { example in
                 BuildReport.Example(example: example.name, title: example.title, output: example.output, stepCount: example.steps.count + 1,
                                     steps: example.steps.map { BuildReport.Step(label: $0.label, batches: $0.batches, inserted: $0.inserted,
-                                                                                deleted: $0.deleted, moved: $0.moved, reloaded: $0.reloaded) })
+                                                                                deleted: $0.deleted, moved: $0.moved, reloaded: $0.reloaded) },
+                                    animation: example.animation())
             },
             diagnostics: DiagnosticReport(diagnostics).sorted.map { diagnostic in
                 BuildReport.Problem(severity: diagnostic.severity.rawValue, id: diagnostic.id, file: diagnostic.location.file,
                                     line: diagnostic.location.line, column: diagnostic.location.column, message: diagnostic.message)
-            })
+            },
+            changes: changes)
     }
 
     /// The machine-readable summary `rowmotion build --report` writes.

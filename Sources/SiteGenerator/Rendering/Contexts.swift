@@ -137,6 +137,105 @@ struct IndexContext {
     var description: String?
     var content: String
     var examples: [CardView]
+    /// With `--baseline`, when anything changed: the link to changes.html.
+    var changes: ChangesLink?
+}
+
+struct ChangesLink: MustacheParent {
+    var href: String
+    var text: String
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "href": return href
+        case "text": return text
+        default: return nil
+        }
+    }
+}
+
+/// changes.html: what animates differently since the baseline.
+struct ChangesContext: ChromeCarrying, MustacheParent {
+    var chrome: Chrome
+    var title: String
+    var description: String?
+    var base: String
+    var summary: String
+    var examples: [ChangeView]
+    var pages: [PageChangeView]
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "title": return title
+        case "description": return description
+        case "base": return base
+        case "summary": return summary
+        case "examples": return examples
+        case "hasPages": return !pages.isEmpty
+        case "pages": return pages
+        default: return chrome.child(named: key)
+        }
+    }
+}
+
+struct ChangeView: MustacheParent {
+    var name: String
+    var title: String
+    var kind: String
+    var stepsSummary: String
+    var steps: [StepChangeView]
+    var playersHTML: String
+    var beforeFilmstrip: String?
+    var afterFilmstrip: String?
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "name": return name
+        case "title": return title
+        case "kind": return kind
+        case "stepsSummary": return stepsSummary
+        case "steps": return steps
+        case "playersHTML": return playersHTML
+        case "beforeFilmstrip": return beforeFilmstrip
+        case "afterFilmstrip": return afterFilmstrip
+        default: return nil
+        }
+    }
+}
+
+struct StepChangeView: MustacheParent {
+    var step: Int
+    var label: String
+    var summary: String
+    var counts: String?
+    var listingHTML: String
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "step": return step
+        case "label": return label
+        case "summary": return summary
+        case "counts": return counts
+        case "hasListing": return !listingHTML.isEmpty
+        case "listingHTML": return listingHTML
+        default: return nil
+        }
+    }
+}
+
+struct PageChangeView: MustacheParent {
+    var title: String
+    var href: String?
+    var kind: String
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "title": return title
+        case "href": return href
+        case "kind": return kind
+        default: return nil
+        }
+    }
 }
 
 
@@ -231,6 +330,7 @@ extension IndexContext: MustacheParent {
         case "description": return self.description
         case "content": return self.content
         case "examples": return self.examples
+        case "changes": return self.changes
         default: return chrome.child(named: key)
         }
     }

@@ -69,17 +69,22 @@ extension SiteBuilder {
     /// The first snapshot as HTML, so a page shows the list before (and
     /// without) its script. Row text is escaped: it never becomes markup.
     static func staticList(_ snapshot: Snapshot<String, Record<String>>) -> String {
+        staticList(snapshot.sections.map(PlayerData.section))
+    }
+
+    /// The same, from the sections as player data holds them (a baseline's).
+    static func staticList(_ sections: [PlayerData.Section]) -> String {
         var html = ""
-        for section in snapshot.sections {
+        for section in sections {
             let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id)"
             html += "<div class=\"rowmotion-section\" role=\"list\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\">"
             if let header = section.header { html += "<h3 class=\"rowmotion-header\" role=\"presentation\">\(HTMLText.escape(header))</h3>" }
-            for row in section.rows {
+            for row in section.items {
                 html += "<div class=\"rowmotion-row\" role=\"listitem\" data-item-id=\"\(HTMLText.escape(row.id))\">"
-                let fields = row.fields.isEmpty ? [Field("id", .string(row.id))] : row.fields
-                for (index, field) in fields.enumerated() {
-                    html += "<span class=\"field\(index == 0 ? " primary" : "")\" data-field=\"\(HTMLText.escape(field.name))\">"
-                        + HTMLText.escape(field.value.description) + "</span>"
+                let fields = row.fields.isEmpty ? [["id", row.id]] : row.fields
+                for (index, field) in fields.enumerated() where field.count == 2 {
+                    html += "<span class=\"field\(index == 0 ? " primary" : "")\" data-field=\"\(HTMLText.escape(field[0]))\">"
+                        + HTMLText.escape(field[1]) + "</span>"
                 }
                 html += "</div>"
             }

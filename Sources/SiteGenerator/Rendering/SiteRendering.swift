@@ -53,14 +53,14 @@ extension SiteBuilder {
     /// The home page: site/index.md's content, if any, and the example
     /// gallery. Reused only when the home page had nothing to report.
     static func renderIndex(_ inputs: SiteInputs, content: String, chrome: Chrome, reuse: Reuse, keys: OutputKeys,
-                            homeClean: Bool) -> Result<(bytes: [UInt8], cached: Bool), Diagnostic> {
-        if homeClean, let bytes = reuse.bytes("index.html", key: keys.index(inputs)) { return .success((bytes, true)) }
+                            homeClean: Bool, changes: ChangesLink? = nil) -> Result<(bytes: [UInt8], cached: Bool), Diagnostic> {
+        if homeClean, changes == nil, let bytes = reuse.bytes("index.html", key: keys.index(inputs)) { return .success((bytes, true)) }
         let cards = inputs.examples.map { example in
             CardView(title: example.sequence.title, href: examplePath(example.name),
                      stepCount: example.sequence.steps.count, sparkline: sparkline(example.changesets))
         }
         let index = IndexContext(chrome: chrome, title: inputs.home?.title ?? inputs.siteTitle,
-                                 description: inputs.home?.frontMatter.description, content: content, examples: cards)
+                                 description: inputs.home?.frontMatter.description, content: content, examples: cards, changes: changes)
         do throws(Diagnostic) {
             return .success((Array(try inputs.theme.render("index", index).utf8), false))
         } catch {

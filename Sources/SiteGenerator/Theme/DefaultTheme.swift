@@ -17,7 +17,7 @@ public enum DefaultTheme {}
 
 /// A loaded theme: templates ready to render, and assets by name.
 public struct Theme: Sendable {
-    public static let templateNames = ["page", "example", "index", "head", "nav", "player"]
+    public static let templateNames = ["page", "example", "index", "head", "nav", "player", "changes"]
     public static let assetNames = ["rowmotion.css", "rowmotion.js"]
 
     /// Where each file was found, for messages and `--verbose`.

@@ -55,19 +55,44 @@ struct Build: ParsableCommand {
     @Flag(help: "Render every page again, ignoring what the previous build left in .build/rowmotion-cache.")
     var noCache = false
 
+    @Option(help: ArgumentHelp("Compare with an earlier build: a report written by --report, or a git revision (origin/main, a commit) "
+                               + "whose site/, examples/ and templates/ are built to compare; the site gains changes.html.",
+                               valueName: "report-or-revision"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("With --baseline: also write the changes as Markdown here (for $GITHUB_STEP_SUMMARY or a pull request comment).",
+                               valueName: "file"))
+    var summary: String?
+
+    @Flag(help: "With --baseline: exit 1 after writing the site when any example was added, removed or animates differently.")
+    var failOnChanges = false
+
     @Flag(help: "Print how long each phase took.")
     var verbose = false
 
     @Flag(help: "Print nothing but diagnostics.")
     var quiet = false
 
+    func validate() throws {
+        if baseline == nil, summary != nil { throw ValidationError("--summary needs --baseline: it describes the changes since it") }
+        if baseline == nil, failOnChanges { throw ValidationError("--fail-on-changes needs --baseline: it fails on the changes since it") }
+    }
+
     func run() throws {
         var options = siteOptions.buildOptions(out: out, baseURL: baseURL)
-        if !noCache {
+        if !noCache && baseline == nil {
             options.cache = Paths.cache(forOutput: out)
         }
-        // A report lists every page and example: that needs a real build.
-        options.allowShortcut = reportPath == nil
+        // A report lists every page and example, and a comparison every
+        // example's animation: those need a real build.
+        options.allowShortcut = reportPath == nil && baseline == nil
+        if let baseline {
+            // Read (or built) before anything is written: a bad BASE changes nothing.
+            do throws(Diagnostic) { options.baseline = try Baseline.load(baseline, options: options) } catch {
+                report([error])
+                throw ExitCode(1)
+            }
+        }
         let terminal = isatty(STDERR_FILENO) != 0
         let (verbose, quiet) = (self.verbose, self.quiet)
         options.progress = { event in
@@ -91,10 +116,26 @@ struct Build: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        if let summary, let changes = site.changes, let baseline = options.baseline {
+            let markdown = ChangesSummary.markdown(changes, baseline: baseline.report, current: site.report)
+            do {
+                try Data(markdown.utf8).write(to: URL(fileURLWithPath: summary))
+            } catch {
+                report([.error("summary", at: SourceLocation(file: summary, line: 1, column: 1), "cannot write the summary: \(FileError.reason(error, path: summary))")])
+                throw ExitCode(1)
+            }
+        }
         guard let written else { throw ExitCode(1) }
-        if quiet { return }
-        print("built \(site.pageCount) page\(site.pageCount == 1 ? "" : "s") and \(site.exampleCount) example\(site.exampleCount == 1 ? "" : "s") "
-              + "into \(out) (\(written.written) file\(written.written == 1 ? "" : "s") written, \(written.reused) unchanged"
-              + (site.cachedCount > 0 ? ", \(site.cachedCount) pages reused from the last build)" : ")"))
+        if !quiet {
+            print("built \(site.pageCount) page\(site.pageCount == 1 ? "" : "s") and \(site.exampleCount) example\(site.exampleCount == 1 ? "" : "s") "
+                  + "into \(out) (\(written.written) file\(written.written == 1 ? "" : "s") written, \(written.reused) unchanged"
+                  + (site.cachedCount > 0 ? ", \(site.cachedCount) pages reused from the last build)" : ")"))
+            if let changes = site.changes { print("compared with \(changes.base): \(SiteBuilder.headline(changes)) (\(out)/\(SiteBuilder.changesPath))") }
+        }
+        if failOnChanges, let changes = site.changes, !changes.examples.isEmpty {
+            // The wording the CI recipe's readers match, whatever the count.
+            FileHandle.standardError.write(Data("rowmotion: \(changes.examples.count) examples animate differently since \(changes.base)\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }

@@ -1,0 +1,77 @@
+import Diagnostics
+import ListDiff
+import Reports
+import SnapshotFormat
+
+/// How one example animates, as `--report` records it and `--baseline`
+/// compares it: enough to replay it (the first rows and the player's data),
+/// to show it (its filmstrip) and to say what changed in words (each
+/// batch's Swift calls and the ids each call touches). A contract type: the
+/// report carries it, and a later build reads it back as its baseline.
+public struct ExampleAnimation: Codable, Equatable, Sendable {
+    /// The first snapshot, as the player's first rows.
+    public var initial: [PlayerData.Section]
+    /// What the player replays: every step's batches and the cells they create.
+    public var player: PlayerData
+    /// Per step (the first snapshot's excluded): its batches, in words.
+    public var steps: [Step]
+    /// The example's filmstrip, as the site writes it.
+    public var filmstrip: String
+
+    public struct Step: Codable, Equatable, Sendable {
+        public var batches: [Batch]
+    }
+
+    /// One batch: its role, its calls as the example page lists them, and
+    /// the ids of the rows and sections each kind of call touches.
+    public struct Batch: Codable, Equatable, Sendable {
+        public var role: String
+        public var calls: [String]
+        public var rows: Touched
+        public var sections: Touched
+    }
+
+    public struct Touched: Codable, Equatable, Sendable {
+        public var delete: [String] = []
+        public var insert: [String] = []
+        public var move: [String] = []
+        public var reload: [String] = []
+    }
+
+    /// Whether the two replay the same: the same first rows, styles, labels
+    /// and batches with the same cells. Titles and descriptions may differ.
+    public func animatesLike(_ other: ExampleAnimation) -> Bool {
+        initial == other.initial && player.animations == other.player.animations && player.labels == other.player.labels
+            && player.steps == other.player.steps
+    }
+
+    init(_ example: SiteBuilder.Example) {
+        let sequence = example.sequence
+        initial = sequence.steps[0].snapshot.sections.map(PlayerData.section)
+        player = PlayerData(sequence: sequence, changesets: example.changesets, name: example.name)
+        steps = zip(sequence.steps, example.changesets).map { first, changeset in
+            var before = first.snapshot
+            var batches: [Batch] = []
+            for stage in changeset.stages {
+                batches.append(Self.batch(stage, before: before, animations: sequence.animations))
+                before = stage.after
+            }
+            return Step(batches: batches)
+        }
+        filmstrip = Filmstrip().svg(for: DiffReport(file: example.name, sequence: sequence, changesets: example.changesets))
+    }
+
+    static func batch(_ stage: Changeset<String, Record<String>>.Stage, before: Snapshot<String, Record<String>>,
+                      animations: RowAnimations) -> Batch {
+        let batch = stage.batch
+        func oldRow(_ path: RowPath) -> String { before.sections[path.section].rows[path.row].id }
+        func newRow(_ path: RowPath) -> String { stage.after.sections[path.section].rows[path.row].id }
+        let rows = Touched(delete: batch.rowDeletes.map(oldRow), insert: batch.rowInserts.map(newRow),
+                           move: batch.rowMoves.map { oldRow($0.from) }, reload: batch.rowReloads.map(oldRow))
+        let sections = Touched(delete: batch.sectionDeletes.map { before.sections[$0].id },
+                               insert: batch.sectionInserts.map { stage.after.sections[$0].id },
+                               move: batch.sectionMoves.map { before.sections[$0.from].id },
+                               reload: batch.sectionReloads.map { before.sections[$0].id })
+        return Batch(role: stage.role.rawValue, calls: DiffReport.calls(for: batch, animations: animations), rows: rows, sections: sections)
+    }
+}
