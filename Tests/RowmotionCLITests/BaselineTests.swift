@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+
+/// `rowmotion build --baseline`, run over a throwaway git repository made
+/// from this repository's `site/` and `examples/`, as a pull request's CI
+/// job runs it.
+@Suite("Review against a baseline")
+struct BaselineTests {
+    /// A git repository holding a copy of the project's site and examples,
+    /// committed once.
+    struct Repository {
+        let root: URL
+
+        init() throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-baseline-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            for folder in ["site", "examples"] {
+                try FileManager.default.copyItem(at: CLI.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
+            }
+            try git("init", "-q")
+            try commit("the project's docs")
+        }
+
+        @discardableResult
+        func git(_ arguments: String...) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-c", "user.email=test@example.com", "-c", "user.name=Test", "-c", "commit.gpgsign=false"] + arguments
+            process.currentDirectoryURL = root
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "git \(arguments)")
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        func commit(_ message: String) throws {
+            try git("add", "-A")
+            try git("commit", "-q", "--allow-empty", "-m", message)
+        }
+
+        func edit(_ path: String, _ change: (String) -> String) throws {
+            let url = root.appendingPathComponent(path)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            let changed = change(text)
+            #expect(changed != text, "the edit of \(path) changed nothing")
+            try Data(changed.utf8).write(to: url)
+        }
+
+        func read(_ path: String) -> String {
+            (try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)) ?? ""
+        }
+
+        func build(_ arguments: String...) throws -> CLI.Output {
+            try CLI.run(["build"] + arguments, in: root)
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: root) }
+    }
+
+    /// In the messenger example, Dave's reply no longer edits his row: that
+    /// step (and the next, where his row changes instead) animate differently.
+    static func daveRepliesWithoutAnEdit(_ text: String) -> String {
+        text.replacingOccurrences(of: "{id: dave, name: Dave, preview: \"Sounds good\", lastMessageAt: 1012, updatedAt: 2}\n          - {id: carol",
+                                  with: "{id: dave, name: Dave, preview: \"Thanks\", lastMessageAt: 1012, updatedAt: 1}\n          - {id: carol")
+    }
+
+    @Test func oneChangedStep_isListedWithBothPlayers_theSummaryNamesIt_andTheBuildFails() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try repository.edit("examples/messenger.yml", Self.daveRepliesWithoutAnEdit)
+        let result = try repository.build("--baseline", "HEAD", "--summary", "s.md", "--fail-on-changes")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("rowmotion: 1 examples animate differently since HEAD"), "\(result.stderr)")
+        // The site is written all the same, for the job to upload.
+        let page = repository.read("_site/changes.html")
+        let changed = page.components(separatedBy: "data-rowmotion-change=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(changed == ["messenger.yml"])
+        #expect(page.components(separatedBy: "data-rowmotion-player=\"messenger.yml\"").count - 1 == 2, "the baseline's and the current player")
+        #expect(page.contains("Before (HEAD)") && page.contains(">Now<"))
+        #expect(page.contains("Step 2: Dave replies"))
+        #expect(page.contains("dave is no longer reloaded"))
+        #expect(FileManager.default.fileExists(atPath: repository.root.appendingPathComponent("_site/changes/messenger.before.svg").path))
+        #expect(repository.read("_site/index.html").contains("href=\"changes.html\""))
+        let summary = repository.read("s.md")
+        #expect(summary.contains("| `messenger.yml`"), "\(summary)")
+        #expect(summary.contains("- step 2 (“Dave replies”): now 1 batch (was 2); dave is no longer reloaded"), "\(summary)")
+        #expect(summary.contains("| changed | 4 | 6 → 5 |"), "\(summary)")
+
+        // Committed, nothing changes any more.
+        try repository.commit("Dave replies without an edit")
+        let again = try repository.build("--baseline", "HEAD", "--summary", "s.md", "--fail-on-changes")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.isEmpty, "\(again.stderr)")
+        #expect(repository.read("s.md").contains("No example animates differently; no page's text changed (since `HEAD`)"))
+        let calm = repository.read("_site/changes.html")
+        #expect(!calm.contains("data-rowmotion-change="))
+        #expect(calm.contains("Compared with <code>HEAD</code>: no example animates differently"))
+        #expect(!repository.read("_site/index.html").contains("href=\"changes.html\""))
+    }
+
+    @Test func addedAndRemovedExamples_andAChangedPage_areReported_withoutFailingUnlessAsked() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        // A rename: the example moves, and the pages that show it follow.
+        try FileManager.default.moveItem(at: repository.root.appendingPathComponent("examples/profile.yml"),
+                                         to: repository.root.appendingPathComponent("examples/profile-renamed.yml"))
+        for page in ["site/scenarios/profile.md", "site/uikit-rules.md"] {
+            try repository.edit(page) { $0.replacingOccurrences(of: "profile.yml", with: "profile-renamed.yml") }
+        }
+        try repository.edit("site/getting-started.md") { $0 + "\nOne more sentence.\n" }
+        let result = try repository.build("--baseline", "HEAD", "--summary", "s.md")
+        #expect(result.status == 0, "changes are reported, not failures, without --fail-on-changes: \(result.stderr)")
+        let page = repository.read("_site/changes.html")
+        #expect(page.contains("data-rowmotion-change=\"profile.yml\"") && page.contains("data-rowmotion-change=\"profile-renamed.yml\""))
+        #expect(page.components(separatedBy: "data-rowmotion-player=\"profile.yml\"").count - 1 == 1, "only the baseline plays a removed example")
+        #expect(page.contains("Pages whose text changed") && page.contains("href=\"getting-started.html\""))
+        let summary = repository.read("s.md")
+        #expect(summary.contains("| `profile.yml`") && summary.contains("| removed |"))
+        #expect(summary.contains("| `profile-renamed.yml`") && summary.contains("| added |"))
+        #expect(summary.contains("Pages whose text changed: `getting-started.html` (changed), `scenarios/profile.html` (changed), `uikit-rules.html` (changed)"),
+                "\(summary)")
+        let failing = try repository.build("--baseline", "HEAD", "--fail-on-changes")
+        #expect(failing.status == 1)
+        #expect(failing.stderr.contains("rowmotion: 2 examples animate differently since HEAD"))
+    }
+
+    @Test func onlyAPageChanged_doesNotFail() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try repository.edit("site/getting-started.md") { $0 + "\nOne more sentence.\n" }
+        let result = try repository.build("--baseline", "HEAD", "--fail-on-changes", "--summary", "s.md")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(repository.read("s.md").contains("No example animates differently; 1 page's text changed"))
+    }
+
+    /// A report baseline whose batches differ from what this engine gives
+    /// for the same, unchanged examples (as after an engine upgrade) shows
+    /// those batches as changed.
+    @Test func aReportBaselineFromAnotherEngine_showsItsBatchesAsChanged() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        #expect(try repository.build("--report", "main.json", "--quiet").status == 0)
+        // The "old engine" sent messenger's step 1 as one batch: the
+        // deferred reload joined the structural batch.
+        let url = repository.root.appendingPathComponent("main.json")
+        var report = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        var examples = report["examples"] as! [[String: Any]]
+        let index = try #require(examples.firstIndex { $0["example"] as? String == "messenger.yml" })
+        var animation = examples[index]["animation"] as! [String: Any]
+        var player = animation["player"] as! [String: Any]
+        var playerSteps = player["steps"] as! [[String: Any]]
+        var batches = playerSteps[0]["batches"] as! [[String: Any]]
+        #expect(batches.count == 2)
+        var structure = batches[0]
+        var rows = structure["rows"] as! [String: Any]
+        rows["reload"] = (batches[1]["rows"] as! [String: Any])["reload"]
+        structure["rows"] = rows
+        structure["reloadedRows"] = batches[1]["reloadedRows"]
+        batches = [structure]
+        playerSteps[0]["batches"] = batches
+        player["steps"] = playerSteps
+        animation["player"] = player
+        var steps = animation["steps"] as! [[String: Any]]
+        var reviewBatches = steps[0]["batches"] as! [[String: Any]]
+        var first = reviewBatches[0]
+        first["calls"] = (first["calls"] as! [String]) + (reviewBatches[1]["calls"] as! [String])
+        var touched = first["rows"] as! [String: Any]
+        touched["reload"] = (reviewBatches[1]["rows"] as! [String: Any])["reload"]
+        first["rows"] = touched
+        reviewBatches = [first]
+        steps[0]["batches"] = reviewBatches
+        animation["steps"] = steps
+        examples[index]["animation"] = animation
+        report["examples"] = examples
+        try JSONSerialization.data(withJSONObject: report).write(to: url)
+
+        let result = try repository.build("--baseline", "main.json", "--summary", "s.md", "--fail-on-changes")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("rowmotion: 1 examples animate differently since main.json"))
+        let summary = repository.read("s.md")
+        #expect(summary.contains("- step 1 (“Carol writes; Alice edits her last message”): now 2 batches (was 1); alice's reload now waits for a second batch"),
+                "\(summary)")
+        #expect(repository.read("_site/changes.html").contains("data-rowmotion-change=\"messenger.yml\""))
+    }
+
+    @Test func badBaselines_getOneClearErrorEach_andWriteNothing() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try Data("not json".utf8).write(to: repository.root.appendingPathComponent("broken.json"))
+        try Data(#"{"pages": [], "examples": [], "diagnostics": []}"#.utf8).write(to: repository.root.appendingPathComponent("old.json"))
+        try Data(#"{"format": 99, "version": "9.0.0"}"#.utf8).write(to: repository.root.appendingPathComponent("future.json"))
+        try Data(#"{"format": 2, "version": "0.1.0", "pages": []}"#.utf8).write(to: repository.root.appendingPathComponent("partial.json"))
+        let cases: [(base: String, message: String)] = [
+            ("no-such-revision", "no-such-revision:1:1: error: there is no file 'no-such-revision', and the git repository has no revision of that name"),
+            ("broken.json", "broken.json:1:1: error: this is not a Rowmotion report (not valid JSON)"),
+            ("old.json", "old.json:1:1: error: this report was written by an earlier Rowmotion"),
+            ("future.json", "future.json:1:1: error: this report has format 99 (Rowmotion 9.0.0)"),
+            ("partial.json", "partial.json:1:1: error: this report cannot be read: 'examples' is missing"),
+        ]
+        for (base, message) in cases {
+            let result = try repository.build("--baseline", base, "--out", "out-\(base)")
+            #expect(result.status == 1, "\(base)")
+            #expect(result.stderr.hasPrefix(message), "\(base): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(base): one error")
+            #expect(!FileManager.default.fileExists(atPath: repository.root.appendingPathComponent("out-\(base)").path), "\(base) wrote a site")
+        }
+        // Outside any git repository.
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-nogit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try FileManager.default.copyItem(at: repository.root.appendingPathComponent("site"), to: outside.appendingPathComponent("site"))
+        let result = try CLI.run(["build", "--baseline", "origin/main"], in: outside)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("origin/main:1:1: error: there is no file 'origin/main', and this folder is not in a git repository"),
+                "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: outside.appendingPathComponent("_site").path))
+        // Flags that need a baseline are wrong usage.
+        let usage = try repository.build("--fail-on-changes")
+        #expect(usage.status == 2)
+        #expect(usage.stderr.contains("--fail-on-changes needs --baseline"))
+        #expect(try repository.build("--summary", "s.md").status == 2)
+    }
+}
