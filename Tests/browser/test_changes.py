@@ -10,7 +10,8 @@ import subprocess
 
 from selenium.webdriver.common.by import By
 
-from conftest import BINARY, ROOT, SCREENSHOTS
+from conftest import BINARY, ROOT, SCREENSHOTS, record_figures
+from test_accessibility import all_violations
 
 # The driven player's action; then the other must follow by itself (polled,
 # never driven by the test), and both settle. The two versions may take
@@ -86,6 +87,12 @@ def test_changesPage_playsBothVersions_linked_eachAsRowmotionDiffReportsIt(drive
             assert player["state"] == report["steps"][number - 1]["batches"][-1]["after"], (which, number)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     blocks[0].screenshot(str(SCREENSHOTS / "changes-settled.png"))
+
+    # axe-core on the page: nothing of any impact.
+    every = all_violations(driver)
+    record_figures("axe changes.html", {impact: sum(v["impact"] == impact for v in every)
+                                        for impact in ("critical", "serious", "moderate", "minor")})
+    assert every == [], json.dumps(every, indent=1)
 
     # And back from the baseline: the current player follows.
     settled = driver.execute_async_script(SETTLE, indexes, "prev")
