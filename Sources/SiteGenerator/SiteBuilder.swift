@@ -114,9 +114,11 @@ public enum SiteBuilder {
         let navigationMemo = NavigationMemo(outputs: inputs.pages.map(\.output) + inputs.examples.map { examplePath($0.name) } + extraOutputs,
                                             navigation: inputs.navigation, theme: inputs.theme, root: root(of:), chrome: plainChrome)
         func chrome(for output: String) -> Chrome {
-            var chrome = plainChrome(for: output)
-            chrome.navigationHTML = navigationMemo.html[output]
-            return chrome
+            guard let html = navigationMemo.html[output] else { return plainChrome(for: output) }
+            // The items are made only if the theme reads `nav` outside its partial.
+            let (navigation, itemsRoot) = (inputs.navigation, root(of: output))
+            return Chrome(siteTitle: inputs.siteTitle, root: itemsRoot, stylesheet: assets.stylesheet, script: assets.script, nav: [],
+                          navigationHTML: html, navItems: { navigation.items(current: output, root: itemsRoot) })
         }
         clock.lap("render the navigation")
 
@@ -243,7 +245,7 @@ extension BuiltSite {
             diagnostics.append(contentsOf: result.diagnostics)
             referenced.formUnion(result.examples)
             if page.output == "index.html" { homeContent = result.html; continue }
-            files[page.output] = Array(result.html.utf8)
+            files[page.output] = result.bytes
             if result.cached { cachedCount += 1 }
             if result.diagnostics.isEmpty {
                 let shown = result.examples.sorted()

@@ -459,6 +459,19 @@ struct SiteBuilderTests {
         #expect(warnings.first?.hasPrefix("\(links):6:1: warning: link to '#step-9', which is not a heading or element id of \(example); did you mean 'step-") == true)
     }
 
+    /// A theme's page template may read `nav` itself besides including the
+    /// memoized partial: the items are there when it asks.
+    @Test func aPageTemplateReadingNavItself_getsTheItems_besidesTheMemoizedPartial() throws {
+        let project = try FixtureProject(files: sampleFiles + [
+            ("templates/page.mustache", "<!doctype html><title>{{title}}</title>{{> nav}}<ol>{{#nav}}<li>{{title}}{{#children}}<li{{#current}} class=\"here\"{{/current}}>{{title}}</li>{{/children}}</li>{{/nav}}</ol>{{{content}}}\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        #expect(!site.hasErrors, "\(site.diagnostics)")
+        let html = String(decoding: site.files["guide/intro.html"] ?? [], as: UTF8.self)
+        #expect(html.contains("<ol><li>Zeta page</li><li>Guide<li class=\"here\">Intro</li></li></ol>"), "\(html)")
+    }
+
     /// Only a link's path becomes `.html`: a fragment that spells the same
     /// file name is the id it names.
     @Test func linkRewriting_changesThePath_notAFragmentThatRepeatsIt() throws {

@@ -176,7 +176,7 @@ struct Reuse: Sendable {
     func page(_ page: SiteBuilder.Page, keys: OutputKeys) -> SiteBuilder.RenderedPage? {
         guard let entry = previous.entries[page.output],
               let bytes = bytes(page.output, key: keys.page(page, examples: entry.examples)) else { return nil }
-        return SiteBuilder.RenderedPage(html: String(decoding: bytes, as: UTF8.self), diagnostics: [],
+        return SiteBuilder.RenderedPage(bytes: bytes, diagnostics: [],
                                         examples: Set(entry.examples), links: entry.links, cached: true)
     }
 }

@@ -49,6 +49,9 @@ struct Chrome: MustacheParent, Sendable {
     /// The navigation partial's output for this page, when `NavigationMemo`
     /// rendered it (the theme's `nav` then writes it as is).
     var navigationHTML: String?
+    /// Where `nav` comes from when it is made only if a template reads it
+    /// outside the memoized partial (most pages never do).
+    var navItems: (@Sendable () -> [NavItem])?
 
     func child(named key: String) -> Any? {
         switch key {
@@ -56,7 +59,7 @@ struct Chrome: MustacheParent, Sendable {
         case "root": return root
         case "stylesheet": return stylesheet
         case "script": return script
-        case "nav": return nav
+        case "nav": return navItems?() ?? nav
         case "navigationHTML": return navigationHTML
         default: return nil
         }

@@ -5,7 +5,10 @@ import Foundation
 /// to `.html` and checked) inside the theme's `page` template.
 extension SiteBuilder {
     struct RenderedPage: Sendable {
+        /// The home page's content (the index wraps it); empty for other pages.
         var html = ""
+        /// Any other page's finished bytes.
+        var bytes: [UInt8] = []
         var diagnostics: [Diagnostic] = []
         var examples: Set<String> = []
         /// Its links to an element of a page (`page.md#id`, `#id`).
@@ -74,7 +77,8 @@ extension SiteBuilder {
             return result
         }
         do throws(Diagnostic) {
-            result.html = try theme.render("page", PageContext(chrome: chrome, title: page.title, description: page.frontMatter.description, content: content))
+            result.bytes = Array(try theme.render("page", PageContext(chrome: chrome, title: page.title,
+                                                                      description: page.frontMatter.description, content: content)).utf8)
         } catch {
             result.diagnostics.append(error)
         }
