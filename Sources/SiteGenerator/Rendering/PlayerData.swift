@@ -62,6 +62,35 @@ public struct PlayerData: Codable, Equatable, Sendable {
         public var insert: [[Int]]
         public var move: [[[Int]]]
         public var reload: [[Int]]
+
+        enum CodingKeys: String, CodingKey { case delete, insert, move, reload }
+
+        public init(delete: [[Int]], insert: [[Int]], move: [[[Int]]], reload: [[Int]]) {
+            (self.delete, self.insert, self.move, self.reload) = (delete, insert, move, reload)
+        }
+
+        /// What the synthesized encoding writes, with each path's two
+        /// numbers written one by one: a page's player data is mostly
+        /// these, and the encoder's generic path per nested array was most
+        /// of the time spent encoding it.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            func write(_ paths: [[Int]], into list: inout any UnkeyedEncodingContainer) throws {
+                for path in paths {
+                    var numbers = list.nestedUnkeyedContainer()
+                    for number in path { try numbers.encode(number) }
+                }
+            }
+            for (paths, key) in [(delete, CodingKeys.delete), (insert, .insert), (reload, .reload)] {
+                var list: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: key)
+                try write(paths, into: &list)
+            }
+            var moves: any UnkeyedEncodingContainer = container.nestedUnkeyedContainer(forKey: .move)
+            for move in move {
+                var pair: any UnkeyedEncodingContainer = moves.nestedUnkeyedContainer()
+                try write(move, into: &pair)
+            }
+        }
     }
 
     /// A row: its id and its fields as `[name, value as shown]` pairs.
