@@ -23,6 +23,8 @@ public struct Theme: Sendable {
     /// Where each file was found, for messages and `--verbose`.
     public var sources: [String: ThemeSource] = [:]
     var texts: [String: String] = [:]
+    /// Each template's tags, read once for the name checks of its renders.
+    var tags: [String: [TemplateCheck.Tag]] = [:]
     var library = MustacheLibrary()
     /// The `nav` template with markers for `NavigationMemo`, alone in a
     /// library; nil when the navigation must be rendered page by page.
@@ -78,6 +80,7 @@ public struct Theme: Sendable {
             }
             if fileName.hasSuffix(".mustache") {
                 let name = String(fileName.dropLast(".mustache".count))
+                theme.tags[fileName] = TemplateCheck.tags(in: text)
                 do {
                     templates[name] = try MustacheTemplate(string: ByteHTMLEscaping.pragma + text)
                 } catch let error as MustacheTemplate.ParserError {
@@ -152,7 +155,7 @@ enum TemplateCheck {
         // that are nil) are skipped until their closing tag.
         var skipping: [String] = []
         var sections: [String] = []
-        for tag in tags(in: text) {
+        for tag in theme.tags[fileName] ?? tags(in: text) {
             let name = tag.name
             switch tag.kind {
             case "!", "=": continue
