@@ -7,10 +7,11 @@ import SiteGenerator
 /// (about 2 KB each: headings, lists, code, links) and 100 snapshot
 /// sequences, next to two baselines measured in the same run: the floor,
 /// libcmark alone reading, rendering and writing the same Markdown files
-/// into the same kind of folder; and Hugo (Debian's `hugo`, when it is on
-/// PATH) building the same pages with a minimal layout that does the same
-/// work: one template per page and a navigation list of the sections and
-/// the current section's pages. Hugo runs as a process, as users run it.
+/// into the same kind of folder (written as the site writer writes them);
+/// and Hugo (Debian's `hugo`, when it is on PATH) building the same pages
+/// with a minimal layout that does the same work: one template per page and
+/// a navigation list of the sections and the current section's pages. Hugo
+/// runs as a process, as users run it.
 enum SiteBench {
     struct Figures {
         var pages: Int
@@ -58,8 +59,9 @@ enum SiteBench {
             for (index, file) in markdown.enumerated() {
                 let bytes = [UInt8](FileManager.default.contents(atPath: file.path) ?? Data())
                 guard let html = cmark_markdown_to_html(bytes, bytes.count, CMARK_OPT_UNSAFE | CMARK_OPT_SMART) else { continue }
-                _ = FileManager.default.createFile(atPath: floorOut.appendingPathComponent("\(index).html").path,
-                                               contents: Data(bytes: html, count: strlen(html)))
+                // Written the way the site writer writes (no per-file fsync).
+                _ = SiteWriter.writeFile(Array(UnsafeRawBufferPointer(start: html, count: strlen(html))),
+                                         to: floorOut.appendingPathComponent("\(index).html").path)
                 free(html)
             }
         }
