@@ -26,6 +26,21 @@ struct SiteWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["_site"])
     }
 
+    /// Files are written whole (large, empty, any bytes), and a file that
+    /// cannot be created is a failure, not a silent gap.
+    @Test func writeFile_writesEveryByte_andReportsWhatItCannotWrite() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let large = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        for (name, bytes) in [("large.bin", large), ("empty.html", []), ("text.html", Array("é\u{0}<\n".utf8))] {
+            let path = root.appendingPathComponent(name).path
+            #expect(SiteWriter.writeFile(bytes, to: path))
+            #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == bytes, "\(name)")
+        }
+        #expect(!SiteWriter.writeFile([1], to: root.appendingPathComponent("missing/x.html").path))
+        #expect(!SiteWriter.writeFile([1], to: root.path))
+    }
+
     @Test func rebuild_replacesTheSite_andReusesUnchangedFiles() throws {
         let root = try scratch()
         defer { try? FileManager.default.removeItem(at: root) }
