@@ -64,6 +64,7 @@ enum SiteBench {
                                          to: floorOut.appendingPathComponent("\(index).html").path)
                 free(html)
             }
+            SiteWriter.sync(folder: floorOut.path)
         }
         // Hugo on the same Markdown, when installed.
         var hugoMs: Double?

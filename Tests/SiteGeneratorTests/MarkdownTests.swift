@@ -67,11 +67,21 @@ struct MarkdownTests {
             <h1 id="uikits-batch-update-rules">UIKit’s <em>batch-update</em> rules</h1>
             <h2 id="the-version-field">The <code>version</code> field</h2>
             <h2 id="content">Content</h2>
-            <h2 id="content-2">Content</h2>
+            <h2 id="content-1">Content</h2>
             <h3 id="--quotes"><b> &amp; “quotes”</h3>
 
             """)
-        #expect(SiteBuilder.elementIDs(in: Array(html.utf8)) == ["uikits-batch-update-rules", "the-version-field", "content", "content-2", "--quotes"])
+        #expect(SiteBuilder.elementIDs(in: Array(html.utf8)) == ["uikits-batch-update-rules", "the-version-field", "content", "content-1", "--quotes"])
+    }
+
+    /// Repeats are numbered as GitHub and Hugo number them: `-1`, `-2`,
+    /// skipping a number a heading already spells.
+    @Test func repeatedHeadings_areNumberedFromOne_skippingIDsAHeadingSpells() {
+        let html = MarkdownRenderer.render("# A\n\n# A\n\n# A-2\n\n# A\n\n# A\n\n# B\n") { _ in nil }
+        #expect(html == "<h1 id=\"a\">A</h1>\n<h1 id=\"a-1\">A</h1>\n<h1 id=\"a-2\">A-2</h1>\n<h1 id=\"a-3\">A</h1>\n<h1 id=\"a-4\">A</h1>\n<h1 id=\"b\">B</h1>\n",
+                "\(html)")
+        let spelledFirst = MarkdownRenderer.render("# A-1\n\n# A\n\n# A\n") { _ in nil }
+        #expect(spelledFirst.contains("<h1 id=\"a-1\">A-1</h1>\n<h1 id=\"a\">A</h1>\n<h1 id=\"a-2\">A</h1>"), "\(spelledFirst)")
     }
 
     @Test func headingID_keepsLettersOfEveryScript_andNeverComesOutEmpty() {

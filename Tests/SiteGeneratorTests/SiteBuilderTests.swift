@@ -491,6 +491,16 @@ struct SiteBuilderTests {
         #expect(SiteBuilder.elementIDs(in: html) == ["a", "d"])
     }
 
+    /// `<a name>` anchors are link targets (browsers scroll to them, GitHub
+    /// keeps them); other elements' `name` attributes are not.
+    @Test func nameAnchors_count_otherNameAttributesDoNot() {
+        let html = Array("""
+            <meta name="viewport" content="x"><a name="legacy"></a><A class="x"\tname='old-step'>o</A>\
+            <input name="q"><a data-name="n" href="#"><p>name="text"</p><a href="#" name="late">
+            """.utf8)
+        #expect(SiteBuilder.elementIDs(in: html) == ["legacy", "old-step", "late"])
+    }
+
     /// A link into another page is checked against that page's headings,
     /// also when the linking page comes from the cache: renaming a heading
     /// breaks links that did not change.

@@ -37,20 +37,35 @@ extension SiteBuilder {
     }
 
     /// The values of the `id` attributes in a page (`id="…"` or `id='…'`,
-    /// after whitespace, so `data-id` and `aria-…id` do not count).
+    /// after whitespace, so `data-id` and `aria-…id` do not count), and of
+    /// `name` on `<a>` elements, which browsers scroll to as well (and
+    /// GitHub keeps): `<a name="legacy">` answers `#legacy`.
     static func elementIDs(in html: [UInt8]) -> Set<String> {
         var ids = Set<String>()
         var index = 1
         let count = html.count
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t") }
+        /// Whether the tag around `position` is `<a …`.
+        func inAnchorTag(_ position: Int) -> Bool {
+            var start = position - 1
+            while start >= 0, position - start < 512, html[start] != UInt8(ascii: "<"), html[start] != UInt8(ascii: ">") { start -= 1 }
+            guard start >= 0, html[start] == UInt8(ascii: "<"), start + 2 < count else { return false }
+            return html[start + 1] | 0x20 == UInt8(ascii: "a") && isSpace(html[start + 2])
+        }
         while index + 4 < count {
-            // i d = quote, after a space, tab or newline
-            if html[index] == UInt8(ascii: "i"), html[index + 1] == UInt8(ascii: "d"), html[index + 2] == UInt8(ascii: "="),
-               [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t")].contains(html[index - 1]),
-               html[index + 3] == UInt8(ascii: "\"") || html[index + 3] == UInt8(ascii: "'") {
-                let quote = html[index + 3]
-                var end = index + 4
+            // i d = quote (or n a m e = quote in <a>), after a space, tab or newline
+            var valueStart: Int?
+            if html[index] == UInt8(ascii: "i"), html[index + 1] == UInt8(ascii: "d"), html[index + 2] == UInt8(ascii: "="), isSpace(html[index - 1]) {
+                valueStart = index + 3
+            } else if index + 6 < count, html[index] == UInt8(ascii: "n"), html[index + 1] == UInt8(ascii: "a"), html[index + 2] == UInt8(ascii: "m"),
+                      html[index + 3] == UInt8(ascii: "e"), html[index + 4] == UInt8(ascii: "="), isSpace(html[index - 1]), inAnchorTag(index) {
+                valueStart = index + 5
+            }
+            if let quoteAt = valueStart, html[quoteAt] == UInt8(ascii: "\"") || html[quoteAt] == UInt8(ascii: "'") {
+                let quote = html[quoteAt]
+                var end = quoteAt + 1
                 while end < count, html[end] != quote, html[end] != UInt8(ascii: ">") { end += 1 }
-                if end < count, html[end] == quote { ids.insert(String(decoding: html[(index + 4)..<end], as: UTF8.self)) }
+                if end < count, html[end] == quote { ids.insert(String(decoding: html[(quoteAt + 1)..<end], as: UTF8.self)) }
                 index = end
             }
             index += 1

@@ -79,7 +79,7 @@ public enum MarkdownRenderer {
         }
         // Headings get ids readers can link to (`#` links are checked
         // against the finished page's ids).
-        var anchors = Set<String>()
+        var anchors: [String: Int] = [:]
         for heading in headings {
             let id = uniqueID(headingID(plainText(of: heading)), among: &anchors)
             identify(heading, as: id, options: options)
@@ -163,14 +163,19 @@ public enum MarkdownRenderer {
         return id.isEmpty ? "section" : id
     }
 
-    /// `id`, or `id-2`, `id-3`… when an earlier heading of the page took it.
-    static func uniqueID(_ id: String, among taken: inout Set<String>) -> String {
-        var candidate = id, counter = 1
-        while taken.contains(candidate) {
-            counter += 1
-            candidate = "\(id)-\(counter)"
+    /// `id`, or `id-1`, `id-2`… when an earlier heading of the page took it,
+    /// as GitHub (and Hugo) number repeats: each base id counts its
+    /// repeats, skipping numbers another heading already spells
+    /// (`# A`, `# A-1`, `# A` give `a`, `a-1`, `a-2`). `taken` maps each
+    /// id given so far to its repeats.
+    static func uniqueID(_ id: String, among taken: inout [String: Int]) -> String {
+        var candidate = id
+        while let _ = taken[candidate] {
+            let repeats = taken[id, default: 0] + 1
+            taken[id] = repeats
+            candidate = "\(id)-\(repeats)"
         }
-        taken.insert(candidate)
+        taken[candidate] = 0
         return candidate
     }
 

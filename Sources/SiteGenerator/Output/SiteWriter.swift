@@ -80,6 +80,9 @@ public enum SiteWriter {
             try? manager.removeItem(at: staging)
             throw failure("cannot write the site: \(error.localizedDescription)")
         }
+        // One sync of the new folder's entries before it takes the site's
+        // name, instead of one per file.
+        sync(folder: staging.path)
         // Swap: the old site moves aside, the new one takes its name.
         let retired = parent.appendingPathComponent(".\(name).rowmotion-old-\(unique)")
         do {
@@ -96,11 +99,16 @@ public enum SiteWriter {
 
     /// Writes a new file with `open(2)` and `write(2)`, as both Darwin and
     /// glibc have them: Foundation's writers make each file atomic and
-    /// fsync it, which a site written into a staging folder and swapped in
-    /// whole does not need (and which made writing most of a clean build
-    /// on a disk).
+    /// fsync it, which a site written into a staging folder, synced once and
+    /// swapped in whole does not need (and which made writing most of a
+    /// clean build on a disk).
     public static func writeFile(_ bytes: [UInt8], to path: String) -> Bool {
         writeNewFile(bytes, to: path)
+    }
+
+    /// Syncs a folder's entries to the disk, as `write` does once per site.
+    public static func sync(folder path: String) {
+        syncFolder(path)
     }
 
     /// Removes the staging and retired folders that builds of `name` killed
@@ -156,4 +164,13 @@ private func writeNewFile(_ bytes: [UInt8], to path: String) -> Bool {
         return true
     }
     return close(descriptor) == 0 && written
+}
+
+/// `fsync(2)` of a folder, so its entries are on the disk before it is
+/// renamed into place (nothing to report if the file system cannot).
+private func syncFolder(_ path: String) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    _ = fsync(descriptor)
+    _ = close(descriptor)
 }
