@@ -472,6 +472,26 @@ struct SiteBuilderTests {
         #expect(html.contains("<ol><li>Zeta page</li><li>Guide<li class=\"here\">Intro</li></li></ol>"), "\(html)")
     }
 
+    /// A page's title is its first real `h1` as plain text — setext or
+    /// ATX, never a `#` line in code, an HTML comment or a nested block —
+    /// and a front matter title becomes the heading when the Markdown has
+    /// none, never a second one.
+    @Test func titles_comeFromTheFirstRealH1_andTheFrontMatterTitleIsShownWhenThereIsNone() throws {
+        let project = try FixtureProject(files: sampleFiles + [
+            ("site/code-first.md", "```sh\n# not a title\n```\n\n<!--\n# nor this\n-->\n\n> # nor this\n\nThe `version` *field*\n=====\n\nText.\n"),
+            ("site/named.md", "---\ntitle: Named in front matter\n---\nNo heading here.\n"),
+            ("site/both.md", "---\ntitle: Front title\n---\n# Markdown title\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        func html(_ output: String) -> String { String(decoding: site.files[output] ?? [], as: UTF8.self) }
+        #expect(site.pages.first { $0.output == "code-first.html" }?.title == "The version field")
+        #expect(html("code-first.html").contains("<title>The version field"), "\(html("code-first.html"))")
+        #expect(html("named.html").contains("<h1>Named in front matter</h1>"))
+        #expect(html("both.html").components(separatedBy: "<h1").count - 1 == 1)
+        #expect(!html("code-first.html").contains("<h1>The version field</h1>"), "its own h1 is the heading")
+    }
+
     /// Only a link's path becomes `.html`: a fragment that spells the same
     /// file name is the id it names.
     @Test func linkRewriting_changesThePath_notAFragmentThatRepeatsIt() throws {

@@ -14,6 +14,11 @@ extension SiteBuilder {
         var body: String
         var bodyLineOffset: Int
         var sourceKey: String
+        /// The body parsed once: its first `h1` is read here, and it is rendered later.
+        var markdown: ParsedMarkdown
+        /// Whether the Markdown has a level-1 heading of its own (else the
+        /// theme shows the front matter's title as the heading).
+        var hasH1: Bool
     }
 
     static func loadPages(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [Page] {
@@ -63,11 +68,12 @@ extension SiteBuilder {
             return nil
         }
         let matter = yaml.map { FrontMatter.read($0, file: file, diagnostics: &diagnostics) } ?? FrontMatter()
-        let heading = firstHeading(in: body)
+        let markdown = ParsedMarkdown(body)
+        let heading = markdown.firstH1
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return Page(source: file, output: String(path.dropLast(3)) + ".html",
                     title: matter.title ?? heading ?? name, frontMatter: matter, body: body, bodyLineOffset: offset,
-                    sourceKey: BuildCache.key([text]))
+                    sourceKey: BuildCache.key([text]), markdown: markdown, hasH1: heading != nil)
     }
 
     /// An example, read and diffed.
@@ -77,17 +83,5 @@ extension SiteBuilder {
         var changesets: [Changeset<String, Record<String>>]
         /// A hash of the file's text, for the build cache.
         var sourceKey = ""
-    }
-
-    /// The text of the first `# ` heading line, without splitting the page.
-    static func firstHeading(in body: String) -> String? {
-        var rest = Substring(body)
-        while !rest.isEmpty {
-            let end = rest.firstIndex(of: "\n") ?? rest.endIndex
-            let line = rest[..<end]
-            if line.hasPrefix("# ") { return String(line.dropFirst(2)) }
-            rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
-        }
-        return nil
     }
 }

@@ -1,4 +1,5 @@
 import CCMark
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,9 +35,15 @@ public enum MarkdownRenderer {
     /// may return a replacement (`.md` pages become `.html`).
     public static func render(_ markdown: String, lineOffset: Int = 0, player: (DemoBlock) -> String?,
                               link: (_ url: String, _ line: Int) -> String?) -> String {
-        let options = CMARK_OPT_UNSAFE | CMARK_OPT_SMART
-        let bytes = Array(markdown.utf8)
-        guard let document = cmark_parse_document(bytes, bytes.count, options) else { return "" }
+        render(ParsedMarkdown(markdown), lineOffset: lineOffset, player: player, link: link)
+    }
+
+    /// Renders a document parsed earlier (when its title was read); a
+    /// document is rendered once, since rendering changes its tree.
+    static func render(_ parsed: ParsedMarkdown, lineOffset: Int = 0, player: (DemoBlock) -> String?,
+                       link: (_ url: String, _ line: Int) -> String?) -> String {
+        let options = ParsedMarkdown.options
+        guard let document = parsed.take() else { return "" }
         defer { cmark_node_free(document) }
 
         // Collect first: replacing nodes while iterating would upset the iterator.
@@ -218,5 +225,49 @@ public enum MarkdownRenderer {
         cmark_node_set_literal(block, "<h\(level) id=\"\(id)\">\(inline)</h\(level)>\n")
         cmark_node_replace(heading, block)
         cmark_node_free(heading)
+    }
+}
+
+/// A page's Markdown parsed once by libcmark: its title is read from the
+/// tree when the page is loaded, and the same tree is rendered later.
+final class ParsedMarkdown: @unchecked Sendable {
+    static let options = CMARK_OPT_UNSAFE | CMARK_OPT_SMART
+    private var document: OpaquePointer?
+    private let text: String
+    private let lock = NSLock()
+
+    init(_ markdown: String) {
+        text = markdown
+        let bytes = Array(markdown.utf8)
+        document = cmark_parse_document(bytes, bytes.count, Self.options)
+    }
+
+    deinit { if let document { cmark_node_free(document) } }
+
+    /// The plain text of the first level-1 heading (ATX or setext), never
+    /// a `#` line inside code, an HTML block or a comment.
+    var firstH1: String? {
+        lock.withLock {
+            guard let document else { return nil }
+            var child = cmark_node_first_child(document)
+            while let node = child {
+                if cmark_node_get_type(node) == CMARK_NODE_HEADING, cmark_node_get_heading_level(node) == 1 {
+                    return MarkdownRenderer.plainText(of: node)
+                }
+                child = cmark_node_next(node)
+            }
+            return nil
+        }
+    }
+
+    /// The tree, handed over to be rendered (and freed) by the caller; a
+    /// second caller gets a fresh parse of the same text.
+    func take() -> OpaquePointer? {
+        lock.withLock {
+            defer { document = nil }
+            if let document { return document }
+            let bytes = Array(text.utf8)
+            return cmark_parse_document(bytes, bytes.count, Self.options)
+        }
     }
 }

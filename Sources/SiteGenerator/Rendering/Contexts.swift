@@ -80,6 +80,9 @@ struct PageContext {
     var title: String
     var description: String?
     var content: String
+    /// Whether the theme should show `title` as the heading: the front
+    /// matter names one and the Markdown has no `h1` of its own.
+    var showTitle = false
 }
 
 struct PlayerView {
@@ -248,6 +251,7 @@ extension PageContext: MustacheParent {
         case "title": return self.title
         case "description": return self.description
         case "content": return self.content
+        case "showTitle": return self.showTitle
         default: return chrome.child(named: key)
         }
     }

@@ -23,7 +23,7 @@ extension SiteBuilder {
         var result = RenderedPage()
         let directory = (page.output as NSString).deletingLastPathComponent
         var links: [FragmentLink] = []
-        let content = MarkdownRenderer.render(page.body, lineOffset: page.bodyLineOffset, player: { block in
+        let content = MarkdownRenderer.render(page.markdown, lineOffset: page.bodyLineOffset, player: { block in
             let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
             result.diagnostics.append(contentsOf: diagnostics)
             guard let spec else { return nil }
@@ -78,7 +78,8 @@ extension SiteBuilder {
         }
         do throws(Diagnostic) {
             result.bytes = Array(try theme.render("page", PageContext(chrome: chrome, title: page.title,
-                                                                      description: page.frontMatter.description, content: content)).utf8)
+                                                                      description: page.frontMatter.description, content: content,
+                                                                      showTitle: page.frontMatter.title != nil && !page.hasH1)).utf8)
         } catch {
             result.diagnostics.append(error)
         }
