@@ -1,7 +1,7 @@
 /// A problem found in an input file, printed the way swiftc prints its own
 /// (`path:line:column: error: message`) so editors and CI annotate it.
-public struct Diagnostic: Error, Hashable, Sendable {
-    public enum Severity: String, Hashable, Sendable, Comparable {
+public struct Diagnostic: Error, Hashable, Sendable, Codable {
+    public enum Severity: String, Hashable, Sendable, Comparable, Codable {
         case error
         case warning
 
@@ -9,7 +9,7 @@ public struct Diagnostic: Error, Hashable, Sendable {
     }
 
     /// A further place the diagnostic refers to (the first of two duplicates).
-    public struct Note: Hashable, Sendable {
+    public struct Note: Hashable, Sendable, Codable {
         public var location: SourceLocation
         public var message: String
 

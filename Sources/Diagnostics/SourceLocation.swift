@@ -1,5 +1,5 @@
 /// A place in a source file: 1-based line and column, as swiftc prints them.
-public struct SourceLocation: Hashable, Comparable, Sendable {
+public struct SourceLocation: Hashable, Comparable, Sendable, Codable {
     public var file: String
     public var line: Int
     public var column: Int

@@ -167,21 +167,22 @@ public enum SiteBuilder {
         site.cache = cache
         site.cache.pageCount = inputs.pages.count
         site.cache.exampleCount = inputs.examples.count
-        // Recorded only for a build with nothing to report.
-        site.cache.cleanInputKey = site.diagnostics.isEmpty ? inputKey : nil
+        site.cache.inputKey = inputKey
         site.unchanged = matchesSiteOnDisk(site, previous: previous, out: options.out)
         clock.lap("render the index")
         // A theme problem shows up once per page: say it once.
         var seen = Set<Diagnostic>()
         site.diagnostics = site.diagnostics.filter { seen.insert($0).inserted }
+        // A rebuild with the same inputs reports the same.
+        site.cache.diagnostics = site.diagnostics
         return site
     }
 
-    /// The previous build's site, when nothing changed since a build without
-    /// diagnostics and its site is intact: nothing to parse, render or write.
+    /// The previous build's site and diagnostics, when nothing changed since
+    /// it and its site is intact: nothing to parse, render or write.
     static func unchangedSite(_ options: BuildOptions, previous: BuildCache, inputKey: String) -> BuiltSite? {
         let manager = FileManager.default
-        guard previous.cleanInputKey == inputKey,
+        guard previous.inputKey == inputKey,
               manager.fileExists(atPath: (options.out as NSString).appendingPathComponent(SiteWriter.marker)),
               previous.entries.keys.allSatisfy({ manager.fileExists(atPath: (options.out as NSString).appendingPathComponent($0)) }) else { return nil }
         var site = BuiltSite()
@@ -191,6 +192,7 @@ public enum SiteBuilder {
         site.cachedCount = previous.entries.count
         site.cache = previous
         site.cacheIsSaved = true
+        site.diagnostics = previous.diagnostics
         return site
     }
 
@@ -235,8 +237,8 @@ public enum SiteBuilder {
 
 extension BuiltSite {
     /// Takes in the rendered pages (the home page's content is returned for
-    /// the index), with the cache entries of those that had nothing to say;
-    /// returns the examples the pages show.
+    /// the index), with their cache entries; returns the examples the pages
+    /// show.
     mutating func add(pages rendered: [SiteBuilder.RenderedPage], of inputs: SiteInputs, keys: OutputKeys,
                       cache: inout BuildCache) -> (referenced: Set<String>, homeContent: String) {
         var referenced = Set<String>()
@@ -247,10 +249,10 @@ extension BuiltSite {
             if page.output == "index.html" { homeContent = result.html; continue }
             files[page.output] = result.bytes
             if result.cached { cachedCount += 1 }
-            if result.diagnostics.isEmpty {
-                let shown = result.examples.sorted()
-                cache.entries[page.output] = BuildCache.Entry(key: keys.page(page, examples: shown), examples: shown, links: result.links)
-            }
+            // Kept with its warnings, which a reuse reports again.
+            let shown = result.examples.sorted()
+            cache.entries[page.output] = BuildCache.Entry(key: keys.page(page, examples: shown), examples: shown, links: result.links,
+                                                          diagnostics: result.diagnostics)
         }
         return (referenced, homeContent)
     }

@@ -397,10 +397,12 @@ struct SiteBuilderTests {
         }
     }
 
+    /// Page by page (the whole-build shortcut off, as `serve` builds).
     @Test func noChangeRebuild_reusesEverything_andWritesNothing() throws {
         let project = try FixtureProject(files: sampleFiles)
         defer { project.remove() }
-        let options = cachedOptions(project)
+        var options = cachedOptions(project)
+        options.allowShortcut = false
         let first = SiteBuilder.buildAndWrite(options)
         let second = SiteBuilder.buildAndWrite(options)
         #expect(second.site.unchanged)
@@ -542,13 +544,36 @@ struct SiteBuilderTests {
         #expect(second.site.cachedCount > 0)
     }
 
-    @Test func warnings_areReportedOnEveryBuild() throws {
-        let project = try FixtureProject(files: sampleFiles + [("site/links.md", "# Links\n\n[gone](gone.md)\n")])
+    /// Warnings are reported on every build, and do not cost the fast
+    /// rebuilds: nothing changed → nothing is rendered, the previous
+    /// build's diagnostics are reported; another page changed → the page
+    /// with the warning is reused with its warning.
+    @Test func warnings_areReportedOnEveryBuild_fromTheCacheToo() throws {
+        let project = try FixtureProject(files: sampleFiles + [("site/links.md", "# Links\n\n[gone](gone.md) and [file](files/notes.txt)\n")])
         defer { project.remove() }
         let options = cachedOptions(project)
-        _ = SiteBuilder.buildAndWrite(options)
+        let first = SiteBuilder.buildAndWrite(options)
+        let warnings = first.site.diagnostics.filter { $0.id == "broken-link" }
+        #expect(warnings.count == 2)
         let again = SiteBuilder.buildAndWrite(options)
-        #expect(again.site.diagnostics.contains { $0.id == "broken-link" })
+        #expect(again.site.unchanged, "a no-change rebuild with warnings takes the shortcut")
+        #expect(again.site.diagnostics == first.site.diagnostics)
+        // Under --strict the same warnings fail it, from the cache as well.
+        var strict = options
+        strict.strict = true
+        #expect(SiteBuilder.buildAndWrite(strict).written == nil)
+
+        try edit(project, "site/zeta.md", "---\norder: 1\n---\n# Zeta page\n\nEdited.\n")
+        let edited = SiteBuilder.buildAndWrite(options)
+        #expect(!edited.site.unchanged)
+        #expect(edited.site.cachedCount > 0)
+        #expect(edited.site.diagnostics.filter { $0.id == "broken-link" } == warnings, "the reused page still reports them")
+
+        // A static file that appears answers the link, reused page or not.
+        try FileManager.default.createDirectory(at: project.root.appendingPathComponent("site/files"), withIntermediateDirectories: true)
+        try edit(project, "site/files/notes.txt", "notes")
+        let withFile = SiteBuilder.buildAndWrite(options)
+        #expect(withFile.site.diagnostics.filter { $0.id == "broken-link" }.map(\.message) == [warnings[0].message])
     }
 
     @Test func templateLookup_isProjectThenBuiltIn() {

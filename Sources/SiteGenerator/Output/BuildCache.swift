@@ -1,3 +1,4 @@
+import Diagnostics
 import Dispatch
 import Foundation
 import SnapshotFormat
@@ -5,8 +6,9 @@ import SnapshotFormat
 /// What the previous build produced, keyed by content: for each output
 /// file, a hash of everything it was made from, and the examples it showed.
 /// An output whose key is unchanged is taken from the existing site instead
-/// of being rendered again. Outputs that produced diagnostics are never
-/// cached, so their warnings are reported on every build.
+/// of being rendered again, with the warnings rendering it gave, so they are
+/// reported on every build; and a build whose inputs did not change at all
+/// reports the previous build's diagnostics without rendering anything.
 struct BuildCache: Sendable {
     struct Entry: Equatable, Sendable {
         var key: String
@@ -15,13 +17,16 @@ struct BuildCache: Sendable {
         /// cached page or not, because the other end of a link can change
         /// without this page changing.
         var links: [FragmentLink] = []
+        /// What rendering the page reported (warnings: a page with errors
+        /// fails the build, which writes no cache).
+        var diagnostics: [Diagnostic] = []
     }
 
     /// Bumped whenever the generator's output changes for the same inputs;
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 2 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 3 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {
@@ -33,9 +38,11 @@ struct BuildCache: Sendable {
     }()
 
     var entries: [String: Entry] = [:]
-    /// A hash of every input file's bytes and the options, when the build
-    /// that wrote this cache had no diagnostics; nil otherwise.
-    var cleanInputKey: String?
+    /// A hash of every input file's bytes and the options of the build that
+    /// wrote this cache (nil when it could not be worked out).
+    var inputKey: String?
+    /// Everything that build reported, for a rebuild with the same inputs.
+    var diagnostics: [Diagnostic] = []
     var pageCount = 0
     var exampleCount = 0
 
@@ -48,18 +55,32 @@ struct BuildCache: Sendable {
         guard lines.count >= 3, lines[0] == format else { return cache }
         let inputs = lines[1].split(separator: " ").map(String.init)
         if inputs.count == 4, inputs[0] == "inputs" {
-            cache.cleanInputKey = inputs[1] == "-" ? nil : inputs[1]
+            cache.inputKey = inputs[1] == "-" ? nil : inputs[1]
             cache.pageCount = Int(inputs[2]) ?? 0
             cache.exampleCount = Int(inputs[3]) ?? 0
         }
         for line in lines.dropFirst(2) where !line.isEmpty {
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 4 else { return BuildCache() }
+            if parts.count == 2, parts[0] == "diagnostics" {
+                guard let diagnostics = decodeDiagnostics(parts[1]) else { return BuildCache() }
+                cache.diagnostics = diagnostics
+                continue
+            }
+            guard parts.count == 5, let diagnostics = decodeDiagnostics(parts[4]) else { return BuildCache() }
             let links = parts[3].split(separator: linkSeparator).compactMap(FragmentLink.init(cacheText:))
             cache.entries[parts[0]] = Entry(key: parts[1], examples: parts[2].isEmpty ? [] : parts[2].components(separatedBy: ","),
-                                            links: links)
+                                            links: links, diagnostics: diagnostics)
         }
         return cache
+    }
+
+    /// Diagnostics as one line of JSON (the encoder escapes tabs and newlines).
+    static func encodeDiagnostics(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.isEmpty ? "[]" : String(decoding: (try? JSONEncoder().encode(diagnostics)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    static func decodeDiagnostics(_ text: String) -> [Diagnostic]? {
+        text == "[]" ? [] : try? JSONDecoder().decode([Diagnostic].self, from: Data(text.utf8))
     }
 
     /// Between a page's links in the cache file (control characters cannot
@@ -68,11 +89,13 @@ struct BuildCache: Sendable {
 
     /// Writes the cache atomically (a half-written cache is just a miss).
     func save(to path: String) {
-        var text = Self.format + "\n" + "inputs \(cleanInputKey ?? "-") \(pageCount) \(exampleCount)\n"
+        var text = Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount)\n"
         for (output, entry) in entries.sorted(by: { $0.key < $1.key }) {
             text += "\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t"
-                + entry.links.map(\.cacheText).joined(separator: String(Self.linkSeparator)) + "\n"
+                + entry.links.map(\.cacheText).joined(separator: String(Self.linkSeparator)) + "\t"
+                + Self.encodeDiagnostics(entry.diagnostics) + "\n"
         }
+        text += "diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n"
         let url = URL(fileURLWithPath: path)
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? Data(text.utf8).write(to: url, options: .atomic)
@@ -176,7 +199,7 @@ struct Reuse: Sendable {
     func page(_ page: SiteBuilder.Page, keys: OutputKeys) -> SiteBuilder.RenderedPage? {
         guard let entry = previous.entries[page.output],
               let bytes = bytes(page.output, key: keys.page(page, examples: entry.examples)) else { return nil }
-        return SiteBuilder.RenderedPage(bytes: bytes, diagnostics: [],
+        return SiteBuilder.RenderedPage(bytes: bytes, diagnostics: entry.diagnostics,
                                         examples: Set(entry.examples), links: entry.links, cached: true)
     }
 }
@@ -192,7 +215,9 @@ struct OutputKeys: Sendable {
         let theme = inputs.theme
         global = BuildCache.key([BuildCache.format, options.baseURL, String(options.drafts), inputs.siteTitle]
             + Theme.templateNames.map { theme.texts[$0 + ".mustache"] ?? "" } + Theme.assetNames.map { theme.assets[$0] ?? "" }
-            + inputs.pages.map { "\($0.output)|\($0.title)|\($0.frontMatter.order ?? -1)" } + inputs.examples.map(\.name))
+            + inputs.pages.map { "\($0.output)|\($0.title)|\($0.frontMatter.order ?? -1)" } + inputs.examples.map(\.name)
+            // Links to static files are checked against them too.
+            + ["static"] + inputs.staticFiles.map(\.path))
         examples = Dictionary(uniqueKeysWithValues: inputs.examples.map { ($0.name, $0.sourceKey) })
     }
 
