@@ -158,6 +158,9 @@ public enum SiteBuilder {
             site.diagnostics.append(error)
         }
 
+        // Pages' old addresses.
+        site.files.merge(redirects(inputs, root: root(of:), diagnostics: &site.diagnostics)) { existing, _ in existing }
+
         // Links, over the finished outputs.
         site.diagnostics += fragmentProblems(inputs, rendered: rendered, files: site.files, options: options)
 

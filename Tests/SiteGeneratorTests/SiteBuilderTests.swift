@@ -258,7 +258,9 @@ struct SiteBuilderTests {
         let page = project.root.appendingPathComponent("site/page.md").path
         let site = SiteBuilder.build(project.options)
         let errors = site.diagnostics.filter { $0.severity == .error }.map(\.description)
-        #expect(errors.contains("\(page):3:1: error: unknown front matter key 'ordr'; did you mean 'order'?"))
+        // A likely typo of a known key is a warning; the key is kept for templates.
+        #expect(site.diagnostics.map(\.description).contains(
+            "\(page):3:1: warning: unknown front matter key 'ordr' (kept as params.ordr); did you mean 'order'?"))
         #expect(errors.contains("\(page):9:1: error: unknown key 'speed' in a rowmotion block"))
         #expect(errors.contains("\(page):8:10: error: no example 'nope.yml' in examples/"))
     }
@@ -494,6 +496,52 @@ struct SiteBuilderTests {
         #expect(!html("code-first.html").contains("<h1>The version field</h1>"), "its own h1 is the heading")
     }
 
+    /// Front matter as real sites write it: other keys kept for templates
+    /// (a warning only for a near miss of a known key), `weight` ordering
+    /// like `order`, `linkTitle` naming the navigation entry, `aliases`
+    /// writing redirect pages, comment-only front matter, and a first `---`
+    /// that opens no mapping read as Markdown.
+    @Test func frontMatter_asRealSitesWriteIt() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n"),
+            ("site/b.md", "---\ntitle: Bee\nweight: 1\nlinkTitle: B short\nkeywords: [x, y]\ncategories: docs\nparams: {color: red}\naliases: [/old/b/, b-old.html]\n---\n# Bee\n"),
+            ("site/a.md", "---\ntitle: Ay\nweight: 2\ntitel: typo\n---\n# Ay\n"),
+            ("site/comments.md", "---\n# only a comment\n---\n# Comments\n"),
+            ("site/rule.md", "---\n\nText after a thematic break.\n"),
+            ("site/setext.md", "---\nFoo\n---\n\nBar.\n"),
+            ("templates/page.mustache", "<title>{{title}}</title>{{> nav}}<i>{{#params.keywords}}{{.}};{{/params.keywords}}{{params.categories}}{{params.params.color}}</i>{{{content}}}\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        #expect(!site.hasErrors, "\(site.diagnostics)")
+        #expect(site.diagnostics.map(\.message) == ["unknown front matter key 'titel' (kept as params.titel); did you mean 'title'?"])
+        func html(_ output: String) -> String { String(decoding: site.files[output] ?? [], as: UTF8.self) }
+        #expect(html("b.html").contains("<i>x;y;docsred</i>"), "\(html("b.html"))")
+        // weight orders the navigation, linkTitle names the entry.
+        let page = html("a.html")
+        let nav = page[try #require(page.range(of: "<nav"))!.lowerBound...]
+        let (b, a) = (try #require(nav.range(of: ">B short<")), try #require(nav.range(of: ">Ay<")))
+        #expect(b.lowerBound < a.lowerBound)
+        #expect(html("old/b/index.html").contains("url=../../b.html"), "\(site.files.keys.sorted())")
+        #expect(html("b-old.html").contains("<link rel=\"canonical\" href=\"b.html\">"))
+        #expect(html("comments.html").contains("<h1 id=\"comments\">Comments</h1>"))
+        #expect(html("rule.html").contains("<hr />") && html("rule.html").contains("Text after a thematic break."))
+        #expect(html("setext.html").contains("<hr />") && html("setext.html").contains("Foo</h2>"), "\(html("setext.html"))")
+    }
+
+    @Test func aliases_thatLeaveTheSiteOrTakeAnAddress_areErrorsAtTheAlias() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n"),
+            ("site/a.md", "---\naliases: [../../etc/x, index.html, /shared/]\n---\n# A\n"),
+            ("site/b.md", "---\naliases:\n  - shared\n---\n# B\n"),
+        ])
+        defer { project.remove() }
+        let messages = SiteBuilder.build(project.options).diagnostics.filter { $0.severity == .error }.map { "\($0.location.line):\($0.location.column) \($0.message)" }
+        #expect(messages.contains("2:11 the alias '../../etc/x' is not an address inside the site"), "\(messages)")
+        #expect(messages.contains("2:24 the alias 'index.html' would replace index.html, which the site already has"), "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("3:5 the alias 'shared' is also an alias of ") }, "\(messages)")
+    }
+
     /// Only a link's path becomes `.html`: a fragment that spells the same
     /// file name is the id it names.
     @Test func linkRewriting_changesThePath_notAFragmentThatRepeatsIt() throws {
@@ -654,7 +702,7 @@ struct FrontMatterFastPathTests {
                          "!tag x", "|", ">", "% x", "@x", "`x`", "x ", " x", "", "Café", "x\ty", "<<", "=", "What? Yes!",
                          "it's", "a - b", "100%", "C++ (and C)"]
 
-    static func parsed(_ yaml: String) -> (FrontMatter, [Diagnostic]) {
+    static func parsed(_ yaml: String) -> (FrontMatter?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         return (FrontMatter.parsed(yaml, file: "page.md", diagnostics: &diagnostics), diagnostics)
     }

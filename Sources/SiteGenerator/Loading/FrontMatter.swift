@@ -7,8 +7,58 @@ public struct FrontMatter: Equatable, Sendable {
     public var order: Int?
     public var draft = false
     public var description: String?
+    /// Orders the navigation like `order` (Hugo's name); `order` wins.
+    public var weight: Int?
+    /// The navigation entry's name, when it differs from the title.
+    public var linkTitle: String?
+    /// Old addresses of the page: each gets a page that redirects here.
+    public var aliases: [Alias] = []
+    /// Every other key, kept for templates (`{{params.tags}}`).
+    public var params: [String: Param] = [:]
 
-    static let keys = ["title", "order", "draft", "description"]
+    public struct Alias: Equatable, Sendable {
+        public var path: String
+        public var location: SourceLocation
+    }
+
+    /// A front matter value as templates see it.
+    public indirect enum Param: Equatable, Sendable {
+        case string(String), integer(Int), number(Double), bool(Bool), null
+        case array([Param])
+        case object([String: Param])
+
+        init(_ value: LocatedValue) {
+            switch value.kind {
+            case .string(let text): self = .string(text)
+            case .integer(let number): self = .integer(number)
+            case .number(let number): self = .number(number)
+            case .bool(let flag): self = .bool(flag)
+            case .null: self = .null
+            case .array(let items): self = .array(items.map(Param.init))
+            case .object(let members): self = .object(Dictionary(members.map { ($0.key, Param($0.value)) }) { first, _ in first })
+            }
+        }
+
+        /// The value as Mustache reads it.
+        var templateValue: Any {
+            switch self {
+            case .string(let text): return text
+            case .integer(let number): return number
+            case .number(let number): return number
+            case .bool(let flag): return flag
+            case .null: return false
+            case .array(let items): return items.map(\.templateValue)
+            case .object(let members): return members.mapValues(\.templateValue)
+            }
+        }
+    }
+
+    /// The keys Rowmotion reads; any other key is kept as a param, with a
+    /// warning when it is a likely typo of one of these.
+    static let keys = ["title", "order", "draft", "description", "weight", "linkTitle", "aliases"]
+
+    /// The order the navigation sorts by.
+    var navigationOrder: Int? { order ?? weight }
 
     /// Splits a page into its front matter text and its Markdown body.
     ///
@@ -45,8 +95,10 @@ public struct FrontMatter: Equatable, Sendable {
     }
 
     /// Reads the front matter of the page `file`, reporting problems at
-    /// their line in the page.
-    static func read(_ yaml: String, file: String, diagnostics: inout [Diagnostic]) -> FrontMatter {
+    /// their line in the page; nil when the text between the `---` lines is
+    /// not a mapping at all (a scalar or a list: then the page starts with a
+    /// thematic break, as CommonMark reads it).
+    static func read(_ yaml: String, file: String, diagnostics: inout [Diagnostic]) -> FrontMatter? {
         if let simple = simple(yaml) { return simple }
         return parsed(yaml, file: file, diagnostics: &diagnostics)
     }
@@ -95,34 +147,54 @@ public struct FrontMatter: Equatable, Sendable {
     /// booleans or null.
     static let wordsThatAreNotStrings: Set<String> = ["true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL"]
 
-    /// Front matter read by the YAML parser, every problem reported.
-    static func parsed(_ yaml: String, file: String, diagnostics: inout [Diagnostic]) -> FrontMatter {
+    /// Front matter read by the YAML parser, every problem reported; nil
+    /// when it is not a mapping (see `read`).
+    static func parsed(_ yaml: String, file: String, diagnostics: inout [Diagnostic]) -> FrontMatter? {
         var matter = FrontMatter()
         guard !yaml.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return matter }
         let value: LocatedValue
         switch LocatedYAML.parse(yaml, file: file, lineOffset: 1) {
         case .success(let parsed): value = parsed
-        case .failure(let diagnostic):
+        case .failure(let diagnostic) where diagnostic.id == "empty-file":
+            // Comments only: front matter with no keys.
+            return matter
+        case .failure(var diagnostic):
+            if diagnostic.id == "yaml-alias" {
+                diagnostic.message = "YAML aliases ('*name') are not supported in a page's front matter; write the value out where it is used"
+            }
             diagnostics.append(diagnostic)
             return matter
         }
-        guard let members = value.members else {
-            diagnostics.append(.error("wrong-type", at: value.location, "front matter must be a mapping, not \(value.typeName)"))
-            return matter
+        switch value.kind {
+        case .object: break
+        case .null: return matter
+        default: return nil
         }
-        for member in members {
+        for member in value.members ?? [] {
             switch (member.key, member.value.kind) {
             case ("title", .string(let text)): matter.title = text
             case ("description", .string(let text)): matter.description = text
+            case ("linkTitle", .string(let text)): matter.linkTitle = text
             case ("order", .integer(let number)): matter.order = number
+            case ("weight", .integer(let number)): matter.weight = number
             case ("draft", .bool(let flag)): matter.draft = flag
-            case ("title", _), ("description", _), ("order", _), ("draft", _):
-                let expected = ["title": "a string", "description": "a string", "order": "a whole number", "draft": "true or false"][member.key]!
+            case ("aliases", .string(let path)): matter.aliases = [Alias(path: path, location: member.value.location)]
+            case ("aliases", .array(let items)) where items.allSatisfy({ if case .string = $0.kind { true } else { false } }):
+                matter.aliases = items.compactMap { item in
+                    if case .string(let path) = item.kind { Alias(path: path, location: item.location) } else { nil }
+                }
+            case ("title", _), ("description", _), ("linkTitle", _), ("order", _), ("weight", _), ("draft", _), ("aliases", _):
+                let expected = ["title": "a string", "description": "a string", "linkTitle": "a string", "order": "a whole number",
+                                "weight": "a whole number", "draft": "true or false", "aliases": "a list of paths"][member.key]!
                 diagnostics.append(.error("wrong-type", at: member.value.location,
-                                          "'\(member.key)' must be \(expected), not \(member.value.typeName)"))
+                                          "the page's '\(member.key)' must be \(expected), not \(member.value.typeName)"))
             default:
-                let nearest = KeySuggestions.hint(for: member.key, in: keys)
-                diagnostics.append(.error("unknown-key", at: member.keyLocation, "unknown front matter key '\(member.key)'\(nearest)"))
+                // Kept for templates; a near miss of a known key is worth a word.
+                matter.params[member.key] = Param(member.value)
+                if let nearest = KeySuggestions.nearest(to: member.key, in: keys) {
+                    diagnostics.append(.warning("unknown-key", at: member.keyLocation,
+                                                "unknown front matter key '\(member.key)' (kept as params.\(member.key)); did you mean '\(nearest)'?"))
+                }
             }
         }
         return matter

@@ -63,11 +63,17 @@ extension SiteBuilder {
             return nil
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let (yaml, body, offset) = FrontMatter.split(text) else {
-            diagnostics.append(.error("front-matter", at: start, "front matter starts with '---' but is never closed"))
-            return nil
+        // A first `---` that never closes, or closes something that is not
+        // a mapping, is a thematic break: the page is all Markdown.
+        var (yaml, body, offset) = FrontMatter.split(text) ?? (nil, text, 0)
+        var matter = FrontMatter()
+        if let yaml {
+            if let read = FrontMatter.read(yaml, file: file, diagnostics: &diagnostics) {
+                matter = read
+            } else {
+                (body, offset) = (text, 0)
+            }
         }
-        let matter = yaml.map { FrontMatter.read($0, file: file, diagnostics: &diagnostics) } ?? FrontMatter()
         let markdown = ParsedMarkdown(body)
         let heading = markdown.firstH1
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension

@@ -41,14 +41,14 @@ struct SiteInputs: Sendable {
         pages.removeAll { $0.frontMatter.draft && !options.drafts }
         let home = pages.first { $0.output == "index.html" }
         let listed = pages.filter { $0.output != "index.html" }
-            .sorted { ($0.frontMatter.order ?? .max, $0.title, $0.output) < ($1.frontMatter.order ?? .max, $1.title, $1.output) }
+            .sorted { ($0.frontMatter.navigationOrder ?? .max, $0.title, $0.output) < ($1.frontMatter.navigationOrder ?? .max, $1.title, $1.output) }
         let generated = Set(pages.map(\.output) + ["index.html"]
                             + examples.flatMap { [SiteBuilder.examplePath($0.name), SiteBuilder.filmstripPath($0.name)] })
         let staticFiles = StaticFiles.load(site: options.site, generated: generated, diagnostics: &diagnostics)
         clock.lap("load pages")
         return SiteInputs(theme: theme, examples: examples, examplesByName: Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) }),
                           examplesURL: URL(fileURLWithPath: options.examples), pages: pages, home: home,
-                          siteTitle: home?.title ?? "Rowmotion", navigation: Navigation(pages: listed.map { (output: $0.output, title: $0.title) }),
+                          siteTitle: home?.title ?? "Rowmotion", navigation: Navigation(pages: listed.map { (output: $0.output, title: $0.frontMatter.linkTitle ?? $0.title) }),
                           staticFiles: staticFiles, outputs: generated.union(staticFiles.map(\.path)))
     }
 

@@ -215,7 +215,8 @@ struct OutputKeys: Sendable {
         let theme = inputs.theme
         global = BuildCache.key([BuildCache.format, options.baseURL, String(options.drafts), inputs.siteTitle]
             + Theme.templateNames.map { theme.texts[$0 + ".mustache"] ?? "" } + Theme.assetNames.map { theme.assets[$0] ?? "" }
-            + inputs.pages.map { "\($0.output)|\($0.title)|\($0.frontMatter.order ?? -1)" } + inputs.examples.map(\.name)
+            + inputs.pages.map { "\($0.output)|\($0.title)|\($0.frontMatter.navigationOrder ?? -1)|\($0.frontMatter.linkTitle ?? "")" }
+            + inputs.examples.map(\.name)
             // Links to static files are checked against them too.
             + ["static"] + inputs.staticFiles.map(\.path))
         examples = Dictionary(uniqueKeysWithValues: inputs.examples.map { ($0.name, $0.sourceKey) })

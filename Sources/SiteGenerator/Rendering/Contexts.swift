@@ -83,6 +83,8 @@ struct PageContext {
     /// Whether the theme should show `title` as the heading: the front
     /// matter names one and the Markdown has no `h1` of its own.
     var showTitle = false
+    /// The front matter's other keys, as templates read them.
+    var params: [String: Any] = [:]
 }
 
 struct PlayerView {
@@ -252,6 +254,7 @@ extension PageContext: MustacheParent {
         case "description": return self.description
         case "content": return self.content
         case "showTitle": return self.showTitle
+        case "params": return self.params
         default: return chrome.child(named: key)
         }
     }

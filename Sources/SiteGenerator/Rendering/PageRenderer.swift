@@ -79,7 +79,8 @@ extension SiteBuilder {
         do throws(Diagnostic) {
             result.bytes = Array(try theme.render("page", PageContext(chrome: chrome, title: page.title,
                                                                       description: page.frontMatter.description, content: content,
-                                                                      showTitle: page.frontMatter.title != nil && !page.hasH1)).utf8)
+                                                                      showTitle: page.frontMatter.title != nil && !page.hasH1,
+                                                                      params: page.frontMatter.params.mapValues(\.templateValue))).utf8)
         } catch {
             result.diagnostics.append(error)
         }

@@ -1,0 +1,78 @@
+import Diagnostics
+import Foundation
+import Reports
+
+/// The pages `aliases` ask for: at each old address of a page, a small
+/// page that sends readers (and search engines, by its canonical link) to
+/// where the page is now, opened from disk or served.
+extension SiteBuilder {
+    /// Output path → bytes; an alias that would leave the site or take an
+    /// address the site already has is an error at the alias.
+    static func redirects(_ inputs: SiteInputs, root: (String) -> String, diagnostics: inout [Diagnostic]) -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        var owners: [String: String] = [:]
+        for page in inputs.pages {
+            for alias in page.frontMatter.aliases {
+                guard let output = aliasOutput(alias.path, of: page.output) else {
+                    diagnostics.append(.error("alias", at: alias.location, "the alias '\(alias.path)' is not an address inside the site"))
+                    continue
+                }
+                if inputs.outputs.contains(output) || output.hasPrefix("assets/") || output == changesPath {
+                    diagnostics.append(.error("alias", at: alias.location,
+                                              "the alias '\(alias.path)' would replace \(output), which the site already has"))
+                    continue
+                }
+                if let other = owners[output] {
+                    diagnostics.append(.error("alias", at: alias.location, "the alias '\(alias.path)' is also an alias of \(other)"))
+                    continue
+                }
+                owners[output] = page.source
+                files[output] = Array(redirectPage(to: RelativeURL.safe(root(output) + page.output), title: page.title).utf8)
+            }
+        }
+        return files
+    }
+
+    /// Where an alias lives in the site: `/old/` and `old` (no extension)
+    /// are folders with an `index.html`; a relative alias is relative to the
+    /// page's folder; nil for one that leaves the site.
+    static func aliasOutput(_ alias: String, of pageOutput: String) -> String? {
+        let path = String(alias.prefix { $0 != "?" && $0 != "#" })
+        let folder = (pageOutput as NSString).deletingLastPathComponent
+        let joined = path.hasPrefix("/") || folder.isEmpty ? path : folder + "/" + path
+        // `.` and `..` resolved; climbing above the site's root leaves it.
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/") where part != "." {
+            if part == ".." {
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        var output = parts.joined(separator: "/")
+        guard !output.isEmpty else { return nil }
+        if path.hasSuffix("/") || (output as NSString).pathExtension.isEmpty { output += "/index.html" }
+        return SiteWriter.isSafe(output) ? output : nil
+    }
+
+    static func redirectPage(to url: String, title: String) -> String {
+        let href = HTMLText.escape(url)
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <title>\(HTMLText.escape(title))</title>
+            <link rel="canonical" href="\(href)">
+            <meta name="robots" content="noindex">
+            <meta http-equiv="refresh" content="0; url=\(href)">
+            </head>
+            <body>
+            <p>This page has moved to <a href="\(href)">\(HTMLText.escape(title))</a>.</p>
+            </body>
+            </html>
+
+            """
+    }
+}
