@@ -542,6 +542,36 @@ struct SiteBuilderTests {
         #expect(messages.contains { $0.hasPrefix("3:5 the alias 'shared' is also an alias of ") }, "\(messages)")
     }
 
+    /// Links as real docs write them: percent-encoded names, a `?query`,
+    /// root-absolute paths (rewritten relative to the page, or under
+    /// --base-url) and folder addresses (their index page), all checked.
+    @Test func links_percentEncodedQueriedRootAbsoluteAndFolders_resolveAndAreChecked() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n"),
+            ("site/my page.md", "# My page\n\n## Part\n"),
+            ("site/guide/index.md", "# Guide\n"),
+            ("site/guide/deep/a.md", """
+                # A
+
+                [enc](../../my%20page.md#part) [query](../../my%20page.md?tab=2) [abs](/guide/index.md)
+                [root](/) [folder](/guide/) [rel folder](../) [gone](/nope.md) [gone too](../missing/)
+                """),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        let html = String(decoding: site.files["guide/deep/a.html"] ?? [], as: UTF8.self)
+        for href in ["../../my%20page.html#part", "../../my%20page.html?tab=2", "../../guide/index.html", "../../index.html",
+                     "../../guide/index.html", "../index.html"] {
+            #expect(html.contains("href=\"\(href)\""), "\(href) in \(html)")
+        }
+        #expect(site.diagnostics.filter { $0.id == "broken-link" }.map(\.message)
+                == ["link to '/nope.md', which no page of the site produces", "link to '../missing/', which no page of the site produces"])
+        var served = project.options
+        served.baseURL = "/docs/"
+        let underBase = String(decoding: SiteBuilder.build(served).files["guide/deep/a.html"] ?? [], as: UTF8.self)
+        #expect(underBase.contains("href=\"/docs/guide/index.html\""), "\(underBase)")
+    }
+
     /// Only a link's path becomes `.html`: a fragment that spells the same
     /// file name is the id it names.
     @Test func linkRewriting_changesThePath_notAFragmentThatRepeatsIt() throws {

@@ -55,21 +55,31 @@ extension SiteBuilder {
                 return nil
             }
         }, link: { url, line in
-            // Relative links to pages: `.md` becomes `.html`, and the target must exist.
-            guard !url.contains(":"), !url.hasPrefix("/"), !url.isEmpty else { return nil }
-            let parts = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-            let target = String(parts[0])
-            let rewritten = target.hasSuffix(".md") ? String(target.dropLast(3)) + ".html" : target
-            let resolved = rewritten.isEmpty ? page.output : normalize(directory.isEmpty ? rewritten : directory + "/" + rewritten)
-            if !rewritten.isEmpty, !outputs.contains(resolved), !resolved.hasPrefix("assets/") {
+            // Links to pages of the site: `.md` becomes `.html`, and the
+            // target must exist. Relative, or root-absolute (`/guide/a.md`,
+            // rewritten relative to this page, or under --base-url); the path
+            // percent-decoded to find the page; a `?query` kept as written.
+            let rootAbsolute = url.hasPrefix("/") && !url.hasPrefix("//")
+            guard !url.contains(":"), !url.hasPrefix("/") || rootAbsolute, !url.isEmpty else { return nil }
+            let target = String(url.prefix { $0 != "?" && $0 != "#" })
+            let rest = url.dropFirst(target.count)
+            let fragment = rest.firstIndex(of: "#").map { String(rest[rest.index(after: $0)...]) }
+            // A folder's address is its index page (opened from disk too).
+            let rewritten = target.hasSuffix(".md") ? String(target.dropLast(3)) + ".html"
+                : target.hasSuffix("/") ? target + "index.html" : target
+            let path = rewritten.removingPercentEncoding ?? rewritten
+            let resolved = path.isEmpty ? page.output
+                : normalize(rootAbsolute || directory.isEmpty ? path : directory + "/" + path)
+            if !path.isEmpty, !outputs.contains(resolved), !resolved.hasPrefix("assets/") {
                 result.diagnostics.append(.warning("broken-link", at: SourceLocation(file: page.source, line: max(line, 1), column: 1),
                                                    "link to '\(target)', which no page of the site produces"))
-            } else if parts.count == 2, !parts[1].isEmpty {
+            } else if let fragment, !fragment.isEmpty {
                 // Its heading is checked once every page's headings are known.
-                links.append(FragmentLink(page: resolved, fragment: String(parts[1]).removingPercentEncoding ?? String(parts[1]), line: line))
+                links.append(FragmentLink(page: resolved, fragment: fragment.removingPercentEncoding ?? fragment, line: line))
             }
-            // Only the path changes; the fragment stays as written.
-            return rewritten == target ? nil : rewritten + url.dropFirst(target.count)
+            // Only the path changes; the query and fragment stay as written.
+            if rootAbsolute { return chrome.root + String(rewritten.dropFirst()) + rest }
+            return rewritten == target ? nil : rewritten + rest
         })
         result.links = links
         if isHome {
