@@ -118,7 +118,13 @@ extension BuiltSite {
                                       "this page becomes \(SiteBuilder.changesPath), which --baseline writes; rename the page"))
             return nil
         }
-        let changes = Changes(base: baseline.name, baseline: baseline.report, current: report)
+        let current = report
+        // Worked out once: the summary and the report read these again.
+        for (index, example) in current.examples.enumerated() {
+            let animation = example.animation
+            examples[index].animation = { animation }
+        }
+        let changes = Changes(base: baseline.name, baseline: baseline.report, current: current)
         self.changes = changes
         do {
             let page = try SiteBuilder.changesPage(changes, baseline: baseline.report, current: inputs, theme: inputs.theme,

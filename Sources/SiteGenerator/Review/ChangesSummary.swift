@@ -6,7 +6,7 @@ public enum ChangesSummary {
     public static func markdown(_ changes: Changes, baseline: BuildReport, current: BuildReport) -> String {
         let before = Dictionary(baseline.examples.map { ($0.example, $0) }) { first, _ in first }
         let after = Dictionary(current.examples.map { ($0.example, $0) }) { first, _ in first }
-        var lines = ["### Rowmotion: " + SiteBuilder.headline(changes).replacingFirstLetterUppercased + " (since `\(code(changes.base))`)", ""]
+        var lines = ["### Rowmotion: " + SiteBuilder.headline(changes).capitalizedFirstLetter + " (since `\(code(changes.base))`)", ""]
         if !changes.examples.isEmpty {
             lines.append("| Example | Change | Snapshots | Batches | Inserted | Deleted | Moved | Reloaded |")
             lines.append("|---|---|---:|---:|---:|---:|---:|---:|")
@@ -67,8 +67,4 @@ public enum ChangesSummary {
     static func code(_ text: String) -> String {
         String(text.map { $0 == "`" || $0 == "|" || $0.isNewline ? "'" : $0 })
     }
-}
-
-extension String {
-    var replacingFirstLetterUppercased: String { prefix(1).uppercased() + dropFirst() }
 }
