@@ -1,4 +1,5 @@
 @testable import SiteGenerator
+import SeededRandom
 import Testing
 
 @Suite("Markdown")
@@ -87,5 +88,40 @@ struct MarkdownTests {
     @Test func headingID_keepsLettersOfEveryScript_andNeverComesOutEmpty() {
         #expect(MarkdownRenderer.headingID("Über Zeilen — 2 Schritte") == "über-zeilen--2-schritte")
         #expect(MarkdownRenderer.headingID("!!!") == "section")
+    }
+}
+
+@Suite("Link paths")
+struct LinkPathTests {
+    /// The plain reading of `a/./b/../c`: split on `/`, drop empty and `.`
+    /// segments, let `..` take back the one before it.
+    static func reference(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
+        }
+        return parts.joined(separator: "/")
+    }
+
+    @Test func normalize_dropsDotSegments_andEmptyOnes() {
+        #expect(SiteBuilder.normalize("guide/../intro.html") == "intro.html")
+        #expect(SiteBuilder.normalize("a/./b//c/") == "a/b/c")
+        #expect(SiteBuilder.normalize("a/.well-known/x.html") == "a/.well-known/x.html")
+        #expect(SiteBuilder.normalize("a/..b/..") == "a")
+        #expect(SiteBuilder.normalize("sub dir/my page.html") == "sub dir/my page.html")
+        #expect(SiteBuilder.normalize("") == "")
+    }
+
+    /// Random paths over the bytes that matter (`/`, `.`, letters, a
+    /// non-ASCII letter): the byte-level normalize agrees with the plain one.
+    @Test func normalize_agreesWithThePlainReading_onRandomPaths() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SeededGenerator(seed: seed)
+        let pieces = ["/", ".", "..", "a", "b", "é", "x.html", "./", "../"]
+        for _ in 0..<5_000 {
+            let path = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            #expect(SiteBuilder.normalize(path) == Self.reference(path), "seed \(seed): '\(path)'")
+        }
     }
 }

@@ -73,13 +73,28 @@ extension SiteBuilder {
         return ids
     }
 
-    /// `a/./b/../c` to `a/c`.
+    /// `a/./b/../c` to `a/c`. Byte-level: every link of every page goes
+    /// through here.
     static func normalize(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/") {
-            if part == "." { continue }
-            if part == "..", !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        // Already normal: no empty, `.` or `..` segment (the common case).
+        var previous = slash, clean = true
+        for byte in path.utf8 {
+            if previous == slash, byte == slash || byte == dot { clean = false; break }
+            previous = byte
         }
-        return parts.joined(separator: "/")
+        if clean, previous != slash { return path }
+        var parts: [Substring.UTF8View] = []
+        for part in path.utf8.split(separator: slash) {
+            if part.count == 1, part.first == dot { continue }
+            if part.count == 2, part.first == dot, part.last == dot, !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(path.utf8.count)
+        for (index, part) in parts.enumerated() {
+            if index > 0 { bytes.append(slash) }
+            bytes.append(contentsOf: part)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -59,15 +59,18 @@ extension SiteBuilder {
             // target must exist. Relative, or root-absolute (`/guide/a.md`,
             // rewritten relative to this page, or under --base-url); the path
             // percent-decoded to find the page; a `?query` kept as written.
-            let rootAbsolute = url.hasPrefix("/") && !url.hasPrefix("//")
-            guard !url.contains(":"), !url.hasPrefix("/") || rootAbsolute, !url.isEmpty else { return nil }
-            let target = String(url.prefix { $0 != "?" && $0 != "#" })
-            let rest = url.dropFirst(target.count)
-            let fragment = rest.firstIndex(of: "#").map { String(rest[rest.index(after: $0)...]) }
+            // Byte-level: a page has dozens of links, a site thousands.
+            let bytes = url.utf8
+            let rootAbsolute = bytes.first == UInt8(ascii: "/") && bytes.dropFirst().first != UInt8(ascii: "/")
+            guard !bytes.isEmpty, !bytes.contains(UInt8(ascii: ":")), bytes.first != UInt8(ascii: "/") || rootAbsolute else { return nil }
+            let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+            let target = String(url[..<end])
+            let rest = url[end...]
+            let fragment = rest.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(rest[rest.utf8.index(after: $0)...]) }
             // A folder's address is its index page (opened from disk too).
             let rewritten = target.hasSuffix(".md") ? String(target.dropLast(3)) + ".html"
                 : target.hasSuffix("/") ? target + "index.html" : target
-            let path = rewritten.removingPercentEncoding ?? rewritten
+            let path = rewritten.utf8.contains(UInt8(ascii: "%")) ? rewritten.removingPercentEncoding ?? rewritten : rewritten
             let resolved = path.isEmpty ? page.output
                 : normalize(rootAbsolute || directory.isEmpty ? path : directory + "/" + path)
             if !path.isEmpty, !outputs.contains(resolved), !resolved.hasPrefix("assets/") {
@@ -75,7 +78,8 @@ extension SiteBuilder {
                                                    "link to '\(target)', which no page of the site produces"))
             } else if let fragment, !fragment.isEmpty {
                 // Its heading is checked once every page's headings are known.
-                links.append(FragmentLink(page: resolved, fragment: fragment.removingPercentEncoding ?? fragment, line: line))
+                let decoded = fragment.utf8.contains(UInt8(ascii: "%")) ? fragment.removingPercentEncoding ?? fragment : fragment
+                links.append(FragmentLink(page: resolved, fragment: decoded, line: line))
             }
             // Only the path changes; the query and fragment stay as written.
             if rootAbsolute { return chrome.root + String(rewritten.dropFirst()) + rest }
