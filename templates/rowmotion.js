@@ -1351,6 +1351,15 @@
     return Object.freeze(player);
   }
 
+  // The sidebar scrolls on its own: bring the current page's entry into
+  // view (a third of the way down), without scrolling the page.
+  var siteNav = document.querySelector('.site-nav');
+  var currentEntry = siteNav && siteNav.querySelector('[aria-current="page"]');
+  if (currentEntry && siteNav.scrollHeight > siteNav.clientHeight) {
+    var offset = currentEntry.getBoundingClientRect().top - siteNav.getBoundingClientRect().top + siteNav.scrollTop;
+    siteNav.scrollTop = Math.max(0, offset - siteNav.clientHeight / 3);
+  }
+
   // Content that scrolls sideways (wide tables) can be scrolled from the keyboard.
   document.querySelectorAll('main table').forEach(function (table) {
     if (table.scrollWidth > table.clientWidth + 1 && !table.hasAttribute('tabindex')) {

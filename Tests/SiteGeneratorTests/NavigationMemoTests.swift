@@ -51,6 +51,29 @@ struct NavigationMemoTests {
         #expect(memoized == Self.outputs.count - 3, "a/ (3 pages) falls back, the rest are memoized")
     }
 
+    /// A tree four folders deep, read as a flat list (the default theme) and
+    /// as nested `children`: every page memoized, each equal to its own render.
+    @Test func deepTree_isMemoizedExactly_asAListAndAsATree() throws {
+        let navigation = NavigationTests.navigation
+        let outputs = ["intro.html", "a/index.html", "a/one.html", "a/b/index.html", "a/b/c/d/deep.html", "a/b/c/d/deeper.html",
+                       "a/b/two.html", "z/only.html", "a/b/c/unlisted.html", "index.html"]
+        func chrome(_ output: String) -> Chrome {
+            let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
+            return Chrome(siteTitle: "Site", root: root, stylesheet: "s.css", script: "s.js", nav: navigation.items(current: output, root: root))
+        }
+        let recursive = "{{#nav}}<a{{#current}} class=on{{/current}}>{{title}}</a>{{#children}}<b>{{title}}{{#current}}!{{/current}}"
+            + "{{#children}}<c>{{title}}{{#current}}!{{/current}}{{#children}}{{depth}}{{title}}{{/children}}</c>{{/children}}</b>{{/children}}{{/nav}}"
+        for nav in [try #require(DefaultTheme.files["nav.mustache"]), recursive] {
+            let theme = try theme(nav: nav)
+            let memo = NavigationMemo(outputs: outputs, navigation: navigation, theme: theme, root: { chrome($0).root }, chrome: chrome)
+            #expect(memo.html.count == outputs.count, "nav:\n\(nav)")
+            for output in outputs {
+                let expected = theme.library.render(chrome(output), withTemplate: "nav")
+                #expect(memo.html[output] == expected, "\(output) with nav:\n\(nav)")
+            }
+        }
+    }
+
     @Test func templatesUsingCurrentInEveryForm_areMemoizedExactly() throws {
         let forms = [
             "{{#nav}}<a{{#current}} class=\"on\" title=\"{{title}}\"{{/current}}>{{title}}</a>{{/nav}}\n",
@@ -70,16 +93,18 @@ struct NavigationMemoTests {
         var random = SeededGenerator(seed: seed)
         func body(_ depth: Int, inItem: Bool) -> String {
             (0..<Int.random(in: 1...4, using: &random)).map { _ in
-                let names = inItem ? ["title", "href", "url", "current", "root", "siteTitle", "expanded", "."] : ["siteTitle", "root"]
+                let names = inItem ? ["title", "href", "url", "current", "root", "siteTitle", "expanded", "depth", "folder", "."] : ["siteTitle", "root"]
                 switch Int.random(in: 0..<(depth > 2 ? 3 : 7), using: &random) {
                 case 0: return ["<li>", "</li>", " ", "|", "\n", "<a class=\"on\">"].randomElement(using: &random)!
                 case 1: return "{{\(names.randomElement(using: &random)!)}}"
                 case 2: return "{{{\(names.randomElement(using: &random)!)}}}"
-                case 3: return "{{#nav}}\(body(depth + 1, inItem: true)){{/nav}}"
+                case 3:
+                    let list = ["nav", "navList"].randomElement(using: &random)!
+                    return "{{#\(list)}}\(body(depth + 1, inItem: true)){{/\(list)}}"
                 case 4 where inItem: return "{{#children}}\(body(depth + 1, inItem: true)){{/children}}"
                 case 5 where inItem:
                     let kind = Bool.random(using: &random) ? "#" : "^"
-                    let name = ["current", "current", "expanded", "title"].randomElement(using: &random)!
+                    let name = ["current", "current", "expanded", "title", "closes", "folder"].randomElement(using: &random)!
                     return "{{\(kind)\(name)}}\(body(depth + 1, inItem: true)){{/\(name)}}"
                 default: return "{{#nav}}<li>{{title}}</li>{{/nav}}"
                 }

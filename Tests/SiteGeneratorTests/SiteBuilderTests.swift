@@ -529,6 +529,52 @@ struct SiteBuilderTests {
         #expect(html("setext.html").contains("<hr />") && html("setext.html").contains("Foo</h2>"), "\(html("setext.html"))")
     }
 
+    /// Section pages: a folder's `_index.md`, `index.md` or `README.md` is
+    /// its `index.html`, its navigation entry (listed once) and where links
+    /// to the folder or to that file go; a root `README.md` is the home page.
+    @Test func sectionPages_areTheirFoldersPage_andTheRootOneIsHome() throws {
+        let project = try FixtureProject(files: [
+            ("site/README.md", "# Handbook\n\nSee [the guide](guide/) and [its readme](guide/README.md) and [hugo](hugo/_index.md#setup).\n"),
+            ("site/guide/README.md", "---\ntitle: The guide\n---\nIntro.\n"),
+            ("site/guide/usage.md", "# Usage\n\n[Up](README.md) [Home](../README.md)\n"),
+            ("site/hugo/_index.md", "# Hugo section\n\n## Setup\n"),
+            ("site/hugo/deep/er/page.md", "# Deep page\n\n[Section](/hugo/) [Home](/)\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        #expect(site.diagnostics.isEmpty, "\(site.diagnostics)")
+        let outputs = Set(site.files.keys.filter { $0.hasSuffix(".html") })
+        #expect(outputs == ["index.html", "guide/index.html", "guide/usage.html", "hugo/index.html", "hugo/deep/er/page.html"], "\(outputs.sorted())")
+        func html(_ output: String) -> String { String(decoding: site.files[output] ?? [], as: UTF8.self) }
+        #expect(html("index.html").contains("Handbook"), "the root README is the home page")
+        #expect(html("index.html").contains("href=\"guide/index.html\""))
+        #expect(html("index.html").contains("href=\"hugo/index.html#setup\""))
+        #expect(html("guide/usage.html").contains("href=\"index.html\">Up") && html("guide/usage.html").contains("href=\"../index.html\">Home"))
+        #expect(html("guide/index.html").contains("<h1>The guide</h1>"), "the front matter title is the heading")
+        // The guide's entry is its page, listed once, current on it.
+        let nav = html("guide/index.html")
+        #expect(nav.components(separatedBy: "href=\"../guide/index.html\"").count - 1 == 1, "\(nav)")
+        #expect(nav.contains("<a href=\"../guide/index.html\" aria-current=\"page\">The guide</a>"))
+        // Four deep: every folder on the path open, the page current.
+        let deep = html("hugo/deep/er/page.html")
+        #expect(deep.contains("<a href=\"../../../hugo/index.html\">Hugo section</a>"), "\(deep)")
+        #expect(deep.contains(">Deep</a>") && deep.contains(">Er</a>"))
+        #expect(deep.contains("<a href=\"../../../hugo/deep/er/page.html\" aria-current=\"page\">Deep page</a>"))
+    }
+
+    @Test func twoSectionPagesInOneFolder_areAnErrorNamingBoth() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n"),
+            ("site/guide/README.md", "# Readme\n"),
+            ("site/guide/index.md", "# Index\n"),
+        ])
+        defer { project.remove() }
+        let errors = SiteBuilder.build(project.options).diagnostics.filter { $0.severity == .error }
+        #expect(errors.count == 1)
+        #expect(errors.first?.message.hasSuffix("are both the page of 'guide/' (guide/index.html); keep one of them") == true, "\(errors)")
+        #expect(errors.first?.location.file.hasSuffix("guide/index.md") == true, "the second in path order")
+    }
+
     @Test func aliases_thatLeaveTheSiteOrTakeAnAddress_areErrorsAtTheAlias() throws {
         let project = try FixtureProject(files: [
             ("site/index.md", "# Home\n"),

@@ -35,11 +35,42 @@ extension SiteBuilder {
             loaded[index] = (page, found)
         }
         var pages: [Page] = []
+        var claimed: [String: String] = [:]
         for result in loaded.values {
             diagnostics.append(contentsOf: result.diagnostics)
-            if let page = result.page { pages.append(page) }
+            guard let page = result.page else { continue }
+            // `guide/index.md` and `guide/README.md` would both be `guide/index.html`.
+            if let first = claimed[page.output] {
+                let folder = parent(of: page.output)
+                diagnostics.append(.error("duplicate-section-page", at: SourceLocation(file: page.source, line: 1, column: 1),
+                                          "'\(page.source)' and '\(first)' are both the page of "
+                                              + (folder.isEmpty ? "the site's root" : "'\(folder)/'")
+                                              + " (\(page.output)); keep one of them"))
+                continue
+            }
+            claimed[page.output] = page.source
+            pages.append(page)
         }
         return pages
+    }
+
+    /// The file names that make a page its folder's own page (`guide/index.html`):
+    /// Hugo's `_index.md`, `index.md`, and GitHub's `README.md`.
+    static let sectionPageNames: Set<String> = ["_index.md", "index.md", "README.md", "readme.md"]
+
+    /// Where the page at `path` (relative, `.md`) is written: `a/b.md` →
+    /// `a/b.html`, a section page `a/README.md` → `a/index.html`. Links to
+    /// pages are rewritten the same way.
+    static func outputPath(ofPage path: String) -> String {
+        let folderEnd = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        if sectionPageNames.contains(String(path[folderEnd...])) { return path[..<folderEnd] + "index.html" }
+        return String(path.dropLast(3)) + ".html"
+    }
+
+    /// `a/b/c.html` → `a/b`; `c.html` → "".
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
     }
 
     /// One page of `site`, at `path` under it, or nil with its error.
@@ -76,8 +107,13 @@ extension SiteBuilder {
         }
         let markdown = ParsedMarkdown(body)
         let heading = markdown.firstH1
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return Page(source: file, output: String(path.dropLast(3)) + ".html",
+        let output = outputPath(ofPage: path)
+        // Without a title or an `h1`: the file's name, or a section page's folder's.
+        let folder = parent(of: path)
+        let name = output.hasSuffix("index.html") && !folder.isEmpty
+            ? String(folder.split(separator: "/").last ?? "").replacingOccurrences(of: "-", with: " ").capitalizedFirstLetter
+            : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return Page(source: file, output: output,
                     title: matter.title ?? heading ?? name, frontMatter: matter, body: body, bodyLineOffset: offset,
                     sourceKey: BuildCache.key([text]), markdown: markdown, hasH1: heading != nil)
     }

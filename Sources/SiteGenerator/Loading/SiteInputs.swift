@@ -48,7 +48,10 @@ struct SiteInputs: Sendable {
         clock.lap("load pages")
         return SiteInputs(theme: theme, examples: examples, examplesByName: Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) }),
                           examplesURL: URL(fileURLWithPath: options.examples), pages: pages, home: home,
-                          siteTitle: home?.title ?? "Rowmotion", navigation: Navigation(pages: listed.map { (output: $0.output, title: $0.frontMatter.linkTitle ?? $0.title) }),
+                          siteTitle: home?.title ?? "Rowmotion",
+                          navigation: Navigation(pages: listed.map {
+                              Navigation.Page(output: $0.output, title: $0.frontMatter.linkTitle ?? $0.title, order: $0.frontMatter.navigationOrder)
+                          }),
                           staticFiles: staticFiles, outputs: generated.union(staticFiles.map(\.path)))
     }
 

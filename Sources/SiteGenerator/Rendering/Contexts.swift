@@ -8,8 +8,8 @@ struct NavItem: MustacheParent, Sendable {
     var title: String
     var href: String
     var current: Bool
-    /// The pages of a folder, when the item is that folder and the current
-    /// page is in it.
+    /// In the tree (`nav`): the items one level below, when this folder is
+    /// open (it holds the current page). Empty in the flat list (`navList`).
     var children: [NavItem] = []
     /// The page's `root` again: Mustache finds it on the item itself rather
     /// than by walking up the context stack for every link.
@@ -17,8 +17,15 @@ struct NavItem: MustacheParent, Sendable {
     /// `root` and `href` together: the link from the current page, never
     /// readable as a scheme (a page named `javascript:x.md` at the root).
     var url: String { RelativeURL.safe(root + href) }
-    /// Whether the item lists its pages.
-    var expanded: Bool { !children.isEmpty }
+    /// Whether the item is an open folder: the items after it (in the flat
+    /// list) or its `children` (in the tree) are its contents.
+    var expanded = false
+    /// 1 at the top level.
+    var depth = 1
+    /// Whether the item is a folder (a section).
+    var isFolder = false
+    /// In the flat list: how many open folders end after this item.
+    var closes = 0
     /// Set only while `NavigationMemo` renders: the opening marker of the
     /// parts this item's `current` decides.
     var mark: String?
@@ -32,6 +39,10 @@ struct NavItem: MustacheParent, Sendable {
         case "children": return self.children
         case "root": return self.root
         case "url": return self.url
+        case "depth": return self.depth
+        case "folder": return self.isFolder
+        // A list as long as the count, for `{{#closes}}</ul></li>{{/closes}}`.
+        case "closes": return Array(repeating: true, count: closes)
         case NavigationMemo.markKey: return mark
         default: return nil
         }
@@ -45,6 +56,8 @@ struct Chrome: MustacheParent, Sendable {
     var root: String
     var stylesheet: String
     var script: String
+    /// The navigation as a flat list in document order (`navList`); `nav`
+    /// gives it as a tree.
     var nav: [NavItem]
     /// The navigation partial's output for this page, when `NavigationMemo`
     /// rendered it (the theme's `nav` then writes it as is).
@@ -59,7 +72,8 @@ struct Chrome: MustacheParent, Sendable {
         case "root": return root
         case "stylesheet": return stylesheet
         case "script": return script
-        case "nav": return navItems?() ?? nav
+        case "nav": return Navigation.tree(navItems?() ?? nav)
+        case "navList": return navItems?() ?? nav
         case "navigationHTML": return navigationHTML
         default: return nil
         }

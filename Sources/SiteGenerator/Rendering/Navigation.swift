@@ -1,96 +1,220 @@
-/// The site's navigation, worked out once per build: the top-level pages
-/// and one entry per folder (linking to its first page). Each page gets it
-/// with the pages of its own folder listed under that folder's entry, so
-/// every page is reachable and a page's size does not grow with the whole
-/// site.
+/// The site's navigation, worked out once per build: a tree of folders and
+/// pages to any depth. A page sees the top level, and the contents of each
+/// folder on the way to its own (the rest collapsed), so what a page carries
+/// grows with the depth of its path and the size of those folders, never
+/// with the whole site.
+///
+/// A folder's entry is its section page (`guide/index.html`, from
+/// `_index.md`, `index.md` or `README.md`) when it has one, titled by it;
+/// otherwise it is named after the folder and links to its first page.
+/// Siblings are ordered by `order`/`weight`, then by title in natural order
+/// (`SE-0002` before `SE-0100`, 2 before 10), then by address; a folder
+/// without an `order` of its own sits where its first page would.
 struct Navigation: Sendable {
-    /// Top-level pages and folder entries, in page order.
-    private var entries: [NavItem] = []
-    /// Each folder's pages, by the folder's index in `entries`.
-    private var folderPages: [Int: [NavItem]] = [:]
-    /// Where each output is: its entry, and its place among its folder's pages.
-    private var places: [String: (entry: Int, page: Int?)] = [:]
+    /// A listed page: its output, its navigation title and its `order`/`weight`.
+    struct Page: Sendable {
+        var output: String
+        var title: String
+        var order: Int?
+    }
 
-    /// - Parameter pages: outputs (`guide.html`, `scenarios/messenger.html`)
-    ///   and titles, in navigation order.
-    init(pages: [(output: String, title: String)]) {
-        var folderEntry: [Substring: Int] = [:]
+    /// A folder or a page of the tree.
+    private struct Node: Sendable {
+        var title: String
+        var href: String
+        /// The folder's path (`guide/advanced`), nil for a page.
+        var folder: String?
+        var children: [Int] = []
+    }
+
+    private var nodes: [Node] = []
+    /// The top level's nodes, in order.
+    private var top: [Int] = []
+    /// Each listed output's node (a section page is its folder's node).
+    private var places: [String: Int] = [:]
+    /// Each folder's node, by path.
+    private var folders: [String: Int] = [:]
+
+    /// - Parameter pages: the pages to list, the home page left out.
+    init(pages: [Page]) {
+        typealias Key = (order: Int, title: String, output: String)
+        func precedes(_ a: Key, _ b: Key) -> Bool {
+            if a.order != b.order { return a.order < b.order }
+            let titles = Self.naturalOrder(a.title, b.title)
+            if titles != 0 { return titles < 0 }
+            return a.output < b.output
+        }
+        var keys: [Key] = []
+        // Folders first, so that pages can hang under them.
+        func folderNode(_ path: String) -> Int {
+            if let known = folders[path] { return known }
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let node = nodes.count
+            nodes.append(Node(title: name.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ").capitalizedFirstLetter,
+                              href: "", folder: path))
+            keys.append((.max, "", path))
+            folders[path] = node
+            let parent = SiteBuilder.parent(of: path)
+            if parent.isEmpty { top.append(node) } else { let above = folderNode(parent); nodes[above].children.append(node) }
+            return node
+        }
+        var sectionPages: [Int: Key] = [:]
         for page in pages {
-            let parts = page.output.split(separator: "/")
-            guard parts.count > 1 else {
-                places[page.output] = (entries.count, nil)
-                entries.append(NavItem(title: page.title, href: page.output, current: false))
+            let key: Key = (page.order ?? .max, page.title, page.output)
+            let folder = SiteBuilder.parent(of: page.output)
+            if page.output.hasSuffix("/index.html") {
+                // The folder's own page: its entry's title and link.
+                let node = folderNode(folder)
+                nodes[node].title = page.title
+                nodes[node].href = page.output
+                sectionPages[node] = key
+                places[page.output] = node
                 continue
             }
-            let entry: Int
-            if let known = folderEntry[parts[0]] {
-                entry = known
-            } else {
-                entry = entries.count
-                folderEntry[parts[0]] = entry
-                entries.append(NavItem(title: parts[0].replacingOccurrences(of: "-", with: " ").capitalizedFirstLetter,
-                                       href: page.output, current: false))
-            }
-            places[page.output] = (entry, folderPages[entry, default: []].count)
-            folderPages[entry, default: []].append(NavItem(title: page.title, href: page.output, current: false))
+            let node = nodes.count
+            nodes.append(Node(title: page.title, href: page.output, folder: nil))
+            keys.append(key)
+            places[page.output] = node
+            if folder.isEmpty { top.append(node) } else { let above = folderNode(folder); nodes[above].children.append(node) }
         }
+        // Order from the leaves up: a folder sorts by its section page's
+        // `order` if that page has one, else by its first page's, then by
+        // its own title.
+        func arrange(_ children: inout [Int]) {
+            for child in children where nodes[child].folder != nil {
+                var contents = nodes[child].children
+                arrange(&contents)
+                nodes[child].children = contents
+                let order = sectionPages[child].map(\.order).flatMap { $0 == .max ? nil : $0 }
+                    ?? nodes[child].children.first.map { keys[$0].order } ?? .max
+                keys[child] = (order, nodes[child].title, nodes[child].folder ?? "")
+            }
+            children.sort { precedes(keys[$0], keys[$1]) }
+        }
+        arrange(&top)
+        // A folder without a page of its own links to its first page.
+        func firstLink(_ node: Int) -> String {
+            if !nodes[node].href.isEmpty { return nodes[node].href }
+            return nodes[node].children.first.map(firstLink) ?? ""
+        }
+        for node in nodes.indices where nodes[node].href.isEmpty {
+            nodes[node].href = firstLink(node)
+        }
+    }
+
+    /// The same, from pages already in navigation order (their position is
+    /// their order).
+    init(pages: [(output: String, title: String)]) {
+        self.init(pages: pages.enumerated().map { Page(output: $1.output, title: $1.title, order: $0) })
+    }
+
+    /// Natural order: runs of digits compare by value (`2` < `10`, `0002` <
+    /// `0100`), the rest case-insensitively; -1, 0 or 1.
+    static func naturalOrder(_ a: String, _ b: String) -> Int {
+        let x = Array(a.lowercased().unicodeScalars), y = Array(b.lowercased().unicodeScalars)
+        var i = 0, j = 0
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 48 && scalar.value <= 57 }
+        while i < x.count, j < y.count {
+            if isDigit(x[i]), isDigit(y[j]) {
+                var endI = i, endJ = j
+                while endI < x.count, isDigit(x[endI]) { endI += 1 }
+                while endJ < y.count, isDigit(y[endJ]) { endJ += 1 }
+                // Leading zeros do not count; then the longer number is larger.
+                let digitsA = x[i..<endI].drop { $0 == "0" }, digitsB = y[j..<endJ].drop { $0 == "0" }
+                if digitsA.count != digitsB.count { return digitsA.count < digitsB.count ? -1 : 1 }
+                for (p, q) in zip(digitsA, digitsB) where p != q { return p.value < q.value ? -1 : 1 }
+                i = endI
+                j = endJ
+                continue
+            }
+            if x[i] != y[j] { return x[i].value < y[j].value ? -1 : 1 }
+            i += 1
+            j += 1
+        }
+        if x.count - i != y.count - j { return x.count - i < y.count - j ? -1 : 1 }
+        return a == b ? 0 : (a < b ? -1 : 1)
     }
 
     /// What a page's navigation shows besides which item is current: the
-    /// links' root, and the folder entry whose pages are listed.
+    /// links' root, and the folder whose path is open.
     struct Group: Hashable, Sendable {
         var root: String
-        var expanded: Int?
+        var folder: String
     }
 
-    /// The group of the page at `output`, its links relative to `root`.
+    /// The group of the page at `output`, its links relative to `root`: its
+    /// folder open (a section page opens its own). A page the navigation
+    /// does not list (an example page) opens its nearest listed folder.
     func group(of output: String, root: String) -> Group {
-        if let place = places[output] { return Group(root: root, expanded: place.page == nil ? nil : place.entry) }
-        // A page the navigation does not list (an example page): still
-        // show its folder's pages.
-        let parts = output.split(separator: "/")
-        guard parts.count > 1, let entry = entries.firstIndex(where: { $0.href.hasPrefix(parts[0] + "/") }) else {
-            return Group(root: root, expanded: nil)
+        if let node = places[output], let folder = nodes[node].folder { return Group(root: root, folder: folder) }
+        var folder = SiteBuilder.parent(of: output)
+        while !folder.isEmpty, folders[folder] == nil { folder = SiteBuilder.parent(of: folder) }
+        return Group(root: root, folder: folder)
+    }
+
+    /// A group's visible nodes in document order, with their depth.
+    private func visible(in group: Group) -> [(node: Int, depth: Int)] {
+        var open: Set<Int> = []
+        var path = group.folder
+        while !path.isEmpty {
+            if let node = folders[path] { open.insert(node) }
+            path = SiteBuilder.parent(of: path)
         }
-        return Group(root: root, expanded: entry)
+        var result: [(node: Int, depth: Int)] = []
+        func walk(_ children: [Int], depth: Int) {
+            for child in children {
+                result.append((child, depth))
+                if open.contains(child) { walk(nodes[child].children, depth: depth + 1) }
+            }
+        }
+        walk(top, depth: 1)
+        return result
     }
 
-    /// The items a group's navigation has: the entries, then the listed pages.
-    func itemCount(in group: Group) -> Int {
-        entries.count + (group.expanded.map { folderPages[$0]?.count ?? 0 } ?? 0)
-    }
-
-    /// The index (as `items(in:current:)` counts) of the page at `output`
-    /// in its group, nil if the navigation does not list it.
+    /// The index (as `items(in:current:)` counts, in document order) of the
+    /// page at `output` in its group, nil if the group does not show it.
     func itemIndex(of output: String, in group: Group) -> Int? {
-        guard let place = places[output] else { return nil }
-        if let page = place.page { return place.entry == group.expanded ? entries.count + page : nil }
-        return place.entry
+        guard let node = places[output] else { return nil }
+        return visible(in: group).firstIndex { $0.node == node }
     }
 
-    /// A group's navigation, with the items at the indexes `current` picks
-    /// marked current (entries first, then the listed pages).
+    /// A group's navigation as a flat list in document order, each item with
+    /// its depth and how many lists close after it, the items at the indexes
+    /// `current` picks marked current.
     /// `marked`: each item also answers `NavigationMemo.markKey` with its index.
     func items(in group: Group, marked: Bool = false, current: (Int) -> Bool) -> [NavItem] {
-        func mark(_ index: Int) -> String? {
-            marked ? String(NavigationMemo.open) + String(index) + String(NavigationMemo.owned) : nil
-        }
-        var items = entries
-        for index in items.indices {
-            items[index].root = group.root
-            items[index].current = current(index)
-            items[index].mark = mark(index)
-        }
-        if let entry = group.expanded {
-            var children = folderPages[entry] ?? []
-            for index in children.indices {
-                children[index].root = group.root
-                children[index].current = current(entries.count + index)
-                children[index].mark = mark(entries.count + index)
-            }
-            items[entry].children = children
+        let shown = visible(in: group)
+        var items: [NavItem] = []
+        items.reserveCapacity(shown.count)
+        for (index, (node, depth)) in shown.enumerated() {
+            let next = index + 1 < shown.count ? shown[index + 1].depth : 1
+            var item = NavItem(title: nodes[node].title, href: nodes[node].href, current: current(index))
+            item.root = group.root
+            item.depth = depth
+            item.isFolder = nodes[node].folder != nil
+            item.expanded = next > depth
+            item.closes = max(0, depth - next)
+            item.mark = marked ? String(NavigationMemo.open) + String(index) + String(NavigationMemo.owned) : nil
+            items.append(item)
         }
         return items
+    }
+
+    /// The flat list as a tree: each item's `children` are the items one
+    /// level below it.
+    static func tree(_ list: [NavItem]) -> [NavItem] {
+        var index = 0
+        func level(_ depth: Int) -> [NavItem] {
+            var result: [NavItem] = []
+            while index < list.count, list[index].depth == depth {
+                var item = list[index]
+                index += 1
+                if item.expanded { item.children = level(depth + 1) }
+                result.append(item)
+            }
+            return result
+        }
+        return level(1)
     }
 
     /// The navigation of the page at `current`, its links relative to `root`.

@@ -31,8 +31,8 @@ struct NavigationMemo: Sendable {
     static let open: Character = "\u{10FFFC}", owned: Character = "\u{10FFFB}", close: Character = "\u{10FFFD}"
     /// The name of the opening marker's tag, which only items answer.
     static let markKey = "rowmotion-current-mark"
-    static let chromeKeys: Set<String> = ["siteTitle", "root", "stylesheet", "script", "nav"]
-    static let itemKeys: Set<String> = ["expanded", "title", "href", "current", "children", "root", "url"]
+    static let chromeKeys: Set<String> = ["siteTitle", "root", "stylesheet", "script", "nav", "navList"]
+    static let itemKeys: Set<String> = ["expanded", "title", "href", "current", "children", "root", "url", "depth", "folder", "closes"]
 
     /// - Parameters:
     ///   - outputs: every output whose page shows the navigation.
@@ -193,7 +193,7 @@ struct NavigationMemo: Sendable {
             let isCurrent = tag.name == "current"
             if isCurrent, sections.contains(where: { $0.current }) { return nil }
             if tag.kind == "#" || tag.kind == "^" {
-                let pushesItem = tag.kind == "#" && (tag.name == "nav" || tag.name == "children")
+                let pushesItem = tag.kind == "#" && (tag.name == "nav" || tag.name == "navList" || tag.name == "children")
                 sections.append((tag.name, pushesItem, isCurrent))
                 if isCurrent { insertions.append((tag.range.lowerBound, opening)) }
             } else if isCurrent {

@@ -68,7 +68,7 @@ extension SiteBuilder {
             let rest = url[end...]
             let fragment = rest.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(rest[rest.utf8.index(after: $0)...]) }
             // A folder's address is its index page (opened from disk too).
-            let rewritten = target.hasSuffix(".md") ? String(target.dropLast(3)) + ".html"
+            let rewritten = target.hasSuffix(".md") ? outputPath(ofPage: target)
                 : target.hasSuffix("/") ? target + "index.html" : target
             let path = rewritten.utf8.contains(UInt8(ascii: "%")) ? rewritten.removingPercentEncoding ?? rewritten : rewritten
             let resolved = path.isEmpty ? page.output
