@@ -125,3 +125,66 @@ struct LinkPathTests {
         }
     }
 }
+
+/// GFM tables (github/cmark-gfm, test/spec.txt, "Tables (extension)",
+/// examples 198–205): the Markdown and the HTML cmark-gfm gives, which ours
+/// must equal byte for byte. Example 203 is no table, and its paragraph is
+/// rendered with smart punctuation like any other (`---` an em dash).
+@Suite("GFM tables")
+struct TableTests {
+    static let examples: [(number: Int, markdown: String, html: String)] = [
+        (198, "| foo | bar |\n| --- | --- |\n| baz | bim |\n",
+         "<table>\n<thead>\n<tr>\n<th>foo</th>\n<th>bar</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>baz</td>\n<td>bim</td>\n</tr>\n</tbody>\n</table>\n"),
+        (199, "| abc | defghi |\n:-: | -----------:\nbar | baz\n",
+         "<table>\n<thead>\n<tr>\n<th align=\"center\">abc</th>\n<th align=\"right\">defghi</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n"
+            + "<td align=\"center\">bar</td>\n<td align=\"right\">baz</td>\n</tr>\n</tbody>\n</table>\n"),
+        (200, "| f\\|oo  |\n| ------ |\n| b `\\|` az |\n| b **\\|** im |\n",
+         "<table>\n<thead>\n<tr>\n<th>f|oo</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>b <code>|</code> az</td>\n</tr>\n<tr>\n"
+            + "<td>b <strong>|</strong> im</td>\n</tr>\n</tbody>\n</table>\n"),
+        (201, "| abc | def |\n| --- | --- |\n| bar | baz |\n> bar\n",
+         "<table>\n<thead>\n<tr>\n<th>abc</th>\n<th>def</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>bar</td>\n<td>baz</td>\n</tr>\n</tbody>\n</table>\n"
+            + "<blockquote>\n<p>bar</p>\n</blockquote>\n"),
+        (202, "| abc | def |\n| --- | --- |\n| bar | baz |\nbar\n\nbar\n",
+         "<table>\n<thead>\n<tr>\n<th>abc</th>\n<th>def</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>bar</td>\n<td>baz</td>\n</tr>\n<tr>\n"
+            + "<td>bar</td>\n<td></td>\n</tr>\n</tbody>\n</table>\n<p>bar</p>\n"),
+        (203, "| abc | def |\n| --- |\n| bar |\n", "<p>| abc | def |\n| — |\n| bar |</p>\n"),
+        (204, "| abc | def |\n| --- | --- |\n| bar |\n| bar | baz | boo |\n",
+         "<table>\n<thead>\n<tr>\n<th>abc</th>\n<th>def</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>bar</td>\n<td></td>\n</tr>\n<tr>\n"
+            + "<td>bar</td>\n<td>baz</td>\n</tr>\n</tbody>\n</table>\n"),
+        (205, "| abc | def |\n| --- | --- |\n", "<table>\n<thead>\n<tr>\n<th>abc</th>\n<th>def</th>\n</tr>\n</thead>\n</table>\n"),
+    ]
+
+    @Test(arguments: examples.map(\.number))
+    func gfmSpecExample_rendersAsCmarkGFMDoes(number: Int) throws {
+        let example = try #require(Self.examples.first { $0.number == number })
+        #expect(MarkdownRenderer.render(example.markdown, player: { _ in nil }) == example.html, "example \(number)")
+    }
+
+    /// What the spec leaves to the surroundings: text above the header row
+    /// stays a paragraph; tables in block quotes and list items; a cell's
+    /// `#`, `-` or `1.` is text; smart quotes in cells, none in the
+    /// delimiter row; links in cells go through the link rewriting.
+    @Test func tablesInContext_keepTheirSurroundingsAndInlineMarkdown() {
+        let html = MarkdownRenderer.render("""
+            Intro line
+            | a | b |
+            | :-: | --- |
+            | # not a heading | - not a list |
+            | 1. x | "quoted" [page](other.md) |
+
+            > | q |
+            > | --- |
+            > | 1 |
+
+            - | l |
+              | - |
+              | *m* |
+            """, player: { _ in nil }, link: { url, _ in url == "other.md" ? "other.html" : nil })
+        #expect(html.hasPrefix("<p>Intro line</p>\n<table>\n<thead>\n<tr>\n<th align=\"center\">a</th>\n<th>b</th>"), "\(html)")
+        #expect(html.contains("<td align=\"center\"># not a heading</td>\n<td>- not a list</td>"), "\(html)")
+        #expect(html.contains("<td align=\"center\">1. x</td>\n<td>“quoted” <a href=\"other.html\">page</a></td>"), "\(html)")
+        #expect(html.contains("<blockquote>\n<table>\n<thead>\n<tr>\n<th>q</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>1</td>"), "\(html)")
+        #expect(html.contains("<li>\n<table>\n<thead>\n<tr>\n<th>l</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td><em>m</em></td>"), "\(html)")
+        #expect(!html.contains("—") && !html.contains("–"), "no smart dashes from delimiter rows")
+    }
+}

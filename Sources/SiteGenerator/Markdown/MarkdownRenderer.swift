@@ -238,8 +238,15 @@ final class ParsedMarkdown: @unchecked Sendable {
 
     init(_ markdown: String) {
         text = markdown
-        let bytes = Array(markdown.utf8)
-        document = cmark_parse_document(bytes, bytes.count, Self.options)
+        document = Self.parse(markdown)
+    }
+
+    /// libcmark's tree, with GFM tables made tables.
+    static func parse(_ text: String) -> OpaquePointer? {
+        let bytes = Array(text.utf8)
+        guard let document = cmark_parse_document(bytes, bytes.count, options) else { return nil }
+        Tables.apply(to: document, source: text, options: options)
+        return document
     }
 
     deinit { if let document { cmark_node_free(document) } }
@@ -266,8 +273,7 @@ final class ParsedMarkdown: @unchecked Sendable {
         lock.withLock {
             defer { document = nil }
             if let document { return document }
-            let bytes = Array(text.utf8)
-            return cmark_parse_document(bytes, bytes.count, Self.options)
+            return Self.parse(text)
         }
     }
 }
