@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // The diff engine: no dependencies, not even Foundation.
@@ -32,7 +33,8 @@ let package = Package(
         // Markdown pages and examples to a static site: load, render, write.
         .target(
             name: "SiteGenerator",
-            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "Reports", "CCMark", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "Reports", "CCMark", .product(name: "Mustache", package: "swift-mustache"),
+                           .product(name: "TOMLKit", package: "TOMLKit")],
             plugins: ["EmbedTheme"]
         ),
         // templates/ into SiteGenerator's source at build time (the theme's one copy in git).

@@ -575,6 +575,27 @@ struct SiteBuilderTests {
         #expect(errors.first?.location.file.hasSuffix("guide/index.md") == true, "the second in path order")
     }
 
+    /// TOML front matter (`+++`, Hugo's other format) reads like YAML's:
+    /// known keys, params for templates, problems at the key's line.
+    @Test func tomlFrontMatter_readsLikeYAML_withProblemsAtTheirLine() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n"),
+            ("site/a.md", "+++\ntitle = \"Ay from TOML\"\nweight = 1\ndate = 2024-05-01\ntags = [\"x\", \"y\"]\n[params]\ncolor = \"red\"\n+++\nBody of A.\n"),
+            ("site/b.md", "+++\ntitle = \"B\"\n  order = \"first\"\n+++\n# B\n"),
+            ("site/c.md", "+++\ntitle = \"C\"\ntitle = \"again\"\n+++\n# C\n"),
+            ("templates/page.mustache", "<title>{{title}}</title><i>{{#params.tags}}{{.}};{{/params.tags}}{{params.date}} {{params.params.color}}</i>{{{content}}}\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        let messages = site.diagnostics.map { "\(($0.location.file as NSString).lastPathComponent):\($0.location.line):\($0.location.column) \($0.message)" }
+        #expect(messages.contains("b.md:3:3 the page's 'order' must be a whole number, not a string"), "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("c.md:3:") && $0.contains("TOML front matter") }, "\(messages)")
+        #expect(messages.count == 2, "\(messages)")
+        func html(_ output: String) -> String { String(decoding: site.files[output] ?? [], as: UTF8.self) }
+        #expect(html("a.html").contains("<title>Ay from TOML</title><i>x;y;2024-05-01 red</i>"), "\(html("a.html"))")
+        #expect(html("a.html").contains("<p>Body of A.</p>") && !html("a.html").contains("+++"))
+    }
+
     @Test func aliases_thatLeaveTheSiteOrTakeAnAddress_areErrorsAtTheAlias() throws {
         let project = try FixtureProject(files: [
             ("site/index.md", "# Home\n"),

@@ -1,7 +1,9 @@
 import Diagnostics
 import SnapshotFormat
+import TOMLKit
 
-/// A page's optional front matter: YAML between `---` lines at the top.
+/// A page's optional front matter: YAML between `---` lines at the top, or
+/// TOML between `+++` lines (Hugo's other format).
 public struct FrontMatter: Equatable, Sendable {
     public var title: String?
     public var order: Int?
@@ -65,6 +67,18 @@ public struct FrontMatter: Equatable, Sendable {
     /// - Returns: the YAML (nil when there is none), the body, and the number
     ///   of lines before the body; nil when the front matter is never closed.
     static func split(_ text: String) -> (yaml: String?, body: String, bodyLineOffset: Int)? {
+        split(text, opening: "---", closing: ["---", "..."])
+    }
+
+    /// Splits off TOML front matter between `+++` lines; nil when the page
+    /// does not start with one, or it is never closed.
+    static func splitTOML(_ text: String) -> (toml: String, body: String, bodyLineOffset: Int)? {
+        guard text.utf8.starts(with: "+++".utf8), let (toml, body, offset) = split(text, opening: "+++", closing: ["+++"]),
+              let toml else { return nil }
+        return (toml, body, offset)
+    }
+
+    private static func split(_ text: String, opening: Substring, closing: [Substring]) -> (yaml: String?, body: String, bodyLineOffset: Int)? {
         // Line by line from the top, without splitting the rest of the page;
         // by bytes, so CRLF line ends are found too ("\r\n" is one Character).
         func isFence(_ line: Substring, _ fences: [Substring]) -> Bool {
@@ -80,9 +94,9 @@ public struct FrontMatter: Equatable, Sendable {
             let line = text[lineStart..<lineEnd]
             let next = lineEnd == text.endIndex ? text.endIndex : text.utf8.index(after: lineEnd)
             if lineNumber == 0 {
-                guard isFence(line, ["---"]) else { return (nil, text, 0) }
+                guard isFence(line, [opening]) else { return (nil, text, 0) }
                 yamlStart = next
-            } else if isFence(line, ["---", "..."]) {
+            } else if isFence(line, closing) {
                 // The YAML ends before the newline that ends its last line.
                 let yamlEnd = lineNumber == 1 ? yamlStart : text.utf8.index(before: lineStart)
                 return (String(text[yamlStart..<yamlEnd]), String(text[next...]), lineNumber + 1)
@@ -170,6 +184,67 @@ public struct FrontMatter: Equatable, Sendable {
         case .null: return matter
         default: return nil
         }
+        return interpret(value, diagnostics: &diagnostics)
+    }
+
+    /// TOML front matter (`+++`), read by TOMLKit and then exactly like
+    /// YAML's. TOML keeps no positions of values: a key's problem is
+    /// reported at the line that sets it, found in the text.
+    static func parsedTOML(_ toml: String, file: String, diagnostics: inout [Diagnostic]) -> FrontMatter {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: toml)
+        } catch let error as TOMLParseError {
+            diagnostics.append(.error("toml-syntax", at: SourceLocation(file: file, line: error.source.begin.line + 1, column: max(1, error.source.begin.column)),
+                                      "the page's TOML front matter: \(error.description)"))
+            return FrontMatter()
+        } catch {
+            diagnostics.append(.error("toml-syntax", at: SourceLocation(file: file, line: 2, column: 1), "the page's TOML front matter: \(error)"))
+            return FrontMatter()
+        }
+        let lines = toml.split(separator: "\n", omittingEmptySubsequences: false)
+        func location(ofKey key: String) -> SourceLocation {
+            // `key =`, `"key" =` at the top level (before any [table] header).
+            for (index, line) in lines.enumerated() {
+                let trimmed = line.drop { $0 == " " || $0 == "\t" }
+                if trimmed.hasPrefix("[") { break }
+                for spelling in [key, "\"\(key)\"", "'\(key)'"] where trimmed.hasPrefix(spelling) {
+                    let rest = trimmed.dropFirst(spelling.count).drop { $0 == " " || $0 == "\t" }
+                    if rest.hasPrefix("=") {
+                        return SourceLocation(file: file, line: index + 2, column: line.count - trimmed.count + 1)
+                    }
+                }
+            }
+            return SourceLocation(file: file, line: 1, column: 1)
+        }
+        func located(_ value: TOMLValueConvertible, at place: SourceLocation) -> LocatedValue {
+            switch value.type {
+            case .string: return LocatedValue(kind: .string(value.string ?? ""), location: place)
+            case .int: return LocatedValue(kind: .integer(value.int ?? 0), location: place)
+            case .double: return LocatedValue(kind: .number(value.double ?? 0), location: place)
+            case .bool: return LocatedValue(kind: .bool(value.bool ?? false), location: place)
+            case .array:
+                return LocatedValue(kind: .array((value.array.map { Array($0) } ?? []).map { located($0, at: place) }), location: place)
+            case .table:
+                guard let table = value.table else { return LocatedValue(kind: .null, location: place) }
+                return LocatedValue(kind: .object(table.keys.compactMap { key in
+                    table[key].map { LocatedValue.Member(key: key, keyLocation: place, value: located($0, at: place)) }
+                }), location: place)
+            case .date, .time, .dateTime:
+                // Dates as written in TOML's own form, for templates to show.
+                return LocatedValue(kind: .string(value.tomlValue.debugDescription), location: place)
+            }
+        }
+        let members = table.keys.compactMap { key in
+            table[key].map { LocatedValue.Member(key: key, keyLocation: location(ofKey: key), value: located($0, at: location(ofKey: key))) }
+        }
+        return interpret(LocatedValue(kind: .object(members), location: SourceLocation(file: file, line: 2, column: 1)),
+                         diagnostics: &diagnostics) ?? FrontMatter()
+    }
+
+    /// A parsed mapping's keys as front matter, whichever format it came in.
+    static func interpret(_ value: LocatedValue, diagnostics: inout [Diagnostic]) -> FrontMatter? {
+        var matter = FrontMatter()
         for member in value.members ?? [] {
             switch (member.key, member.value.kind) {
             case ("title", .string(let text)): matter.title = text

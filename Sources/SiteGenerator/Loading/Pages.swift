@@ -98,7 +98,10 @@ extension SiteBuilder {
         // a mapping, is a thematic break: the page is all Markdown.
         var (yaml, body, offset) = FrontMatter.split(text) ?? (nil, text, 0)
         var matter = FrontMatter()
-        if let yaml {
+        if let (toml, tomlBody, tomlOffset) = FrontMatter.splitTOML(text) {
+            matter = FrontMatter.parsedTOML(toml, file: file, diagnostics: &diagnostics)
+            (body, offset) = (tomlBody, tomlOffset)
+        } else if let yaml {
             if let read = FrontMatter.read(yaml, file: file, diagnostics: &diagnostics) {
                 matter = read
             } else {
