@@ -287,6 +287,20 @@ struct SiteBuilderTests {
         #expect(Set(result.site.diagnostics.map(\.id)) == ["broken-link", "unreferenced-example"])
     }
 
+    /// A link's warning points at its address: the same address twice on
+    /// a line, in a table cell, after front matter, in a list.
+    @Test func linkWarnings_pointAtTheAddressItself() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n"),
+            ("site/a.md", "---\ntitle: A\n---\n# A\n\nTwice: [x](gone.md) and [y](gone.md).\n\n| col | link |\n| --- | --- |\n| 1 | see [z](missing.md) |\n\n- item\n  - [deep](nope/) here\n"),
+        ])
+        defer { project.remove() }
+        let file = project.root.appendingPathComponent("site/a.md").path
+        let places = SiteBuilder.build(project.options).diagnostics.filter { $0.id == "broken-link" }
+            .map { "\($0.location.file == file ? "a.md" : $0.location.file):\($0.location.line):\($0.location.column)" }
+        #expect(places == ["a.md:6:12", "a.md:6:29", "a.md:10:15", "a.md:13:12"])
+    }
+
     @Test func linksWithinAPage_mustNameOneOfItsHeadings() throws {
         let project = try FixtureProject(files: [
             ("site/index.md", "# Home\n\n## Move hints\n\nSee [hints](#move-hints) and\n[the rules](#move-hint).\n"),
@@ -294,7 +308,7 @@ struct SiteBuilderTests {
         defer { project.remove() }
         let page = project.root.appendingPathComponent("site/index.md").path
         let warnings = SiteBuilder.build(project.options).diagnostics.map(\.description)
-        #expect(warnings == ["\(page):6:1: warning: link to '#move-hint', which is not a heading or element id of this page; did you mean 'move-hints'?"])
+        #expect(warnings == ["\(page):6:13: warning: link to '#move-hint', which is not a heading or element id of this page; did you mean 'move-hints'?"])
     }
 
     /// Every page of a fixture site, byte for byte. `ROWMOTION_RECORD=1
@@ -460,7 +474,7 @@ struct SiteBuilderTests {
         let example = project.root.appendingPathComponent("examples/list.yml").path
         let warnings = site.diagnostics.filter { $0.id == "broken-link" }.map(\.description)
         #expect(warnings.count == 1)
-        #expect(warnings.first?.hasPrefix("\(links):6:1: warning: link to '#step-9', which is not a heading or element id of \(example); did you mean 'step-") == true)
+        #expect(warnings.first?.hasPrefix("\(links):6:10: warning: link to '#step-9', which is not a heading or element id of \(example); did you mean 'step-") == true)
     }
 
     /// A theme's page template may read `nav` itself besides including the
@@ -685,7 +699,7 @@ struct SiteBuilderTests {
         let links = project.root.appendingPathComponent("site/links.md").path
         let guide = project.root.appendingPathComponent("site/guide.md").path
         #expect(second.site.diagnostics.filter { $0.id == "broken-link" }.map(\.description)
-                == ["\(links):3:1: warning: link to '#move-hints', which is not a heading or element id of \(guide)"])
+                == ["\(links):3:17: warning: link to '#move-hints', which is not a heading or element id of \(guide)"])
         #expect(second.site.cachedCount > 0)
     }
 

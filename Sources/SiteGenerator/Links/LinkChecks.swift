@@ -30,7 +30,7 @@ extension SiteBuilder {
         links.compactMap { link in
             guard let (source, ids) = targets[link.page], !ids.contains(link.fragment) else { return nil }
             let which = link.page == page.output ? "this page" : source
-            return .warning("broken-link", at: SourceLocation(file: page.source, line: max(link.line, 1), column: 1),
+            return .warning("broken-link", at: SourceLocation(file: page.source, line: max(link.line, 1), column: max(link.column, 1)),
                             "link to '#\(link.fragment)', which is not a heading or element id of \(which)"
                             + KeySuggestions.hint(for: link.fragment, in: ids.sorted()))
         }

@@ -28,20 +28,21 @@ public enum MarkdownRenderer {
     ///   - player: the HTML that replaces a demo block, or nil to leave a
     ///     visible placeholder (the caller reports why).
     public static func render(_ markdown: String, lineOffset: Int = 0, player: (DemoBlock) -> String?) -> String {
-        render(markdown, lineOffset: lineOffset, player: player, link: { _, _ in nil })
+        render(markdown, lineOffset: lineOffset, player: player, link: { _, _, _ in nil })
     }
 
-    /// Renders `markdown`; `link` sees every link's URL (with its line) and
-    /// may return a replacement (`.md` pages become `.html`).
+    /// Renders `markdown`; `link` sees every link's URL (with the line and
+    /// column of its address in the file) and may return a replacement
+    /// (`.md` pages become `.html`).
     public static func render(_ markdown: String, lineOffset: Int = 0, player: (DemoBlock) -> String?,
-                              link: (_ url: String, _ line: Int) -> String?) -> String {
+                              link: (_ url: String, _ line: Int, _ column: Int) -> String?) -> String {
         render(ParsedMarkdown(markdown), lineOffset: lineOffset, player: player, link: link)
     }
 
     /// Renders a document parsed earlier (when its title was read); a
     /// document is rendered once, since rendering changes its tree.
     static func render(_ parsed: ParsedMarkdown, lineOffset: Int = 0, player: (DemoBlock) -> String?,
-                       link: (_ url: String, _ line: Int) -> String?) -> String {
+                       link: (_ url: String, _ line: Int, _ column: Int) -> String?) -> String {
         let options = ParsedMarkdown.options
         guard let document = parsed.take() else { return "" }
         defer { cmark_node_free(document) }
@@ -49,18 +50,13 @@ public enum MarkdownRenderer {
         // Collect first: replacing nodes while iterating would upset the iterator.
         var blocks: [OpaquePointer] = []
         var headings: [OpaquePointer] = []
+        var finder = LinkPlaces(source: parsed.source)
         let iterator = cmark_iter_new(document)
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
             guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
             if cmark_node_get_type(node) == CMARK_NODE_LINK, let url = cmark_node_get_url(node).map({ String(cString: $0) }) {
-                var line = Int(cmark_node_get_start_line(node))
-                // Inline nodes carry no position in cmark 0.30: use the enclosing block's.
-                var parent = cmark_node_parent(node)
-                while line == 0, let block = parent {
-                    line = Int(cmark_node_get_start_line(block))
-                    parent = cmark_node_parent(block)
-                }
-                if let replacement = link(url, line + lineOffset) { cmark_node_set_url(node, replacement) }
+                let (line, column) = finder.place(of: url, in: node)
+                if let replacement = link(url, line + lineOffset, column) { cmark_node_set_url(node, replacement) }
                 continue
             }
             if cmark_node_get_type(node) == CMARK_NODE_HEADING {
@@ -234,6 +230,8 @@ final class ParsedMarkdown: @unchecked Sendable {
     static let options = CMARK_OPT_UNSAFE | CMARK_OPT_SMART
     private var document: OpaquePointer?
     private let text: String
+    /// The Markdown it was parsed from.
+    var source: String { text }
     private let lock = NSLock()
 
     init(_ markdown: String) {
@@ -275,5 +273,63 @@ final class ParsedMarkdown: @unchecked Sendable {
             if let document { return document }
             return Self.parse(text)
         }
+    }
+}
+
+/// Where each link's address is written. cmark 0.30 gives inline nodes no
+/// position, so the address is looked up in the source lines of the block
+/// around the link, from where the previous link was found (links come in
+/// document order): the line and column of its first character. A link
+/// whose address is not written there as is (a reference link, an escaped
+/// or entity-encoded address) is placed at its block's start.
+struct LinkPlaces {
+    private let lines: [Substring]
+    /// Where the previous link's address was found (0-based line, UTF-8 offset after it).
+    private var cursor = (line: 0, offset: 0)
+
+    init(source: String) {
+        lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The 1-based line and column of `url` as the link `node` writes it.
+    mutating func place(of url: String, in node: OpaquePointer) -> (line: Int, column: Int) {
+        // The nearest enclosing node with a position; inside a table, the
+        // node around the table (a cell's own positions count from the cell).
+        var block: OpaquePointer? = node
+        var ancestor = cmark_node_parent(node)
+        while let current = ancestor {
+            let type = cmark_node_get_type(current)
+            if type == CMARK_NODE_CUSTOM_BLOCK || type == CMARK_NODE_CUSTOM_INLINE { block = cmark_node_parent(current) }
+            ancestor = cmark_node_parent(current)
+        }
+        while let current = block, cmark_node_get_start_line(current) == 0 { block = cmark_node_parent(current) }
+        guard let block else { return (1, 1) }
+        // The document (around a table's cells) spans every line.
+        let isDocument = cmark_node_get_type(block) == CMARK_NODE_DOCUMENT
+        let first = isDocument ? 1 : Int(cmark_node_get_start_line(block))
+        let last = isDocument ? lines.count : max(first, Int(cmark_node_get_end_line(block)))
+        let fallback = (first, isDocument ? 1 : max(1, Int(cmark_node_get_start_column(block))))
+        guard !url.isEmpty, first >= 1 else { return fallback }
+        let needle = Array(url.utf8)
+        var line = max(first - 1, cursor.line)
+        var offset = line == cursor.line ? cursor.offset : 0
+        while line < min(last, lines.count) {
+            let bytes = Array(lines[line].utf8)
+            if let found = Self.find(needle, in: bytes, from: offset) {
+                cursor = (line, found + needle.count)
+                return (line + 1, found + 1)
+            }
+            line += 1
+            offset = 0
+        }
+        return fallback
+    }
+
+    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard needle.count <= bytes.count, start <= bytes.count - needle.count else { return nil }
+        for index in start...(bytes.count - needle.count) where bytes[index] == needle[0] {
+            if bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
+        }
+        return nil
     }
 }

@@ -26,7 +26,7 @@ struct BuildCache: Sendable {
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 3 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 4 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {
@@ -164,21 +164,23 @@ struct FragmentLink: Equatable, Sendable {
     var page: String
     /// The id after `#`, percent-decoded.
     var fragment: String
-    /// The line of the link in its page's Markdown file.
+    /// The line and column of the link's address in its page's Markdown file.
     var line: Int
+    var column = 1
 
-    var cacheText: String { "\(page)\u{1F}\(fragment)\u{1F}\(line)" }
+    var cacheText: String { "\(page)\u{1F}\(fragment)\u{1F}\(line)\u{1F}\(column)" }
 
-    init(page: String, fragment: String, line: Int) {
+    init(page: String, fragment: String, line: Int, column: Int = 1) {
         self.page = page
         self.fragment = fragment
         self.line = line
+        self.column = column
     }
 
     init?<Text: StringProtocol>(cacheText: Text) {
         let parts = cacheText.split(separator: "\u{1F}", omittingEmptySubsequences: false)
-        guard parts.count == 3, let line = Int(parts[2]) else { return nil }
-        self.init(page: String(parts[0]), fragment: String(parts[1]), line: line)
+        guard parts.count == 4, let line = Int(parts[2]), let column = Int(parts[3]) else { return nil }
+        self.init(page: String(parts[0]), fragment: String(parts[1]), line: line, column: column)
     }
 }
 

@@ -54,7 +54,7 @@ extension SiteBuilder {
                 result.diagnostics.append(error)
                 return nil
             }
-        }, link: { url, line in
+        }, link: { url, line, column in
             // Links to pages of the site: `.md` becomes `.html`, and the
             // target must exist. Relative, or root-absolute (`/guide/a.md`,
             // rewritten relative to this page, or under --base-url); the path
@@ -74,12 +74,12 @@ extension SiteBuilder {
             let resolved = path.isEmpty ? page.output
                 : normalize(rootAbsolute || directory.isEmpty ? path : directory + "/" + path)
             if !path.isEmpty, !outputs.contains(resolved), !resolved.hasPrefix("assets/") {
-                result.diagnostics.append(.warning("broken-link", at: SourceLocation(file: page.source, line: max(line, 1), column: 1),
+                result.diagnostics.append(.warning("broken-link", at: SourceLocation(file: page.source, line: max(line, 1), column: column),
                                                    "link to '\(target)', which no page of the site produces"))
             } else if let fragment, !fragment.isEmpty {
                 // Its heading is checked once every page's headings are known.
                 let decoded = fragment.utf8.contains(UInt8(ascii: "%")) ? fragment.removingPercentEncoding ?? fragment : fragment
-                links.append(FragmentLink(page: resolved, fragment: decoded, line: line))
+                links.append(FragmentLink(page: resolved, fragment: decoded, line: line, column: column))
             }
             // Only the path changes; the query and fragment stay as written.
             if rootAbsolute { return chrome.root + String(rewritten.dropFirst()) + rest }
