@@ -161,6 +161,11 @@ public enum SiteBuilder {
         // Pages' old addresses.
         site.files.merge(redirects(inputs, root: root(of:), diagnostics: &site.diagnostics)) { existing, _ in existing }
 
+        // Search, over the finished pages (cached ones too).
+        site.files[SearchIndex.path] = SearchIndex.script(
+            pages: inputs.pages.map { ($0.output, $0.title) } + inputs.examples.map { (examplePath($0.name), $0.sequence.title) },
+            files: site.files)
+
         // Links, over the finished outputs.
         site.diagnostics += fragmentProblems(inputs, rendered: rendered, files: site.files, options: options)
 

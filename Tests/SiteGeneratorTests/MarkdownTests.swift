@@ -188,3 +188,63 @@ struct TableTests {
         #expect(!html.contains("—") && !html.contains("–"), "no smart dashes from delimiter rows")
     }
 }
+
+@Suite("Search index")
+struct SearchIndexTests {
+    /// Text from `<main>` only (not the navigation, scripts or styles),
+    /// entities decoded, white space folded; headings with ids kept.
+    @Test func entries_holdTheMainTextAndHeadings_notTheChrome() {
+        let html = Array("""
+            <html><body><nav><a>Guide</a></nav><main class="page"><h1 id="top">Title &amp; more</h1>
+            <p>First   line\ncontinues &lt;here&gt; &#8212; &#x41;.</p><script>var secret = 1;</script><style>.x{}</style>
+            <h2 id="part-two">Part <code>two</code></h2><p>More.</p><h3>No id</h3></main><footer>foot</footer></body></html>
+            """.utf8)
+        let (headings, text) = SearchIndex.read(html)
+        #expect(headings == [["Part two", "part-two"]])
+        #expect(text == "Title & more First line continues <here> — A. Part two More. No id")
+    }
+
+    @Test func longPages_areCutAtACharacterBoundary() {
+        let html = Array(("<main>" + String(repeating: "é", count: SearchIndex.textLimit) + "</main>").utf8)
+        let text = SearchIndex.read(html).text
+        #expect(text.utf8.count <= SearchIndex.textLimit && text.allSatisfy { $0 == "é" })
+    }
+}
+
+@Suite("Swift highlighting")
+struct SwiftHighlighterTests {
+    @Test func tokens_getTheirClasses_andEverythingIsEscaped() {
+        let html = SwiftHighlighter.html("@MainActor func f<T: Equatable>(_ x: T) -> String { // a < b\n  let n = 0x1F + 1.5e-3\n  return \"v \\(x.count) & \\\"q\\\"\" /* c /* nested */ */ #if DEBUG\n}\n")
+        #expect(html.contains("<span class=\"hl-attribute\">@MainActor</span> <span class=\"hl-keyword\">func</span> f&lt;"))
+        #expect(html.contains("<span class=\"hl-type\">T</span>: <span class=\"hl-type\">Equatable</span>&gt;"))
+        #expect(html.contains("<span class=\"hl-comment\">// a &lt; b</span>"))
+        #expect(html.contains("<span class=\"hl-number\">0x1F</span> + <span class=\"hl-number\">1.5e-3</span>"))
+        #expect(html.contains("<span class=\"hl-string\">&quot;v \\(</span>x.count<span class=\"hl-string\">) &amp; \\&quot;q\\&quot;&quot;</span>"), "\(html)")
+        #expect(html.contains("<span class=\"hl-comment\">/* c /* nested */ */</span> <span class=\"hl-directive\">#if</span>"))
+    }
+
+    @Test func rawAndMultiLineStrings_endWhereSwiftEndsThem() {
+        let raw = SwiftHighlighter.html("let r = #\"a \"quoted\" \\(no) \\#(yes)\"#; let z = 1")
+        #expect(raw.contains("<span class=\"hl-string\">#&quot;a &quot;quoted&quot; \\(no) \\#(</span>yes<span class=\"hl-string\">)&quot;#</span>; <span class=\"hl-keyword\">let</span> z"), "\(raw)")
+        let multi = SwiftHighlighter.html("let m = \"\"\"\n  one \"two\"\n  \"\"\"\nlet k = 2")
+        #expect(multi.contains("<span class=\"hl-string\">&quot;&quot;&quot;\n  one &quot;two&quot;\n  &quot;&quot;&quot;</span>\n<span class=\"hl-keyword\">let</span>"), "\(multi)")
+    }
+
+    /// Whatever the input, the output is the input escaped, spans aside.
+    @Test func anyInput_keepsItsTextExactly() {
+        let samples = ["\"unterminated\nlet x", "/* open", "#\"raw", "`func` café Ünïcode 😀 \\", "\"\\(\"nested \\(1)\")\""]
+        for sample in samples {
+            let html = SwiftHighlighter.html(sample)
+            let text = html.replacingOccurrences(of: #"<span class="hl-[a-z]+">"#, with: "", options: .regularExpression)
+                .replacingOccurrences(of: "</span>", with: "")
+            let expected = sample.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            #expect(text == expected, "\(sample)")
+        }
+    }
+
+    @Test func swiftFences_areColoured_othersLeftToCmark() {
+        let html = MarkdownRenderer.render("```swift\nlet a = 1\n```\n\n```\nlet b = 2\n```\n", player: { _ in nil })
+        #expect(html == "<pre><code class=\"language-swift\"><span class=\"hl-keyword\">let</span> a = <span class=\"hl-number\">1</span>\n</code></pre>\n<pre><code>let b = 2\n</code></pre>\n")
+    }
+}

@@ -49,6 +49,7 @@ public enum MarkdownRenderer {
 
         // Collect first: replacing nodes while iterating would upset the iterator.
         var blocks: [OpaquePointer] = []
+        var swiftBlocks: [OpaquePointer] = []
         var headings: [OpaquePointer] = []
         var finder = LinkPlaces(source: parsed.source)
         let iterator = cmark_iter_new(document)
@@ -66,9 +67,19 @@ public enum MarkdownRenderer {
             guard cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK else { continue }
             // cmark 0.30 has no cmark_node_get_fenced: a non-empty info string means fenced.
             let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
-            if info.split(separator: " ").first == "rowmotion" { blocks.append(node) }
+            let language = info.split(separator: " ").first
+            if language == "rowmotion" { blocks.append(node) } else if language == "swift" { swiftBlocks.append(node) }
         }
         cmark_iter_free(iterator)
+
+        // Swift code, coloured at build time.
+        for node in swiftBlocks {
+            let code = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+            guard let replacement = cmark_node_new(CMARK_NODE_HTML_BLOCK) else { continue }
+            cmark_node_set_literal(replacement, "<pre><code class=\"language-swift\">" + SwiftHighlighter.html(code) + "</code></pre>\n")
+            cmark_node_replace(node, replacement)
+            cmark_node_free(node)
+        }
 
         for node in blocks {
             let source = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
