@@ -45,7 +45,7 @@ struct MarkdownTests {
         }
         #expect(seen.map(\.source) == ["example: messenger.yml\n"])
         #expect(seen.first?.firstLine == 8)
-        #expect(html.contains("<div data-rowmotion-player=\"messenger.yml\"></div>\n<pre><code class=\"language-swift\">let x = 1"))
+        #expect(html.contains("<div data-rowmotion-player=\"messenger.yml\"></div>\n<pre><code class=\"language-swift\"><span class=\"hl-keyword\">let</span> x"))
         #expect(!html.contains("example: messenger.yml"))
     }
 
