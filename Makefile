@@ -5,10 +5,11 @@
 SWIFT  ?= swift
 PYTHON ?= python3
 VENV   := .venv
-# Debian packages the build and the tests always need.
-APT_PACKAGES := libcmark-dev
+# Debian packages the build and the tests always need (cmark: the plain
+# converter the CommonMark spec comparison checks pages against).
+APT_PACKAGES := libcmark-dev cmark
 
-.PHONY: site test fuzz build release deps venv node browser bench bench-page clean
+.PHONY: site test fuzz build release deps venv node browser commonmark-spec bench bench-page clean
 
 ## Build the tool, then the site: site/ and examples/ into _site/ with the
 ## default theme (a project's templates/ overrides it file by file). Strict:
@@ -26,12 +27,12 @@ site: deps release
 ## the browser tests in a real headless Chromium, the hostile-input corpus
 ## and the server abuse tests (with a seeded share of their fuzz), and the SwiftPM plugin run
 ## in a fixture package.
-test: deps build venv node browser
+test: deps build venv node browser commonmark-spec
 	$(SWIFT) test
 	.build/debug/rowmotion check --strict
 	.build/debug/rowmotion build --strict --out .build/strict-site
 	node --test Tests/js
-	$(VENV)/bin/pytest -q Tests/schema Tests/scripts Tests/browser Tests/hostile
+	$(VENV)/bin/pytest -q Tests/schema Tests/scripts Tests/corpus Tests/browser Tests/hostile
 	bash Tests/plugin/run.sh
 
 ## Not part of `test`: the seeded property test for 1,000,000 random
@@ -70,6 +71,18 @@ $(VENV)/.installed: requirements-test.txt requirements-axe.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-test.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -r requirements-axe.txt
+	touch $@
+
+## The CommonMark spec's examples (from marko's sdist on PyPI, pinned by
+## hash in requirements-spec.txt), for Tests/corpus/test_commonmark_spec.py.
+SPEC_DIR := .build/commonmark-spec
+commonmark-spec: $(SPEC_DIR)/commonmark.txt
+
+$(SPEC_DIR)/commonmark.txt: requirements-spec.txt | venv
+	mkdir -p $(SPEC_DIR)
+	$(VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: --require-hashes \
+		-r requirements-spec.txt -d $(SPEC_DIR)
+	tar -xzf $(SPEC_DIR)/marko-2.2.4.tar.gz -C $(SPEC_DIR) --strip-components=3 marko-2.2.4/tests/spec/commonmark.txt
 	touch $@
 
 ## Node, for the player's JavaScript tests (Debian's nodejs when missing).
