@@ -70,7 +70,10 @@ struct SiteBenchCommand: ParsableCommand {
     @Flag(help: "Keep the generated site (site/, examples/, hugo/) for profiling; its folder is printed.")
     var keep = false
 
+    @Flag(help: "Ten flat folders of 100 pages (the corpus before issue 17) instead of folders nested four deep.")
+    var flat = false
+
     func run() {
-        SiteBench.run(runs: runs, json: json, parent: parent, keep: keep)
+        SiteBench.run(runs: runs, json: json, parent: parent, keep: keep, flat: flat)
     }
 }

@@ -4,14 +4,16 @@ import SeededRandom
 import SiteGenerator
 
 /// `rowmotion-bench site`: a full build of 1,000 generated Markdown pages
-/// (about 2 KB each: headings, lists, code, links) and 100 snapshot
+/// (about 2 KB each: headings, lists, code, links), nested four deep with a
+/// section page per top folder, and 100 snapshot
 /// sequences, next to two baselines measured in the same run: the floor,
 /// libcmark alone reading, rendering and writing the same Markdown files
 /// into the same kind of folder (written as the site writer writes them);
 /// and Hugo (Debian's `hugo`, when it is on PATH) building the same pages
 /// with a minimal layout that does the same work: one template per page and
-/// a navigation list of the sections and the current section's pages. Hugo
-/// runs as a process, as users run it.
+/// a navigation list of the sections and the current section's pages.
+/// Side by side as users run them, both as processes: a clean build and a
+/// build with nothing changed, each tool's; and what a page weighs.
 enum SiteBench {
     struct Figures {
         var pages: Int
@@ -30,7 +32,7 @@ enum SiteBench {
 
     /// - Parameter parent: the folder the generated site and both outputs go
     ///   in (`.build`, on this machine's disk; `/dev/shm` takes the disk out).
-    static func run(runs: Int, json: Bool, parent: String, keep: Bool = false) {
+    static func run(runs: Int, json: Bool, parent: String, keep: Bool = false, flat: Bool = false) {
         let root = URL(fileURLWithPath: parent, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             .appendingPathComponent("bench-site-\(getpid())")
         defer {
@@ -40,7 +42,7 @@ enum SiteBench {
                 try? FileManager.default.removeItem(at: root)
             }
         }
-        let (pages, sequences) = generate(into: root, pages: 1_000, sequences: 100)
+        let (pages, sequences) = generate(into: root, pages: 1_000, sequences: 100, flat: flat)
         var options = BuildOptions()
         options.site = root.appendingPathComponent("site").path
         options.examples = root.appendingPathComponent("examples").path
@@ -91,6 +93,29 @@ enum SiteBench {
             let result = SiteBuilder.buildAndWrite(cached)
             precondition(result.site.unchanged, "a no-change rebuild rendered or wrote something")
         }
+        // Side by side as users run them: each tool as a process, a clean
+        // build and one with nothing changed since the last.
+        var sideBySide: SideBySide?
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rowmotion")
+        if FileManager.default.isExecutableFile(atPath: binary.path) {
+            let out = root.appendingPathComponent("_process")
+            let arguments = ["build", "--site", "site", "--examples", "examples", "--out", out.path]
+            let clean = medianMilliseconds(runs: runs, prepare: { try? FileManager.default.removeItem(at: out) }) {
+                runProcess(binary.path, arguments + ["--no-cache"], in: root)
+            }
+            runProcess(binary.path, arguments, in: root)
+            let unchanged = medianMilliseconds(runs: runs) { runProcess(binary.path, arguments, in: root) }
+            var figures = SideBySide(cleanMs: clean, noChangeMs: unchanged, pageBytes: medianPageBytes(in: out, navigation: false),
+                                     navigationBytes: medianPageBytes(in: out, navigation: true))
+            if let hugo = findHugo() {
+                let project = root.appendingPathComponent("hugo"), hugoOut = root.appendingPathComponent("_hugo")
+                let hugoArguments = ["--quiet", "--source", project.path, "--destination", hugoOut.path]
+                runProcess(hugo, hugoArguments, in: root)
+                figures.hugoNoChangeMs = medianMilliseconds(runs: runs) { runProcess(hugo, hugoArguments, in: root) }
+                figures.hugoPageBytes = medianPageBytes(in: hugoOut, navigation: false)
+            }
+            sideBySide = figures
+        }
         let figures = Figures(pages: pages.count, sequences: sequences, buildMs: build, floorMs: floor, rebuildMs: rebuild, hugoMs: hugoMs)
         if json {
             print(figures.json)
@@ -106,8 +131,61 @@ enum SiteBench {
                 print("  hugo              not measured (no hugo on PATH; apt-get install hugo)")
             }
             print("  no-change rebuild \(format(rebuild, digits: 1)) ms  (\(format(100 * rebuild / build, digits: 1))% of a clean build; warm cache)")
+            if let side = sideBySide {
+                print("side by side, each tool as a process (median of \(runs)):")
+                print("                    clean build   nothing changed   median page   its navigation")
+                print("  rowmotion         \(pad(format(side.cleanMs, digits: 1) + " ms", 11))   \(pad(format(side.noChangeMs, digits: 1) + " ms", 15))   "
+                      + "\(pad("\(side.pageBytes) B", 11))   \(side.navigationBytes) B")
+                if let hugoMs, let hugoNoChange = side.hugoNoChangeMs, let hugoBytes = side.hugoPageBytes {
+                    print("  hugo              \(pad(format(hugoMs, digits: 1) + " ms", 11))   \(pad(format(hugoNoChange, digits: 1) + " ms", 15))   \(hugoBytes) B")
+                    print("  hugo ÷ rowmotion  \(pad(format(hugoMs / side.cleanMs, digits: 2) + "×", 11))   \(format(hugoNoChange / side.noChangeMs, digits: 2))×")
+                }
+            } else {
+                print("side by side: not measured (no rowmotion binary next to the benchmark; swift build -c release --product rowmotion)")
+            }
         }
     }
+
+    struct SideBySide {
+        var cleanMs: Double
+        var noChangeMs: Double
+        var pageBytes: Int
+        var navigationBytes: Int
+        var hugoNoChangeMs: Double?
+        var hugoPageBytes: Int?
+    }
+
+    static func runProcess(_ path: String, _ arguments: [String], in folder: URL) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+        process.waitUntilExit()
+        precondition(process.terminationStatus == 0, "\(path) \(arguments.joined(separator: " ")) failed on the benchmark site")
+    }
+
+    /// The median size of the generated pages (`page*.html`) in `folder`, or
+    /// of their `<nav>` element.
+    static func medianPageBytes(in folder: URL, navigation: Bool) -> Int {
+        var sizes: [Int] = []
+        let paths = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]) ?? []
+        // Ours are page7.html, Hugo's page7/index.html.
+        for path in paths where path.hasSuffix(".html") && path.split(separator: "/").contains(where: { $0.hasPrefix("page") }) {
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else { continue }
+            if !navigation { sizes.append(data.count); continue }
+            let text = String(decoding: data, as: UTF8.self)
+            if let start = text.range(of: "<nav"), let end = text.range(of: "</nav>", range: start.upperBound..<text.endIndex) {
+                sizes.append(text.utf8.distance(from: start.lowerBound, to: end.upperBound))
+            }
+        }
+        sizes.sort()
+        return sizes.isEmpty ? 0 : sizes[sizes.count / 2]
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : text + String(repeating: " ", count: width - text.count) }
 
     static func findHugo() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -154,7 +232,7 @@ enum SiteBench {
     }
 
     /// Seeded pages and sequences; a tenth of the pages embed a player.
-    static func generate(into root: URL, pages count: Int, sequences: Int) -> (pages: [String], sequences: Int) {
+    static func generate(into root: URL, pages count: Int, sequences: Int, flat: Bool = false) -> (pages: [String], sequences: Int) {
         var random = SeededGenerator(seed: 2026)
         let manager = FileManager.default
         try? manager.removeItem(at: root)
@@ -180,12 +258,20 @@ enum SiteBench {
             try? manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             _ = manager.createFile(atPath: url.path, contents: Data(text.utf8))
         }
+        // Nested four deep (s0/p1/c2/page7.md), each top section with its
+        // own page (_index.md, which both tools read as the section's page).
+        func path(_ number: Int) -> String {
+            flat ? "s\(number % 10)/page\(number)" : "s\(number % 10)/p\((number / 10) % 5)/c\((number / 50) % 4)/page\(number)"
+        }
+        let up = flat ? "../" : "../../../"
         var names: [String] = []
         for number in 0..<count {
-            let name = "section\(number % 10)/page\(number).md"
+            let name = path(number) + ".md"
+            let next = (number + 1) % count
+            // From s/p/c/ to the next page: up three folders, then down.
             var text = "---\ntitle: Page \(number)\norder: \(number)\n---\n# Page \(number)\n\n"
             while text.utf8.count < 1_900 {
-                text += "## \(sentence(3))\n\n\(sentence(25)) See [page \((number + 1) % count)](../section\(((number + 1) % count) % 10)/page\((number + 1) % count).md).\n\n"
+                text += "## \(sentence(3))\n\n\(sentence(25)) See [page \(next)](\(up)\(path(next)).md).\n\n"
                 text += "- \(sentence(6))\n- \(sentence(5))\n- `code` and **bold** \(sentence(4))\n\n"
                 text += "```swift\nlet value = \(number) // \(sentence(4))\n```\n\n"
             }
@@ -193,6 +279,12 @@ enum SiteBench {
             let url = root.appendingPathComponent("site/\(name)")
             try? manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             _ = manager.createFile(atPath: url.path, contents: Data(text.utf8))
+            names.append(name)
+        }
+        for section in 0..<10 where !flat {
+            let name = "s\(section)/_index.md"
+            _ = manager.createFile(atPath: root.appendingPathComponent("site/\(name)").path,
+                                   contents: Data("---\ntitle: Section \(section)\norder: \(section)\n---\n\(sentence(40))\n".utf8))
             names.append(name)
         }
         return (names, sequences)

@@ -294,16 +294,23 @@ final class ParsedMarkdown: @unchecked Sendable {
 /// whose address is not written there as is (a reference link, an escaped
 /// or entity-encoded address) is placed at its block's start.
 struct LinkPlaces {
-    private let lines: [Substring]
+    private let bytes: [UInt8]
+    /// Where each line starts in `bytes`, worked out on the first link.
+    private var lineStarts: [Int] = []
     /// Where the previous link's address was found (0-based line, UTF-8 offset after it).
     private var cursor = (line: 0, offset: 0)
 
     init(source: String) {
-        lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        bytes = Array(source.utf8)
     }
 
     /// The 1-based line and column of `url` as the link `node` writes it.
     mutating func place(of url: String, in node: OpaquePointer) -> (line: Int, column: Int) {
+        if lineStarts.isEmpty {
+            lineStarts.reserveCapacity(bytes.count / 40 + 1)
+            lineStarts.append(0)
+            for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(index + 1) }
+        }
         // The nearest enclosing node with a position; inside a table, the
         // node around the table (a cell's own positions count from the cell).
         var block: OpaquePointer? = node
@@ -318,17 +325,17 @@ struct LinkPlaces {
         // The document (around a table's cells) spans every line.
         let isDocument = cmark_node_get_type(block) == CMARK_NODE_DOCUMENT
         let first = isDocument ? 1 : Int(cmark_node_get_start_line(block))
-        let last = isDocument ? lines.count : max(first, Int(cmark_node_get_end_line(block)))
+        let last = isDocument ? lineStarts.count : max(first, Int(cmark_node_get_end_line(block)))
         let fallback = (first, isDocument ? 1 : max(1, Int(cmark_node_get_start_column(block))))
         guard !url.isEmpty, first >= 1 else { return fallback }
         let needle = Array(url.utf8)
         var line = max(first - 1, cursor.line)
         var offset = line == cursor.line ? cursor.offset : 0
-        while line < min(last, lines.count) {
-            let bytes = Array(lines[line].utf8)
-            if let found = Self.find(needle, in: bytes, from: offset) {
-                cursor = (line, found + needle.count)
-                return (line + 1, found + 1)
+        while line < min(last, lineStarts.count) {
+            let start = lineStarts[line], end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
+            if let found = find(needle, from: start + offset, to: end) {
+                cursor = (line, found - start + needle.count)
+                return (line + 1, found - start + 1)
             }
             line += 1
             offset = 0
@@ -336,9 +343,9 @@ struct LinkPlaces {
         return fallback
     }
 
-    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= bytes.count, start <= bytes.count - needle.count else { return nil }
-        for index in start...(bytes.count - needle.count) where bytes[index] == needle[0] {
+    private func find(_ needle: [UInt8], from start: Int, to end: Int) -> Int? {
+        guard !needle.isEmpty, start <= end - needle.count else { return nil }
+        for index in start...(end - needle.count) where bytes[index] == needle[0] {
             if bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
         }
         return nil

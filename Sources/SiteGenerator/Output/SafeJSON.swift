@@ -18,24 +18,41 @@ public enum SafeJSON {
     /// Encoded JSON made safe inside `<script>` (outside strings the JSON has
     /// none of these bytes, so only string contents change).
     static func scriptSafe(_ json: Data) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(json.count + 64)
-        var index = json.startIndex
-        while index < json.endIndex {
-            let byte = json[index]
-            switch byte {
-            case UInt8(ascii: "<"): out.append(contentsOf: #"\u003C"#.utf8)
-            case UInt8(ascii: ">"): out.append(contentsOf: #"\u003E"#.utf8)
-            case UInt8(ascii: "&"): out.append(contentsOf: #"\u0026"#.utf8)
-            case 0xE2 where index + 2 < json.endIndex && json[index + 1] == 0x80 && (json[index + 2] == 0xA8 || json[index + 2] == 0xA9):
-                // U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR.
-                out.append(contentsOf: (json[index + 2] == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8)
-                index += 3
-                continue
-            default: out.append(byte)
+        json.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let count = bytes.count
+            var out: [UInt8] = []
+            out.reserveCapacity(count + 64)
+            var index = 0
+            var plain = 0
+            func flush() {
+                if plain < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<index])) }
             }
-            index += 1
+            while index < count {
+                let byte = bytes[index]
+                var escape: StaticString?
+                var width = 1
+                switch byte {
+                case UInt8(ascii: "<"): escape = #"\u003C"#
+                case UInt8(ascii: ">"): escape = #"\u003E"#
+                case UInt8(ascii: "&"): escape = #"\u0026"#
+                case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    // U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR.
+                    escape = bytes[index + 2] == 0xA8 ? #"\u2028"# : #"\u2029"#
+                    width = 3
+                default: break
+                }
+                if let escape {
+                    flush()
+                    escape.withUTF8Buffer { out.append(contentsOf: $0) }
+                    index += width
+                    plain = index
+                } else {
+                    index += 1
+                }
+            }
+            flush()
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -178,6 +178,17 @@ struct Navigation: Sendable {
         return visible(in: group).firstIndex { $0.node == node }
     }
 
+    /// The index of every output the group shows, by output.
+    func itemIndexes(in group: Group) -> [String: Int] {
+        var indexes: [String: Int] = [:]
+        for (index, shown) in visible(in: group).enumerated() {
+            // A folder without a page links to its first page, which is not it.
+            let output = nodes[shown.node].href
+            if places[output] == shown.node { indexes[output] = index }
+        }
+        return indexes
+    }
+
     /// A group's navigation as a flat list in document order, each item with
     /// its depth and how many lists close after it, the items at the indexes
     /// `current` picks marked current.

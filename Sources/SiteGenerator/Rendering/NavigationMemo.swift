@@ -50,18 +50,37 @@ struct NavigationMemo: Sendable {
             groups[group, default: []].append(output)
         }
         let work = order.map { group in (group: group, outputs: groups[group] ?? [], base: chrome(groups[group]![0])) }
+        guard !work.isEmpty else { return }
+        // Whether the marked template renders the plain one plus markers is
+        // a property of the template (where its tags stand alone on a line),
+        // the same for every group: proven on the first group, and again
+        // only for a group whose text could hold a marker itself.
+        let first = Self.render(group: work[0].group, outputs: work[0].outputs, navigation: navigation, base: work[0].base,
+                                template: marked, plain: plain, proveAgainstPlain: true)
+        let proven = !first.isEmpty
         let results = ResultSlots<[String: String]>(count: work.count)
-        DispatchQueue.concurrentPerform(iterations: work.count) { index in
-            let (group, outputs, base) = work[index]
-            results[index] = Self.render(group: group, outputs: outputs, navigation: navigation, base: base, template: marked, plain: plain)
+        results[0] = first
+        DispatchQueue.concurrentPerform(iterations: work.count - 1) { offset in
+            let (group, outputs, base) = work[offset + 1]
+            let prove = !proven || Self.mayHoldMarkers(navigation.items(in: group) { _ in false }, base: base)
+            results[offset + 1] = Self.render(group: group, outputs: outputs, navigation: navigation, base: base, template: marked, plain: plain,
+                                              proveAgainstPlain: prove)
         }
         for result in results.values { html.merge(result) { first, _ in first } }
+    }
+
+    /// Whether a group's text (titles, links, the chrome's names) has a marker code point.
+    static func mayHoldMarkers(_ items: [NavItem], base: Chrome) -> Bool {
+        let markers: Set<Unicode.Scalar> = [open.unicodeScalars.first!, owned.unicodeScalars.first!, close.unicodeScalars.first!]
+        func holds(_ text: String) -> Bool { text.unicodeScalars.contains { markers.contains($0) } }
+        return [base.siteTitle, base.root, base.stylesheet, base.script].contains(where: holds)
+            || items.contains { holds($0.title) || holds($0.href) || holds($0.root) }
     }
 
     /// The navigation of each output of one group, or none when the
     /// renders cannot prove it.
     static func render(group: Navigation.Group, outputs: [String], navigation: Navigation, base: Chrome,
-                       template: MustacheLibrary, plain: MustacheLibrary) -> [String: String] {
+                       template: MustacheLibrary, plain: MustacheLibrary, proveAgainstPlain: Bool = true) -> [String: String] {
         func parts(current: Bool) -> Parts? {
             var chrome = base
             chrome.nav = navigation.items(in: group, marked: true) { _ in current }
@@ -71,10 +90,12 @@ struct NavigationMemo: Sendable {
         guard let none = parts(current: false), let all = parts(current: true),
               none.outside == all.outside, none.owners == all.owners else { return [:] }
         // The markers themselves must be all that the marked template adds.
-        var unmarked = base
-        unmarked.nav = navigation.items(in: group) { _ in false }
-        guard let reference = plain.render(unmarked, withTemplate: "nav"),
-              reference == zip(none.outside, none.marked + [""]).map({ String($0) + $1 }).joined() else { return [:] }
+        if proveAgainstPlain {
+            var unmarked = base
+            unmarked.nav = navigation.items(in: group) { _ in false }
+            guard let reference = plain.render(unmarked, withTemplate: "nav"),
+                  reference == zip(none.outside, none.marked + [""]).map({ String($0) + $1 }).joined() else { return [:] }
+        }
         // The "no" render as bytes, and where each marked part sits in it: a
         // page's navigation is those bytes with its own parts swapped in.
         var bytes: [UInt8] = []
@@ -90,9 +111,10 @@ struct NavigationMemo: Sendable {
         for index in none.owners.indices where none.marked[index] != all.marked[index] {
             partsOf[none.owners[index], default: []].append(index)
         }
+        let indexes = navigation.itemIndexes(in: group)
         var result: [String: String] = [:]
         for output in outputs {
-            guard let current = navigation.itemIndex(of: output, in: group), let swapped = partsOf[current] else {
+            guard let current = indexes[output], let swapped = partsOf[current] else {
                 result[output] = String(decoding: bytes, as: UTF8.self)
                 continue
             }
