@@ -74,6 +74,23 @@ struct NavigationMemoTests {
         }
     }
 
+    /// A long folder, shown a block at a time: each block is a group, and
+    /// every page's memoized navigation equals its own render.
+    @Test func longFolderBlocks_areMemoizedExactly() throws {
+        let outputs = (0..<130).map { "long/p\($0).html" } + ["top.html"]
+        let navigation = Navigation(pages: outputs.map { (output: $0, title: $0) })
+        func chrome(_ output: String) -> Chrome {
+            let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
+            return Chrome(siteTitle: "Site", root: root, stylesheet: "s.css", script: "s.js", nav: navigation.items(current: output, root: root))
+        }
+        let theme = try theme(nav: try #require(DefaultTheme.files["nav.mustache"]))
+        let memo = NavigationMemo(outputs: outputs, navigation: navigation, theme: theme, root: { chrome($0).root }, chrome: chrome)
+        #expect(memo.html.count == outputs.count)
+        for output in outputs {
+            #expect(memo.html[output] == theme.library.render(chrome(output), withTemplate: "nav"), "\(output)")
+        }
+    }
+
     @Test func templatesUsingCurrentInEveryForm_areMemoizedExactly() throws {
         let forms = [
             "{{#nav}}<a{{#current}} class=\"on\" title=\"{{title}}\"{{/current}}>{{title}}</a>{{/nav}}\n",

@@ -85,4 +85,31 @@ struct NavigationTests {
         #expect(items.count == 10 + 10 + 10, "the top folders, s3's folders, t4's pages")
         #expect(items.filter(\.current).map(\.href) == ["s3/t4/p5.html"])
     }
+
+    /// A folder of 575 pages (Swift Evolution's proposals) shows the block
+    /// of 50 the page is in, with an entry to the blocks around it: bounded,
+    /// and every page reachable by walking the blocks.
+    @Test func longFolders_showTheCurrentBlock_withWaysToTheOthers() {
+        let pages = (0..<575).map { Self.page("proposals/\(String(format: "%04d", $0)).html", "SE-\(String(format: "%04d", $0))") }
+            + [Self.page("intro.html", "Intro", order: 0)]
+        let navigation = Navigation(pages: pages)
+        let items = navigation.items(current: "proposals/0123.html", root: "../")
+        #expect(items.count == 2 + 1 + 50 + 1)
+        #expect(items[2].title == "… 100 earlier" && items[2].href == "proposals/0050.html")
+        #expect(items[3].title == "SE-0100" && items[52].title == "SE-0149")
+        #expect(items[53].title == "… 425 later" && items[53].href == "proposals/0150.html")
+        #expect(items.filter(\.current).map(\.title) == ["SE-0123"])
+        // Walking the "later" entries from the first block reaches the last page.
+        var output = "proposals/0000.html", seen: Set<String> = []
+        while true {
+            let shown = navigation.items(current: output, root: "../")
+            seen.formUnion(shown.map(\.href).filter { $0.hasPrefix("proposals/0") })
+            guard let later = shown.first(where: { $0.title.hasSuffix("later") }) else { break }
+            output = later.href
+        }
+        #expect(seen.count == 575)
+        // The first and last blocks have one way out each.
+        #expect(navigation.items(current: "proposals/0001.html", root: "../").filter { $0.title.hasPrefix("…") }.count == 1)
+        #expect(navigation.items(current: "proposals/0574.html", root: "../").filter { $0.title.hasPrefix("…") }.map(\.title) == ["… 550 earlier"])
+    }
 }

@@ -140,34 +140,74 @@ struct Navigation: Sendable {
     struct Group: Hashable, Sendable {
         var root: String
         var folder: String
+        /// Which block of a long folder's pages the page is in (see `blockSize`).
+        var block = 0
     }
+
+    /// A folder (or the top level) with more than `longFolder` entries shows
+    /// one block of `blockSize` of them, the one on the current path, with
+    /// an entry before and after it leading to the neighbouring blocks: what
+    /// a page carries stays bounded however many pages a folder holds, and
+    /// every page stays reachable.
+    static let longFolder = 60, blockSize = 50
 
     /// The group of the page at `output`, its links relative to `root`: its
     /// folder open (a section page opens its own). A page the navigation
     /// does not list (an example page) opens its nearest listed folder.
     func group(of output: String, root: String) -> Group {
-        if let node = places[output], let folder = nodes[node].folder { return Group(root: root, folder: folder) }
+        if let node = places[output] {
+            if let folder = nodes[node].folder { return Group(root: root, folder: folder) }
+            let folder = SiteBuilder.parent(of: output)
+            let siblings = folder.isEmpty ? top : folders[folder].map { nodes[$0].children } ?? top
+            let block = siblings.count > Self.longFolder ? (siblings.firstIndex(of: node) ?? 0) / Self.blockSize : 0
+            return Group(root: root, folder: folder, block: block)
+        }
         var folder = SiteBuilder.parent(of: output)
         while !folder.isEmpty, folders[folder] == nil { folder = SiteBuilder.parent(of: folder) }
         return Group(root: root, folder: folder)
     }
 
-    /// A group's visible nodes in document order, with their depth.
-    private func visible(in group: Group) -> [(node: Int, depth: Int)] {
+    /// One entry a group shows: a node, or a way to more of a long folder.
+    private struct Shown {
+        var node: Int?
+        var depth: Int
+        var more: (title: String, href: String)?
+    }
+
+    /// A group's visible entries in document order, with their depth.
+    private func visible(in group: Group) -> [Shown] {
         var open: Set<Int> = []
         var path = group.folder
+        let innermost = folders[group.folder]
         while !path.isEmpty {
             if let node = folders[path] { open.insert(node) }
             path = SiteBuilder.parent(of: path)
         }
-        var result: [(node: Int, depth: Int)] = []
-        func walk(_ children: [Int], depth: Int) {
-            for child in children {
-                result.append((child, depth))
-                if open.contains(child) { walk(nodes[child].children, depth: depth + 1) }
+        func firstLink(_ node: Int) -> String { nodes[node].href }
+        var result: [Shown] = []
+        func walk(_ children: [Int], depth: Int, isInnermost: Bool) {
+            var range = children.indices
+            if children.count > Self.longFolder {
+                let onPath = children.firstIndex { open.contains($0) }
+                let block = isInnermost && onPath == nil ? group.block : (onPath ?? 0) / Self.blockSize
+                let start = min(block * Self.blockSize, (children.count - 1) / Self.blockSize * Self.blockSize)
+                range = start..<min(children.count, start + Self.blockSize)
+            }
+            if range.lowerBound > 0 {
+                let count = range.lowerBound
+                result.append(Shown(node: nil, depth: depth,
+                                    more: ("… \(count) earlier", firstLink(children[max(0, range.lowerBound - Self.blockSize)]))))
+            }
+            for child in children[range] {
+                result.append(Shown(node: child, depth: depth))
+                if open.contains(child) { walk(nodes[child].children, depth: depth + 1, isInnermost: child == innermost) }
+            }
+            if range.upperBound < children.count {
+                result.append(Shown(node: nil, depth: depth,
+                                    more: ("… \(children.count - range.upperBound) later", firstLink(children[range.upperBound]))))
             }
         }
-        walk(top, depth: 1)
+        walk(top, depth: 1, isInnermost: innermost == nil)
         return result
     }
 
@@ -183,8 +223,9 @@ struct Navigation: Sendable {
         var indexes: [String: Int] = [:]
         for (index, shown) in visible(in: group).enumerated() {
             // A folder without a page links to its first page, which is not it.
-            let output = nodes[shown.node].href
-            if places[output] == shown.node { indexes[output] = index }
+            guard let node = shown.node else { continue }
+            let output = nodes[node].href
+            if places[output] == node { indexes[output] = index }
         }
         return indexes
     }
@@ -197,12 +238,18 @@ struct Navigation: Sendable {
         let shown = visible(in: group)
         var items: [NavItem] = []
         items.reserveCapacity(shown.count)
-        for (index, (node, depth)) in shown.enumerated() {
+        for (index, entry) in shown.enumerated() {
+            let depth = entry.depth
             let next = index + 1 < shown.count ? shown[index + 1].depth : 1
-            var item = NavItem(title: nodes[node].title, href: nodes[node].href, current: current(index))
+            var item: NavItem
+            if let node = entry.node {
+                item = NavItem(title: nodes[node].title, href: nodes[node].href, current: current(index))
+                item.isFolder = nodes[node].folder != nil
+            } else {
+                item = NavItem(title: entry.more?.title ?? "", href: entry.more?.href ?? "", current: current(index))
+            }
             item.root = group.root
             item.depth = depth
-            item.isFolder = nodes[node].folder != nil
             item.expanded = next > depth
             item.closes = max(0, depth - next)
             item.mark = marked ? String(NavigationMemo.open) + String(index) + String(NavigationMemo.owned) : nil
