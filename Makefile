@@ -23,7 +23,8 @@ site: deps release
 ## (warnings are errors) written aside, the player's JavaScript model
 ## replaying that site's examples and 2,000 random sequences against the
 ## engine, the JSON Schema tests, the check that Linux-only code stays behind
-## #if os(Linux) (users build on macOS too),
+## #if os(Linux) (users build on macOS too), the CommonMark spec's examples
+## against Debian's cmark, a generated real-documentation corpus,
 ## the browser tests in a real headless Chromium, the hostile-input corpus
 ## and the server abuse tests (with a seeded share of their fuzz), and the SwiftPM plugin run
 ## in a fixture package.
