@@ -26,6 +26,10 @@ public struct BuildOptions: Sendable {
     public var progress: (@Sendable (BuildEvent) -> Void)?
     /// `--baseline`: what to compare with; the site gains `changes.html`.
     public var baseline: Baseline?
+    /// Whether a build that finds no page and no example may succeed: off,
+    /// so that a wrong folder or working directory fails CI instead of
+    /// publishing an empty site.
+    public var allowEmpty = false
 
     public init() {}
 }
@@ -97,6 +101,14 @@ public enum SiteBuilder {
 
         // Loading.
         guard let inputs = SiteInputs.load(options, diagnostics: &site.diagnostics, clock: &clock) else { return site }
+        if inputs.pages.isEmpty, inputs.examples.isEmpty, !options.allowEmpty, !site.hasErrors {
+            let here = FileManager.default.currentDirectoryPath
+            site.diagnostics.append(.error("empty-site", at: SourceLocation(file: options.site, line: 1, column: 1),
+                                           "found no pages in '\(options.site)' and no examples in '\(options.examples)' (from \(here)): "
+                                               + "run in the project's folder or name the folders with --site and --examples; "
+                                               + "--allow-empty builds an empty site on purpose"))
+            return site
+        }
         for file in inputs.staticFiles { site.files[file.path] = file.bytes }
         let assets = themeAssets(inputs.theme)
         site.files.merge(assets.files) { _, new in new }

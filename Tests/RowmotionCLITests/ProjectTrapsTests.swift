@@ -60,10 +60,10 @@ import Testing
         // Before: an empty site replaced the real one.
         let site = try CLI.run(["build", "--site", "typo"], in: root)
         #expect(site.status == 1)
-        #expect(site.stderr == "typo:1:1: error: there is no folder 'typo' (given as --site)\n")
+        #expect(site.stderr == "typo:1:1: error: there is no folder 'typo' (given as --site)\nrowmotion: build failed: 1 error, 0 warnings\n")
         #expect(try String(contentsOf: root.appendingPathComponent("_site/index.html"), encoding: .utf8) == before)
         let templates = try CLI.run(["build", "--templates", "typo"], in: root)
-        #expect(templates.stderr == "typo:1:1: error: there is no folder 'typo' (given as --templates)\n")
+        #expect(templates.stderr == "typo:1:1: error: there is no folder 'typo' (given as --templates)\nrowmotion: build failed: 1 error, 0 warnings\n")
         let check = try CLI.run(["check", "--examples", "nowhere"], in: root)
         #expect(check.status == 1)
         #expect(check.stderr.contains("nowhere:1:1: error: there is no folder 'nowhere' (given as --examples)"))

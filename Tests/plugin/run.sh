@@ -31,6 +31,11 @@ check test -f _site/examples/inbox.html
 check grep -q 'data-rowmotion-player="inbox.yml"' _site/index.html
 swift package --allow-writing-to-package-directory rowmotion check --strict > check.log 2>&1
 check test $? -eq 0
+# Folders with no page and no example: an error through the plugin too, not an empty site.
+swift package --allow-writing-to-package-directory rowmotion build --site Sources --examples Sources --out _empty > empty.log 2>&1
+check test $? -ne 0
+check grep -q "error: found no pages in 'Sources' and no examples in 'Sources'" empty.log
+check test ! -e _empty
 # A broken example: the plugin fails, and the tool's located error reaches the user.
 printf 'steps:\n  - items: [a, a]\n' > examples/broken.yml
 swift package --allow-writing-to-package-directory rowmotion check > broken.log 2>&1

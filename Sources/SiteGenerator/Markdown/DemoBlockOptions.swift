@@ -15,6 +15,8 @@ public struct DemoSpec: Sendable {
     public var source: Source
     /// The step to show first (0 is the first snapshot).
     public var step = 0
+    /// Where `step` was written, to report a step past the last snapshot.
+    public var stepLocation: SourceLocation?
     public var autoplay = false
     public var animation: RowAnimation?
     /// `reloadData`: a second pane that jumps without animation.
@@ -46,7 +48,9 @@ public struct DemoSpec: Sendable {
             let location = member.value.location
             switch (member.key, member.value.kind) {
             case ("example", .string(let name)): example = name
-            case ("step", .integer(let step)) where step >= 0: spec.step = step
+            case ("step", .integer(let step)) where step >= 0:
+                spec.step = step
+                spec.stepLocation = location
             case ("autoplay", .bool(let flag)): spec.autoplay = flag
             case ("animation", .string(let name)) where RowAnimation(rawValue: name) != nil: spec.animation = RowAnimation(rawValue: name)
             case ("compare", .string(let name)) where comparisons.contains(name): spec.compare = name

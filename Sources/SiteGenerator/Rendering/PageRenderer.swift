@@ -47,6 +47,15 @@ extension SiteBuilder {
                 fromExamples = true
                 result.examples.insert(path)
             }
+            // A step past the last snapshot would quietly show the last one.
+            let snapshots = example.sequence.steps.count
+            if spec.step >= snapshots, let location = spec.stepLocation {
+                let name = fromExamples ? "'\(example.name)'" : "the block's sequence"
+                result.diagnostics.append(.error("step-out-of-range", at: location,
+                                                 "'step: \(spec.step)' is past the last snapshot of \(name): it has \(snapshots) "
+                                                     + "(steps 0 to \(snapshots - 1))"))
+                return nil
+            }
             do throws(Diagnostic) {
                 if spec.compare == "strategies" { return try strategyPanes(example, spec: spec, theme: theme) }
                 return try theme.render("player", playerView(example, spec: spec, shared: fromExamples ? shared : nil))

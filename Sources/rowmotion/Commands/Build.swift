@@ -22,6 +22,9 @@ struct SiteOptions: ParsableArguments {
     @Flag(help: "Treat warnings (broken links, examples no page shows, UIKit rule problems) as errors.")
     var strict = false
 
+    @Flag(help: "Build even when there is no page and no example (without it, that is an error: a wrong folder in CI).")
+    var allowEmpty = false
+
     func buildOptions(out: String = "_site", baseURL: String = "/") -> BuildOptions {
         var options = BuildOptions()
         options.site = site ?? "site"
@@ -32,6 +35,7 @@ struct SiteOptions: ParsableArguments {
         options.baseURL = baseURL
         options.drafts = drafts
         options.strict = strict
+        options.allowEmpty = allowEmpty
         return options
     }
 }
@@ -90,7 +94,7 @@ struct Build: ParsableCommand {
             // Read (or built) before anything is written: a bad BASE changes nothing.
             do throws(Diagnostic) { options.baseline = try Baseline.load(baseline, options: options) } catch {
                 report([error])
-                throw ExitCode(1)
+                throw failed([error], strict: options.strict)
             }
         }
         let terminal = isatty(STDERR_FILENO) != 0
@@ -112,8 +116,10 @@ struct Build: ParsableCommand {
             do {
                 try Data(site.reportJSON.utf8).write(to: URL(fileURLWithPath: reportPath))
             } catch {
-                report([.error("report", at: SourceLocation(file: reportPath, line: 1, column: 1), "cannot write the report: \(FileError.reason(error, path: reportPath))")])
-                throw ExitCode(1)
+                let problem = Diagnostic.error("report", at: SourceLocation(file: reportPath, line: 1, column: 1),
+                                               "cannot write the report: \(FileError.reason(error, path: reportPath))")
+                report([problem])
+                throw failed(site.diagnostics + [problem], strict: options.strict)
             }
         }
         if let summary, let changes = site.changes, let baseline = options.baseline {
@@ -121,11 +127,13 @@ struct Build: ParsableCommand {
             do {
                 try Data(markdown.utf8).write(to: URL(fileURLWithPath: summary))
             } catch {
-                report([.error("summary", at: SourceLocation(file: summary, line: 1, column: 1), "cannot write the summary: \(FileError.reason(error, path: summary))")])
-                throw ExitCode(1)
+                let problem = Diagnostic.error("summary", at: SourceLocation(file: summary, line: 1, column: 1),
+                                               "cannot write the summary: \(FileError.reason(error, path: summary))")
+                report([problem])
+                throw failed(site.diagnostics + [problem], strict: options.strict)
             }
         }
-        guard let written else { throw ExitCode(1) }
+        guard let written else { throw failed(site.diagnostics, strict: options.strict) }
         if !quiet {
             print("built \(site.pageCount) page\(site.pageCount == 1 ? "" : "s") and \(site.exampleCount) example\(site.exampleCount == 1 ? "" : "s") "
                   + "into \(out) (\(written.written) file\(written.written == 1 ? "" : "s") written, \(written.reused) unchanged"
@@ -137,5 +145,17 @@ struct Build: ParsableCommand {
             FileHandle.standardError.write(Data("rowmotion: \(changes.examples.count) examples animate differently since \(changes.base)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// Ends a failed build with one line that says why, after the
+    /// diagnostics: "rowmotion: build failed: 2 errors, 3 warnings (--strict)".
+    func failed(_ diagnostics: [Diagnostic], strict: Bool) -> ExitCode {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.filter { $0.severity == .warning }.count
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        let reason = [count(errors, "error"), count(warnings, "warning")].joined(separator: ", ")
+            + (strict && warnings > 0 ? " (--strict)" : "")
+        FileHandle.standardError.write(Data("rowmotion: build failed: \(reason)\n".utf8))
+        return ExitCode(1)
     }
 }
