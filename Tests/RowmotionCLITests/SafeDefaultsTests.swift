@@ -43,3 +43,32 @@ import Testing
         #expect(!lenient.stderr.contains("build failed"))
     }
 }
+
+extension SafeDefaultsTests {
+    /// Images, links to files and raw HTML's `src`/`href` that lead nowhere
+    /// are warnings at their address (errors under --strict); the ones that
+    /// exist pass, and raw HTML linking a `.md` page is told it is not rewritten.
+    @Test func missingImagesFilesAndRawHTMLTargets_areWarningsAtTheirColumn() throws {
+        let root = try ProjectTrapsTests.project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try ProjectTrapsTests.write(root, "site/img/here.png", "png")
+        try ProjectTrapsTests.write(root, "site/files.md", """
+            # Files
+
+            ![ok](img/here.png) ![gone](img/a.png) [pdf](docs/manual.pdf)
+
+            <img src="img/b.png" alt=""> <a href="index.md">home</a> <a href="#files">top</a>
+            <p>Inline <img src='/img/here.png'> and <img data-src="x.png" src="https://example.com/x.png"></p>
+            """)
+        let result = try CLI.run(["build", "--strict"], in: root)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "site/files.md:3:29: warning: image 'img/a.png', which is not a file of the site",
+            "site/files.md:3:46: warning: link to 'docs/manual.pdf', which is not a file of the site",
+            "site/files.md:5:11: warning: raw HTML points to 'img/b.png', which is not a file of the site",
+            "site/files.md:5:39: warning: raw HTML links to 'index.md', which the site publishes as 'index.html'; raw HTML is not rewritten: write 'index.html' or a Markdown link",
+            "rowmotion: build failed: 0 errors, 4 warnings (--strict)",
+        ], "\(result.stderr)")
+    }
+}

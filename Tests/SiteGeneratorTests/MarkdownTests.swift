@@ -179,7 +179,7 @@ struct TableTests {
             - | l |
               | - |
               | *m* |
-            """, player: { _ in nil }, link: { url, _, _ in url == "other.md" ? "other.html" : nil })
+            """, player: { _ in nil }, link: { url, _, _, _ in url == "other.md" ? "other.html" : nil })
         #expect(html.hasPrefix("<p>Intro line</p>\n<table>\n<thead>\n<tr>\n<th align=\"center\">a</th>\n<th>b</th>"), "\(html)")
         #expect(html.contains("<td align=\"center\"># not a heading</td>\n<td>- not a list</td>"), "\(html)")
         #expect(html.contains("<td align=\"center\">1. x</td>\n<td>“quoted” <a href=\"other.html\">page</a></td>"), "\(html)")

@@ -15,6 +15,16 @@ public struct DemoBlock: Sendable {
     public var firstLine: Int
 }
 
+/// What kind of address the renderer hands to its `link` callback.
+public enum LinkKind: Sendable {
+    /// A Markdown link: the callback may rewrite it (`.md` → `.html`).
+    case link
+    /// A Markdown image: rewritten like a link's path, checked as a file.
+    case image
+    /// A `src` or `href` in raw HTML: checked only, never rewritten.
+    case rawHTML
+}
+
 /// Markdown to HTML through libcmark (CommonMark), with raw HTML passed
 /// through (`CMARK_OPT_UNSAFE`: the docs are written by the project's own
 /// authors) and smart punctuation. Demo blocks are found by walking the
@@ -28,21 +38,21 @@ public enum MarkdownRenderer {
     ///   - player: the HTML that replaces a demo block, or nil to leave a
     ///     visible placeholder (the caller reports why).
     public static func render(_ markdown: String, lineOffset: Int = 0, player: (DemoBlock) -> String?) -> String {
-        render(markdown, lineOffset: lineOffset, player: player, link: { _, _, _ in nil })
+        render(markdown, lineOffset: lineOffset, player: player, link: { _, _, _, _ in nil })
     }
 
     /// Renders `markdown`; `link` sees every link's URL (with the line and
     /// column of its address in the file) and may return a replacement
     /// (`.md` pages become `.html`).
     public static func render(_ markdown: String, lineOffset: Int = 0, player: (DemoBlock) -> String?,
-                              link: (_ url: String, _ line: Int, _ column: Int) -> String?) -> String {
+                              link: (_ url: String, _ line: Int, _ column: Int, _ kind: LinkKind) -> String?) -> String {
         render(ParsedMarkdown(markdown), lineOffset: lineOffset, player: player, link: link)
     }
 
     /// Renders a document parsed earlier (when its title was read); a
     /// document is rendered once, since rendering changes its tree.
     static func render(_ parsed: ParsedMarkdown, lineOffset: Int = 0, player: (DemoBlock) -> String?,
-                       link: (_ url: String, _ line: Int, _ column: Int) -> String?) -> String {
+                       link: (_ url: String, _ line: Int, _ column: Int, _ kind: LinkKind) -> String?) -> String {
         let options = ParsedMarkdown.options
         guard let document = parsed.take() else { return "" }
         defer { cmark_node_free(document) }
@@ -55,9 +65,20 @@ public enum MarkdownRenderer {
         let iterator = cmark_iter_new(document)
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
             guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
-            if cmark_node_get_type(node) == CMARK_NODE_LINK, let url = cmark_node_get_url(node).map({ String(cString: $0) }) {
+            let type = cmark_node_get_type(node)
+            if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE, let url = cmark_node_get_url(node).map({ String(cString: $0) }) {
                 let (line, column) = finder.place(of: url, in: node)
-                if let replacement = link(url, line + lineOffset, column) { cmark_node_set_url(node, replacement) }
+                if let replacement = link(url, line + lineOffset, column, type == CMARK_NODE_LINK ? .link : .image) {
+                    cmark_node_set_url(node, replacement)
+                }
+                continue
+            }
+            if type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE, let html = cmark_node_get_literal(node).map({ String(cString: $0) }) {
+                // Raw HTML is passed through as written; its addresses are checked.
+                for url in rawHTMLAddresses(html) {
+                    let (line, column) = finder.place(of: url, in: node)
+                    _ = link(url, line + lineOffset, column, .rawHTML)
+                }
                 continue
             }
             if cmark_node_get_type(node) == CMARK_NODE_HEADING {
@@ -101,6 +122,35 @@ public enum MarkdownRenderer {
         guard let rendered = cmark_render_html(document, options) else { return "" }
         defer { free(rendered) }
         return String(cString: rendered)
+    }
+
+    /// The `src` and `href` values of raw HTML (quoted with `"` or `'`),
+    /// in order.
+    static func rawHTMLAddresses(_ html: String) -> [String] {
+        var found: [String] = []
+        let bytes = Array(html.utf8)
+        var index = 0
+        while index < bytes.count {
+            // ` src=` or ` href=` (after white space, so `data-src` does not count).
+            guard bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\n") || bytes[index] == UInt8(ascii: "\t") else { index += 1; continue }
+            var name = index + 1
+            for attribute in ["src", "href"] {
+                let word = Array(attribute.utf8)
+                guard name + word.count + 2 <= bytes.count,
+                      zip(bytes[name..<(name + word.count)], word).allSatisfy({ $0 | 0x20 == $1 }),
+                      bytes[name + word.count] == UInt8(ascii: "=") else { continue }
+                let quote = bytes[name + word.count + 1]
+                guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { continue }
+                let start = name + word.count + 2
+                var end = start
+                while end < bytes.count, bytes[end] != quote { end += 1 }
+                if end < bytes.count { found.append(String(decoding: bytes[start..<end], as: UTF8.self)) }
+                name = end
+                break
+            }
+            index = max(index + 1, name)
+        }
+        return found
     }
 
     /// Renders Markdown that comes from data (a sequence file's

@@ -63,11 +63,13 @@ extension SiteBuilder {
                 result.diagnostics.append(error)
                 return nil
             }
-        }, link: { url, line, column in
+        }, link: { url, line, column, kind in
             // Links to pages of the site: `.md` becomes `.html`, and the
             // target must exist. Relative, or root-absolute (`/guide/a.md`,
             // rewritten relative to this page, or under --base-url); the path
             // percent-decoded to find the page; a `?query` kept as written.
+            // Images are files: their path is rewritten alike and checked.
+            // Raw HTML's `src` and `href` are checked, never rewritten.
             // Byte-level: a page has dozens of links, a site thousands.
             let bytes = url.utf8
             let rootAbsolute = bytes.first == UInt8(ascii: "/") && bytes.dropFirst().first != UInt8(ascii: "/")
@@ -77,19 +79,37 @@ extension SiteBuilder {
             let rest = url[end...]
             let fragment = rest.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(rest[rest.utf8.index(after: $0)...]) }
             // A folder's address is its index page (opened from disk too).
-            let rewritten = target.hasSuffix(".md") ? outputPath(ofPage: target)
+            let rewritten = kind == .image ? target
+                : target.hasSuffix(".md") ? outputPath(ofPage: target)
                 : target.hasSuffix("/") ? target + "index.html" : target
             let path = rewritten.utf8.contains(UInt8(ascii: "%")) ? rewritten.removingPercentEncoding ?? rewritten : rewritten
             let resolved = path.isEmpty ? page.output
                 : normalize(rootAbsolute || directory.isEmpty ? path : directory + "/" + path)
+            let here = SourceLocation(file: page.source, line: max(line, 1), column: column)
             if !path.isEmpty, !outputs.contains(resolved), !resolved.hasPrefix("assets/") {
-                result.diagnostics.append(.warning("broken-link", at: SourceLocation(file: page.source, line: max(line, 1), column: column),
-                                                   "link to '\(target)', which no page of the site produces"))
-            } else if let fragment, !fragment.isEmpty {
-                // Its heading is checked once every page's headings are known.
-                let decoded = fragment.utf8.contains(UInt8(ascii: "%")) ? fragment.removingPercentEncoding ?? fragment : fragment
-                links.append(FragmentLink(page: resolved, fragment: decoded, line: line, column: column))
+                let isPage = rewritten.hasSuffix(".html") || !(rewritten.split(separator: "/").last ?? "").contains(".")
+                let message: String
+                switch kind {
+                case .image: message = "image '\(target)', which is not a file of the site"
+                case .rawHTML: message = "raw HTML points to '\(target)', which is not " + (isPage ? "a page" : "a file") + " of the site"
+                case .link: message = isPage ? "link to '\(target)', which no page of the site produces"
+                                             : "link to '\(target)', which is not a file of the site"
+                }
+                result.diagnostics.append(.warning(kind == .image ? "missing-image" : "broken-link", at: here, message))
+            } else {
+                if kind == .rawHTML, rewritten != target {
+                    // Raw HTML stays as written: `<a href="x.md">` would break in the site.
+                    result.diagnostics.append(.warning("raw-html-link", at: here,
+                                                       "raw HTML links to '\(target)', which the site publishes as '\(rewritten)'; raw HTML is not "
+                                                           + "rewritten: write '\(rewritten)' or a Markdown link"))
+                }
+                if let fragment, !fragment.isEmpty, kind != .image {
+                    // Its heading is checked once every page's headings are known.
+                    let decoded = fragment.utf8.contains(UInt8(ascii: "%")) ? fragment.removingPercentEncoding ?? fragment : fragment
+                    links.append(FragmentLink(page: resolved, fragment: decoded, line: line, column: column))
+                }
             }
+            if kind == .rawHTML { return nil }
             // Only the path changes; the query and fragment stay as written.
             if rootAbsolute { return chrome.root + String(rewritten.dropFirst()) + rest }
             return rewritten == target ? nil : rewritten + rest
