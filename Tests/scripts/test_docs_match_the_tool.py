@@ -21,3 +21,20 @@ def test_getting_started_quotes_the_example_init_writes_and_its_diff(tmp_path):
     printed = subprocess.run([str(ROWMOTION), "diff", "examples/inbox.yml"], cwd=tmp_path, check=True,
                              capture_output=True, text=True).stdout
     assert printed.strip() + "\n" in fenced_blocks(guide, "swift"), "site/getting-started.md quotes a different rowmotion diff output"
+
+
+def test_ci_workflows_name_one_swift_image_and_publish_to_pages():
+    """The workflows live in site/ci.md only, all in one Swift image; the
+    Pages workflow builds, uploads the artifact, deploys, and writes a job
+    summary whether the build passed or not."""
+    guide = (ROOT / "site" / "ci.md").read_text()
+    workflows = fenced_blocks(guide, "yaml")
+    images = {image for workflow in workflows for image in re.findall(r"container: (swift:[\w.]+)", workflow)}
+    assert len(images) == 1, f"site/ci.md names several Swift images: {images}"
+    stated = re.search(r"runs in the `(swift:[\w.]+)` container", guide)
+    assert stated and stated.group(1) in images, "the prose and the workflows disagree on the Swift image"
+    assert "container: swift:" not in (ROOT / "README.md").read_text(), "README repeats a workflow: it should point to site/ci.md"
+    pages = next(w for w in workflows if "deploy-pages" in w)
+    for step in ("actions/upload-pages-artifact@", "actions/deploy-pages@", "GITHUB_STEP_SUMMARY", "rowmotion build --strict"):
+        assert step in pages, step
+    assert re.search(r"name: Job summary\n\s+if: always\(\)", pages), "the summary must be written when the build fails too"
