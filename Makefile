@@ -9,7 +9,7 @@ VENV   := .venv
 # converter the CommonMark spec comparison checks pages against).
 APT_PACKAGES := libcmark-dev cmark
 
-.PHONY: site test fuzz build release deps venv node browser commonmark-spec bench bench-page clean
+.PHONY: site test fuzz build release deps check-portability venv node browser commonmark-spec bench bench-page clean
 
 ## Build the tool, then the site: site/ and examples/ into _site/ with the
 ## default theme (a project's templates/ overrides it file by file). Strict:
@@ -90,10 +90,11 @@ $(SPEC_DIR)/commonmark.txt: requirements-spec.txt | venv
 node:
 	@command -v node >/dev/null 2>&1 || $(MAKE) --no-print-directory deps APT_PACKAGES="nodejs"
 
-## Debian's chromium and chromium-driver (the same version), for the browser tests.
+## Debian's chromium and chromium-driver (the same version), for the browser tests
+## (Google Chrome and chromedriver from Homebrew on macOS; Tests/browser/conftest.py finds either.)
 browser:
-	@command -v chromium >/dev/null 2>&1 && [ -x /usr/bin/chromedriver ] || \
-		$(MAKE) --no-print-directory deps APT_PACKAGES="chromium chromium-driver"
+	@if [ "$$(uname -s)" = Darwin ]; then command -v chromedriver >/dev/null 2>&1 || $(MAKE) --no-print-directory deps APT_PACKAGES="chromium chromium-driver"; \
+	else command -v chromium >/dev/null 2>&1 && [ -x /usr/bin/chromedriver ] || $(MAKE) --no-print-directory deps APT_PACKAGES="chromium chromium-driver"; fi
 
 ## ListDiff against the standard library (several minutes: the baseline
 ## takes seconds per run at 100,000 rows).
@@ -105,15 +106,15 @@ bench-page:
 	$(SWIFT) run -c release rowmotion-bench --json > .build/bench.json
 	python3 scripts/benchmark-page.py .build/bench.json > site/benchmarks.md
 
-## Install the Debian packages that are missing, if any.
+## Install the system packages that are missing, if any: apt-get on
+## Debian, Homebrew on macOS (scripts/install-deps.sh maps the names).
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-		echo "installing:$$missing"; \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=600 $$missing; \
-	fi
+	@sh scripts/install-deps.sh $(APT_PACKAGES)
+
+## The check that no Linux-only API or path is used outside #if os(Linux)
+## (part of `make test`, through Tests/scripts).
+check-portability: venv
+	$(VENV)/bin/pytest -q Tests/scripts/test_portability.py
 
 clean:
 	rm -rf .build _site $(VENV)

@@ -29,7 +29,7 @@ let package = Package(
         // UIKit-rule check over its batches, `check`'s findings.
         .target(name: "Reports", dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat"]),
         // libcmark from Debian's libcmark-dev.
-        .systemLibrary(name: "CCMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
+        .systemLibrary(name: "CCMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"]), .brew(["cmark"])]),
         // Markdown pages and examples to a static site: load, render, write.
         .target(
             name: "SiteGenerator",

@@ -1,12 +1,12 @@
-"""A real headless Chromium (Debian's), driven through Debian's chromedriver:
-pointing Selenium's Service at the binary keeps it off the network."""
+"""A real headless Chromium (Debian's, or Google Chrome on macOS), driven
+through the platform's chromedriver (see chrome.py)."""
 import os
 import subprocess
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+
+from chrome import new_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("ROWMOTION_SITE", ROOT / ".build" / "strict-site"))
@@ -16,13 +16,7 @@ SCREENSHOTS = ROOT / ".build" / "browser-screenshots"
 
 @pytest.fixture(scope="session")
 def driver():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1200,1000", "--allow-file-access-from-files"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    browser = new_browser(extra_arguments=("--allow-file-access-from-files",), logging=True)
     browser.set_script_timeout(30)
     yield browser
     browser.quit()

@@ -19,6 +19,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from chrome import new_browser
 from conftest import BINARY, record_figures
 
 WORDS = ["list", "row", "section", "batch", "update", "snapshot", "identity", "move", "insert", "delete", "reload",
@@ -186,14 +187,7 @@ def test_phone_puts_content_first_with_the_navigation_a_tap_away(driver, corpus)
 
 def test_phone_navigation_works_without_javascript(corpus):
     """The Menu button is a label for a checkbox: no script involved."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844"):
-        options.add_argument(argument)
-    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    browser = new_browser(window_size="390,844", prefs={"profile.managed_default_content_settings.javascript": 2})
     try:
         browser.get((corpus / "guide/rule.html").as_uri())
         assert not browser.find_element(By.CSS_SELECTOR, ".site-search").is_displayed(), "search needs the script: hidden"

@@ -20,6 +20,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 from hostile_support import ROOT, run
+from chrome import new_browser  # noqa: E402 (after hostile_support puts it on the path)
 
 HERE = ROOT / "Tests" / "hostile"
 CORPUS = HERE / "corpus"
@@ -126,11 +127,7 @@ def hostile_site(cases, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def driver():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1000,900"):
-        options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    browser = new_browser(window_size="1000,900")
     yield browser
     browser.quit()
 

@@ -22,6 +22,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 from hostile_support import BINARY, limited
+from chrome import new_browser  # noqa: E402 (after hostile_support puts it on the path)
 
 HOST = "127.0.0.1"
 
@@ -138,12 +139,7 @@ def test_answers_only_hosts_naming_its_address_or_localhost(served):
 
 
 def test_dns_rebinding_page_cannot_read_the_site(served):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--host-resolver-rules=MAP rebind.test 127.0.0.1"):
-        options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    browser = new_browser(extra_arguments=("--host-resolver-rules=MAP rebind.test 127.0.0.1",))
     try:
         browser.get(f"http://rebind.test:{served.port}/")
         assert "Served home" not in browser.page_source
