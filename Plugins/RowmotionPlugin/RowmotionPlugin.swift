@@ -11,6 +11,9 @@ struct RowmotionPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         let configuration: PackageManager.BuildConfiguration =
             ProcessInfo.processInfo.environment["ROWMOTION_PLUGIN_CONFIGURATION"] == "debug" ? .debug : .release
+        // Building the tool takes a minute or two the first time: say so
+        // rather than sit silent.
+        print("rowmotion: building the tool (\(configuration == .debug ? "debug" : "release"); the first time takes a minute or two)…")
         let result = try packageManager.build(.product("rowmotion"), parameters: .init(configuration: configuration, logging: .concise))
         guard result.succeeded,
               let tool = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "rowmotion" }) else {
@@ -21,6 +24,10 @@ struct RowmotionPlugin: CommandPlugin {
         process.executableURL = tool.url
         process.arguments = arguments.isEmpty ? ["build"] : arguments
         process.currentDirectoryURL = context.package.directoryURL
+        // How the user runs it, for the commands the tool suggests (`init`'s next step).
+        var environment = ProcessInfo.processInfo.environment
+        environment["ROWMOTION_COMMAND"] = "swift package --allow-writing-to-package-directory rowmotion"
+        process.environment = environment
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw PluginFailure.toolFailed(process.terminationStatus) }

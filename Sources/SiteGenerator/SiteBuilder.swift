@@ -68,6 +68,9 @@ public struct BuiltSite {
     public var changes: Changes?
     /// How many outputs were taken from the previous build unchanged.
     public var cachedCount = 0
+    /// How many pages (example pages and the index included) this build
+    /// rendered rather than took from the previous one.
+    public var renderedCount = 0
     /// Whether every output came from the previous build, so nothing needs writing.
     public var unchanged = false
     var cache = BuildCache()
@@ -164,7 +167,7 @@ public enum SiteBuilder {
                            changes: changesLink) {
         case .success(let index):
             site.files["index.html"] = index.bytes
-            if index.cached { site.cachedCount += 1 }
+            if index.cached { site.cachedCount += 1 } else { site.renderedCount += 1 }
             if homeClean { cache.entries["index.html"] = BuildCache.Entry(key: keys.index(inputs), examples: []) }
         case .failure(let error):
             site.diagnostics.append(error)
@@ -268,7 +271,7 @@ extension BuiltSite {
             referenced.formUnion(result.examples)
             if page.output == "index.html" { homeContent = result.html; continue }
             files[page.output] = result.bytes
-            if result.cached { cachedCount += 1 }
+            if result.cached { cachedCount += 1 } else { renderedCount += 1 }
             // Kept with its warnings, which a reuse reports again.
             let shown = result.examples.sorted()
             cache.entries[page.output] = BuildCache.Entry(key: keys.page(page, examples: shown), examples: shown, links: result.links,
@@ -293,7 +296,7 @@ extension BuiltSite {
             }
             files[output] = result.html
             files[filmstrip] = result.svg
-            if result.cached { cachedCount += 1 }
+            if result.cached { cachedCount += 1 } else { renderedCount += 1 }
             if result.problems.isEmpty {
                 cache.entries[output] = BuildCache.Entry(key: result.key, examples: [])
                 cache.entries[filmstrip] = BuildCache.Entry(key: result.key, examples: [])

@@ -30,6 +30,8 @@ public final class DevServer: @unchecked Sendable {
         /// The site's files it changed, added or removed.
         public var changed: [String]
         public var pageCount: Int
+        /// Pages (example pages and the index included) rendered by this build, and taken from the last one.
+        public var rendered: Int
         public var reused: Int
         public var milliseconds: Double
     }
@@ -67,7 +69,8 @@ public final class DevServer: @unchecked Sendable {
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let hasSite = FileManager.default.fileExists(atPath: (options.out as NSString).appendingPathComponent(SiteWriter.marker))
         var outcome = Outcome(diagnostics: DiagnosticReport(site.diagnostics).sorted, written: written != nil, hasSite: hasSite, changed: [],
-                              pageCount: site.pageCount, reused: site.cachedCount, milliseconds: milliseconds)
+                              pageCount: site.pageCount, rendered: site.renderedCount, reused: site.cachedCount,
+                              milliseconds: milliseconds)
         let failed = written == nil
         let errors = outcome.diagnostics.filter { failed && ($0.severity == .error || configuration.build.strict) }
             .map { Self.relativeToProject($0.description) }

@@ -232,7 +232,8 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try CLI.run(["init"], in: folder)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(try String(contentsOf: folder.appendingPathComponent(".gitignore"), encoding: .utf8) == "_site/\n")
+        #expect(try String(contentsOf: folder.appendingPathComponent(".gitignore"), encoding: .utf8) == "_site/\n.build/\n")
+        #expect(first.stdout.hasSuffix("next: rowmotion build, then open _site/index.html\n"), "\(first.stdout)")
         let build = try CLI.run(["build", "--strict"], in: folder)
         #expect(build.status == 0, "\(build.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("_site/examples/inbox.html").path))

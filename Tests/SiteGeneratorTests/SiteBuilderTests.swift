@@ -547,6 +547,20 @@ struct SiteBuilderTests {
     /// Section pages: a folder's `_index.md`, `index.md` or `README.md` is
     /// its `index.html`, its navigation entry (listed once) and where links
     /// to the folder or to that file go; a root `README.md` is the home page.
+    /// What `serve` prints after an edit: the pages it rendered again, not
+    /// the page count less everything reused (which said 0 before).
+    @Test func aRebuildAfterOneEdit_countsTheOnePageItRendered() throws {
+        let project = try FixtureProject(files: sampleFiles)
+        defer { project.remove() }
+        let options = cachedOptions(project)
+        let first = SiteBuilder.buildAndWrite(options)
+        #expect(first.site.renderedCount == first.site.files.keys.filter { $0.hasSuffix(".html") }.count)
+        try edit(project, "site/zeta.md", "---\norder: 1\n---\n# Zeta page\n\nEdited.\n")
+        let second = SiteBuilder.buildAndWrite(options)
+        #expect(second.site.renderedCount == 1, "\(second.site.renderedCount) rendered, \(second.site.cachedCount) reused")
+        #expect(second.site.cachedCount == first.site.renderedCount - 1)
+    }
+
     @Test func sectionPages_areTheirFoldersPage_andTheRootOneIsHome() throws {
         let project = try FixtureProject(files: [
             ("site/README.md", "# Handbook\n\nSee [the guide](guide/) and [its readme](guide/README.md) and [hugo](hugo/_index.md#setup).\n"),

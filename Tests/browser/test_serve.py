@@ -124,6 +124,8 @@ def test_serve_reloadsTheEditedPage_showsErrorsOverTheLastGoodPage_andStopsClean
     driver.get(url + "guide.html")
     WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!(window.rowmotionLive && window.rowmotionLive.messages.length)"))
     driver.execute_script("window.servedBefore = true")
+    # No request for a favicon the site does not have (a 404 on every page before).
+    assert not [entry for entry in driver.get_log("browser") if "favicon" in entry["message"]]
 
     # An edit: one event naming the changed page, and the page reloads with it.
     write(project / "site" / "guide.md", "---\ntitle: Guide\norder: 2\n---\n# Guide\n\nThe second version.\n")

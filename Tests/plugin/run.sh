@@ -36,6 +36,12 @@ swift package --allow-writing-to-package-directory rowmotion build --site Source
 check test $? -ne 0
 check grep -q "error: found no pages in 'Sources' and no examples in 'Sources'" empty.log
 check test ! -e _empty
+# init through the plugin: it says so while the tool builds, and its hint is the plugin's command.
+swift package --allow-writing-to-package-directory rowmotion init fresh > init.log 2>&1
+check test $? -eq 0
+check grep -q "rowmotion: building the tool" init.log
+check grep -q "next: swift package --allow-writing-to-package-directory rowmotion build, then open _site/index.html" init.log
+check grep -qx ".build/" fresh/.gitignore
 # A broken example: the plugin fails, and the tool's located error reaches the user.
 printf 'steps:\n  - items: [a, a]\n' > examples/broken.yml
 swift package --allow-writing-to-package-directory rowmotion check > broken.log 2>&1

@@ -137,7 +137,7 @@ struct Build: ParsableCommand {
         if !quiet {
             print("built \(site.pageCount) page\(site.pageCount == 1 ? "" : "s") and \(site.exampleCount) example\(site.exampleCount == 1 ? "" : "s") "
                   + "into \(out) (\(written.written) file\(written.written == 1 ? "" : "s") written, \(written.reused) unchanged"
-                  + (site.cachedCount > 0 ? ", \(site.cachedCount) pages reused from the last build)" : ")"))
+                  + (site.cachedCount > 0 ? ", \(site.cachedCount) page\(site.cachedCount == 1 ? "" : "s") reused from the last build)" : ")"))
             if let changes = site.changes { print("compared with \(changes.base): \(SiteBuilder.headline(changes)) (\(out)/\(SiteBuilder.changesPath))") }
         }
         if failOnChanges, let changes = site.changes, !changes.examples.isEmpty {

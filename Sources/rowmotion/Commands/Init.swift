@@ -5,7 +5,7 @@ import Foundation
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Start a Rowmotion site in a folder: site/index.md, one example, and _site/ in .gitignore.",
+        abstract: "Start a Rowmotion site in a folder: site/index.md, one example, and _site/ and .build/ in .gitignore.",
         discussion: "Refuses to overwrite any file that already exists.")
 
     @Argument(help: "The folder to start in (default: the current folder).")
@@ -80,16 +80,22 @@ struct Init: ParsableCommand {
             }
             let ignore = root.appendingPathComponent(".gitignore")
             let current = (try? String(contentsOf: ignore, encoding: .utf8)) ?? ""
-            if !current.split(separator: "\n").contains("_site/") {
+            // The site and the build's own folder (the tool, its cache).
+            let lines = current.split(separator: "\n").map(String.init)
+            let missing = ["_site/", ".build/"].filter { !lines.contains($0) }
+            if !missing.isEmpty {
                 let separator = current.isEmpty || current.hasSuffix("\n") ? "" : "\n"
-                try Data((current + separator + "_site/\n").utf8).write(to: ignore, options: current.isEmpty ? .withoutOverwriting : .atomic)
-                print(current.isEmpty ? "created .gitignore" : "added _site/ to .gitignore")
+                try Data((current + separator + missing.map { $0 + "\n" }.joined()).utf8)
+                    .write(to: ignore, options: current.isEmpty ? .withoutOverwriting : .atomic)
+                print(current.isEmpty ? "created .gitignore" : "added \(missing.joined(separator: " and ")) to .gitignore")
             }
         } catch {
             report([.error("init", at: at(folder), "cannot write the site's files: \(FileError.reason(error, path: folder))")])
             throw ExitCode(1)
         }
-        print("next: rowmotion build, then open _site/index.html")
+        // Through the SwiftPM plugin, the next command is the plugin's.
+        let command = ProcessInfo.processInfo.environment["ROWMOTION_COMMAND"] ?? "rowmotion"
+        print("next: \(command) build, then open _site/index.html")
     }
 
     static func isLink(_ path: String) -> Bool {

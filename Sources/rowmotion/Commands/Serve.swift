@@ -147,7 +147,7 @@ struct Console: Sendable {
                  : "build failed (\(time)); there is no site to serve until a build succeeds")
             return
         }
-        let rendered = outcome.pageCount - min(outcome.reused, outcome.pageCount)
+        let rendered = outcome.rendered
         line("built in \(time): \(outcome.changed.count) file\(outcome.changed.count == 1 ? "" : "s") changed, "
              + "\(rendered) page\(rendered == 1 ? "" : "s") rendered, \(outcome.reused) from the cache")
     }
