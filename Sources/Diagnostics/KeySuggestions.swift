@@ -36,4 +36,11 @@ public enum KeySuggestions {
     public static func hint(for word: String, in candidates: [String]) -> String {
         nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
+
+    /// For an unknown key: the likely typo, or else the keys that are valid
+    /// there ("; valid keys: insert, delete, reload").
+    public static func keyHint(for word: String, in candidates: [String]) -> String {
+        if let nearest = nearest(to: word, in: candidates) { return "; did you mean '\(nearest)'?" }
+        return candidates.isEmpty ? "" : "; valid keys: " + candidates.joined(separator: ", ")
+    }
 }

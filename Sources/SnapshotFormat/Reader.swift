@@ -138,7 +138,7 @@ struct TreeReader {
             }
             guard allowed.contains(member.key) else {
                 error("unknown-key", member.keyLocation,
-                      "unknown key '\(member.key)' in \(what)" + KeySuggestions.hint(for: member.key, in: allowed))
+                      "unknown key '\(member.key)' in \(what)" + KeySuggestions.keyHint(for: member.key, in: allowed))
                 continue
             }
             byKey[member.key] = member

@@ -126,6 +126,37 @@ enum YAMLBridge {
         return diagnostic
     }
 
+    /// Whether the character at `mark` (or the line's indentation before
+    /// it) is a tab.
+    static func isTab(at mark: Mark, in text: String) -> Bool {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard mark.line >= 1, mark.line <= lines.count else { return false }
+        let line = Array(lines[mark.line - 1].utf8)
+        let column = mark.column - 1
+        if column >= 0, column < line.count, line[column] == 0x09 { return true }
+        return line.prefix(max(0, min(column, line.count))).allSatisfy { $0 == 0x20 || $0 == 0x09 } && line.prefix(max(0, column)).contains(0x09)
+    }
+
+    /// The first two places where `key` is written as a key at the same
+    /// indentation, from `line` (1-based) on: `key:`, `"key":`, `- key:`.
+    static func repeatedKey(_ key: String, from line: Int, in text: String) -> (first: (line: Int, column: Int), again: (line: Int, column: Int))? {
+        var found: [(line: Int, column: Int)] = []
+        for (index, content) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where index + 1 >= line {
+            var rest = content.drop { $0 == " " }
+            if rest.hasPrefix("- ") { rest = rest.dropFirst(2).drop { $0 == " " } }
+            let column = content.count - rest.count + 1
+            for spelling in [key, "\"\(key)\"", "'\(key)'"] where rest.hasPrefix(spelling) {
+                let after = rest.dropFirst(spelling.count).drop { $0 == " " }
+                if after.hasPrefix(":") && (after.count == 1 || after.dropFirst().first == " ") {
+                    if let first = found.first, first.column != column { continue }
+                    found.append((index + 1, column))
+                }
+            }
+            if found.count == 2 { return (found[0], found[1]) }
+        }
+        return nil
+    }
+
     /// How libyaml words its nesting limit (naming its C setter, which a
     /// snapshot file cannot call).
     static let nestingLimit = "Maximum nesting level reached"
@@ -139,9 +170,22 @@ enum YAMLBridge {
         case let .parser(_, problem, mark, _) where problem.hasPrefix(nestingLimit):
             return .error("too-deep", at: location(mark, file: file), "lists and mappings nest deeper than 1000 levels")
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+            // libyaml's words for a tab ("found character that cannot start
+            // any token") do not say tab.
+            if isTab(at: mark, in: text) {
+                return .error("yaml-tab", at: location(mark, file: file),
+                              "a tab here: YAML indents with spaces only (replace the tab with spaces)")
+            }
             return .error("yaml-syntax", at: location(mark, file: file), described(problem, context))
         case let .duplicatedKeysInMapping(duplicates, context):
             let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            // At the repeated key, with where it first appears.
+            if let key = duplicates.first, let (first, again) = repeatedKey(key, from: context.mark.line, in: text) {
+                return .error("duplicate-key", at: SourceLocation(file: file, line: again.line, column: again.column),
+                              "duplicate key '\(key)' in a mapping; each key may appear once",
+                              notes: [Diagnostic.Note(location: SourceLocation(file: file, line: first.line, column: first.column),
+                                                      message: "'\(key)' first appears here")])
+            }
             return .error("duplicate-key", at: location(context.mark, file: file),
                           "duplicate key \(keys) in a mapping; each key may appear once")
         case let .reader(problem, offset, value, _):

@@ -156,3 +156,24 @@ struct JSONReaderTests {
         #expect(error(String(repeating: "[", count: 600)) == "1:513: nesting deeper than 512 levels")
     }
 }
+
+/// YAML mistakes in words of their own (issue 18, item 6).
+@Suite struct YAMLMessageTests {
+    @Test func aTabInTheIndentation_isCalledATab() {
+        let (_, diagnostics) = SnapshotReader.read(bytes: Array("title: A\nsteps:\n  - items: [a]\n\t- items: [b]\n".utf8), file: "tab.yml")
+        #expect(diagnostics.map(\.description) == ["tab.yml:4:1: error: a tab here: YAML indents with spaces only (replace the tab with spaces)"])
+    }
+
+    @Test func aDuplicateKey_isReportedAtTheRepeat_withTheFirstAsANote() {
+        let text = "title: A\nsteps:\n  - items: [a]\n    label: one\n    label: two\n"
+        let (_, diagnostics) = SnapshotReader.read(bytes: Array(text.utf8), file: "dup.yml")
+        #expect(diagnostics.map(\.description) == ["dup.yml:5:5: error: duplicate key 'label' in a mapping; each key may appear once\n"
+                                                   + "dup.yml:4:5: note: 'label' first appears here"])
+    }
+
+    @Test func anUnknownKeyWithNoNearMiss_listsTheValidKeys() {
+        let text = "title: A\nanimations:\n  remove: fade\nsteps:\n  - items: [a]\n  - items: [b]\n"
+        let (_, diagnostics) = SnapshotReader.read(bytes: Array(text.utf8), file: "unknown.yml")
+        #expect(diagnostics.map(\.description) == ["unknown.yml:3:3: error: unknown key 'remove' in 'animations'; valid keys: insert, delete, reload"])
+    }
+}

@@ -32,8 +32,21 @@ extension SiteBuilder {
             let which = link.page == page.output ? "this page" : source
             return .warning("broken-link", at: SourceLocation(file: page.source, line: max(link.line, 1), column: max(link.column, 1)),
                             "link to '#\(link.fragment)', which is not a heading or element id of \(which)"
-                            + KeySuggestions.hint(for: link.fragment, in: ids.sorted()))
+                            + fragmentHint(link.fragment, ids: ids))
         }
+    }
+
+    /// What to suggest for a missing id: for `#step-9` on an example page,
+    /// the steps it has (edit distance would offer `step-0`); otherwise the
+    /// nearest id.
+    static func fragmentHint(_ fragment: String, ids: Set<String>) -> String {
+        if fragment.hasPrefix("step-"), Int(fragment.dropFirst(5)) != nil {
+            let steps = ids.compactMap { $0.hasPrefix("step-") ? Int($0.dropFirst(5)) : nil }.sorted()
+            if let first = steps.first, let last = steps.last {
+                return "; its steps are step-\(first) to step-\(last)"
+            }
+        }
+        return KeySuggestions.hint(for: fragment, in: ids.sorted())
     }
 
     /// The values of the `id` attributes in a page (`id="…"` or `id='…'`,

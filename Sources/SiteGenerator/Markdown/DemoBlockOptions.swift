@@ -63,7 +63,7 @@ public struct DemoSpec: Sendable {
             case ("compare", _): diagnostics.append(.error("unknown-value", at: location, "'compare' must be 'reloadData' or 'strategies'"))
             default:
                 diagnostics.append(.error("unknown-key", at: member.keyLocation,
-                                          "unknown key '\(member.key)' in a rowmotion block" + KeySuggestions.hint(for: member.key, in: keys)))
+                                          "unknown key '\(member.key)' in a rowmotion block" + KeySuggestions.keyHint(for: member.key, in: keys)))
             }
         }
         guard let example else {
