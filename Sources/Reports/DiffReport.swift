@@ -92,7 +92,7 @@ public struct DiffReport {
             if step.changeset.isEmpty { lines.append("// Nothing changes.") }
             let count = step.changeset.stages.count
             for (number, stage) in step.changeset.stages.enumerated() {
-                lines.append("// Batch \(number + 1) of \(count): \(Self.explanation(of: stage.role))")
+                lines.append("// Batch \(number + 1) of \(count): \(Self.explanation(of: step.changeset.stages, at: number))")
                 lines.append("tableView.performBatchUpdates {")
                 lines.append(contentsOf: Self.calls(for: stage.batch, animations: animations).map { "    " + $0 })
                 lines.append("}")
@@ -110,6 +110,23 @@ public struct DiffReport {
         case .rows: return "the row changes that waited for the section batch"
         case .reloads: return "reloads that wait until the moves have finished"
         }
+    }
+
+    /// What the batch at `index` of `stages` holds, in words that fit it: a
+    /// batch of reloads alone says so (a header that changed is not "after
+    /// the moves"), and deferred reloads say what they waited for.
+    public static func explanation<ID: Hashable, Row>(of stages: [Changeset<ID, Row>.Stage], at index: Int) -> String {
+        let stage = stages[index], batch = stage.batch
+        let reloads = batch.rowReloads.count + batch.sectionReloads.count
+        if reloads > 0, reloads == batch.operationCount {
+            let what = [batch.sectionReloads.isEmpty ? nil : "section\(batch.sectionReloads.count == 1 ? "" : "s") (header, footer and rows)",
+                        batch.rowReloads.isEmpty ? nil : "row\(batch.rowReloads.count == 1 ? "" : "s")"].compactMap { $0 }
+            guard index > 0 else { return "reloads only: " + what.joined(separator: " and ") + " whose content changed; nothing moves" }
+            let earlier = stages[..<index].map(\.batch)
+            let moved = earlier.contains { !$0.rowMoves.isEmpty || !$0.sectionMoves.isEmpty }
+            return "reloads that wait until the " + (moved ? "moves" : "deletes and inserts") + " have finished"
+        }
+        return explanation(of: stage.role)
     }
 
     public static func calls(for batch: Batch, animations: RowAnimations) -> [String] {

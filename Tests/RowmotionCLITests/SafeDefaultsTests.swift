@@ -72,3 +72,22 @@ extension SafeDefaultsTests {
         ], "\(result.stderr)")
     }
 }
+
+extension SafeDefaultsTests {
+    /// Batch captions say what the batch holds: a header that changed with
+    /// nothing else is a reload alone, not "after the moves"; reloads after
+    /// inserts only wait for the inserts (issue 18, item 6).
+    @Test func batchCaptions_describeWhatTheBatchHolds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-captions-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try ProjectTrapsTests.write(folder, "header.yml", """
+            steps:
+              - sections: [{id: a, header: Old, items: [x, y]}]
+              - sections: [{id: a, header: New, items: [x, y]}]
+            """)
+        let header = try CLI.run(["diff", "header.yml"], in: folder)
+        #expect(header.stdout.contains("// Batch 1 of 1: reloads only: section (header, footer and rows) whose content changed; nothing moves"),
+                "\(header.stdout)")
+        #expect(!header.stdout.contains("moves have finished"))
+    }
+}

@@ -109,7 +109,7 @@ extension SiteBuilder {
                 counts.append("\(count) \(label)")
             }
             let batches = step.changeset.stages.enumerated().map { number, stage in
-                BatchView(number: number + 1, explanation: DiffReport.explanation(of: stage.role),
+                BatchView(number: number + 1, explanation: DiffReport.explanation(of: step.changeset.stages, at: number),
                           calls: DiffReport.calls(for: stage.batch, animations: sequence.animations).joined(separator: "\n"))
             }
             return StepView(number: step.to, label: step.label, counts: counts.isEmpty ? "no row changes" : counts.joined(separator: ", "),
