@@ -82,7 +82,7 @@ public struct Filmstrip {
             .r{fill:#eef1f5;stroke:#c4cbd5}.ins{fill:#d4f4dc;stroke:#2e9b52}.mov{fill:#d7e6ff;stroke:#2f6fde}
             .rel{fill:#ffefc4;stroke:#c98f00}.movrel{fill:#d7e6ff;stroke:#c98f00;stroke-width:2}
             .del{fill:#fde2e2;stroke:#d33a3a;stroke-dasharray:4 2}.x{stroke:#d33a3a;stroke-width:1.5}
-            .a{stroke:#2f6fde;stroke-width:1.5;fill:none;marker-end:url(#rm-arrow)}.nh{fill:#d4f4dc}.mh{fill:#d7e6ff}.dh{fill:#fde2e2}
+            .a{stroke:#2f6fde;stroke-width:1.5;fill:none;marker-end:url(#rm-arrow)}.nh{fill:#d4f4dc}.mh{fill:#d7e6ff}.dh{fill:#fde2e2}.rh{fill:#ffe3b8}
             </style>
             <defs><marker id="rm-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0L8 4L0 8z" fill="#2f6fde"/></marker></defs>
 
@@ -110,8 +110,12 @@ public struct Filmstrip {
         for row in frame.change?.rows ?? [] { kinds[row.id, default: []].formUnion(row.kind) }
         let counts = frame.change.map(Self.counts) ?? ""
         // Sections the step inserted or moved, by id, from its batches.
-        var insertedSections = Set<String>(), movedSections = Set<String>()
+        var insertedSections = Set<String>(), movedSections = Set<String>(), reloadedSections = Set<String>()
         for stage in frame.change?.stages ?? [] {
+            // A section reload (a header or footer that changed) keeps its place within its batch.
+            for index in stage.batch.sectionReloads where stage.after.sections.indices.contains(index) {
+                reloadedSections.insert(stage.after.sections[index].id)
+            }
             for index in stage.batch.sectionInserts where stage.after.sections.indices.contains(index) {
                 insertedSections.insert(stage.after.sections[index].id)
             }
@@ -132,7 +136,8 @@ public struct Filmstrip {
             if showHeaders {
                 let name = section.header ?? (section.id.isEmpty ? "section \(sectionIndex)" : section.id)
                 let style = frame.deletedSectionsNext.contains(section.id) ? "dh"
-                    : insertedSections.contains(section.id) ? "nh" : movedSections.contains(section.id) ? "mh" : nil
+                    : insertedSections.contains(section.id) ? "nh" : movedSections.contains(section.id) ? "mh"
+                    : reloadedSections.contains(section.id) ? "rh" : nil
                 if let style {
                     out += "<rect class=\"\(style)\" x=\"\(x - 2)\" y=\"\(y + 1)\" width=\"\(Self.frameWidth + 4)\" height=\"\(Self.headerHeight - 3)\" rx=\"2\"/>"
                 }

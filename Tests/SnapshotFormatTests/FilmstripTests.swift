@@ -83,4 +83,18 @@ struct FilmstripTests {
         // r0 moved to the end, beyond the 40 rows drawn: no arrow into nowhere.
         #expect(outline.arrows == 0)
     }
+
+    /// A section reload (its header changed) is marked on the section's
+    /// header, as inserted and moved sections are (issue 18, item 6).
+    @Test func aReloadedSection_isMarkedOnItsHeader() throws {
+        let text = "steps:\n  - sections: [{id: a, header: Old, items: [x]}, {id: b, header: B, items: [y]}]\n"
+            + "  - sections: [{id: a, header: New, items: [x]}, {id: b, header: B, items: [y]}]\n"
+        let sequence = try #require(read(text).sequence)
+        let svg = Filmstrip().svg(for: try DiffReport(file: "h.yml", sequence: sequence))
+        #expect(SVGOutline.parse(svg).valid)
+        let second = try #require(svg.range(of: "data-step=\"1\""))
+        let frame = svg[second.lowerBound...]
+        #expect(frame.components(separatedBy: "class=\"rh\"").count - 1 == 1, "one reloaded header, in the second frame")
+        #expect(!svg[..<second.lowerBound].contains("class=\"rh\""))
+    }
 }

@@ -9,8 +9,9 @@ of the Markdown. A page may differ from cmark's HTML only by what
 Rowmotion adds on purpose, each counted:
 
 - heading ids (`<h2 id="…">`, GitHub's slugs), so links to sections work;
-- link rewriting: a root-absolute address made relative to the page, a
-  link to a `.md` page made `.html`, a folder address made its index page;
+- link rewriting: a root-absolute address (a link's or an image's) made
+  relative to the page, a link to a `.md` page made `.html`, a folder
+  address made its index page;
 - anything else must be listed, with its reason, in
   commonmark-differences.txt next to this file (and a listed example that
   no longer differs fails too, so the list stays true).
@@ -62,12 +63,15 @@ def as_rowmotion_links(html):
         path, rest = re.match(r"^([^?#]*)(.*)$", url).groups()
         if path.startswith("/"):
             path = path[1:]
+        if attribute == "src":
+            # An image's path: made relative, nothing else.
+            return f'{attribute}="{path}{rest}"'
         if path.endswith(".md"):
             path = path[:-3] + ".html"
         elif path.endswith("/") or path == "":
             path = path + "index.html"
         return f'{attribute}="{path}{rest}"'
-    return re.sub(r'(href)="([^"]*)"', rewrite, html)
+    return re.sub(r'(href|src)="([^"]*)"', rewrite, html)
 
 
 def listed_differences():

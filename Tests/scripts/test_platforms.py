@@ -60,3 +60,13 @@ def test_the_browser_tests_find_chrome_and_its_driver_on_macos(monkeypatch):
 def test_ccmark_names_a_homebrew_provider_beside_apt():
     manifest = (ROOT / "Package.swift").read_text()
     assert '.brew(["cmark"])' in manifest and '.apt(["libcmark-dev"])' in manifest
+
+
+def test_make_deps_on_macos_goes_through_homebrew(tmp_path):
+    """The Makefile's own branch: `make deps` on a (faked) Mac."""
+    log = fake_brew(tmp_path)
+    env = dict(os.environ, ROWMOTION_PLATFORM="Darwin", PATH=f"{tmp_path}:{os.environ['PATH']}")
+    result = subprocess.run(["make", "-s", "--no-print-directory", "deps", "APT_PACKAGES=libcmark-dev nodejs"], cwd=ROOT, env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert [call for call in log.read_text().splitlines() if call.startswith("brew install")] == ["brew install cmark", "brew install node"]
