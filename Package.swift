@@ -5,6 +5,8 @@ let package = Package(
     name: "Rowmotion",
     products: [
         .library(name: "ListDiff", targets: ["ListDiff"]),
+        // An app's unit tests record the snapshots their data source goes through as a sequence file.
+        .library(name: "SequenceRecorder", targets: ["SequenceRecorder"]),
         .executable(name: "rowmotion", targets: ["rowmotion"]),
         .plugin(name: "RowmotionPlugin", targets: ["RowmotionPlugin"]),
     ],
@@ -17,6 +19,8 @@ let package = Package(
     targets: [
         // The diff engine: no dependencies, not even Foundation.
         .target(name: "ListDiff"),
+        // Snapshots to a sequence file, for an app's tests: ListDiff and Foundation only.
+        .target(name: "SequenceRecorder", dependencies: ["ListDiff"]),
         // What every part reports through: diagnostics (swiftc's
         // path:line:column form, GitHub annotations, terminal-safe text),
         // source locations, located values, "did you mean" suggestions.
@@ -68,7 +72,7 @@ let package = Package(
         // The seeded generator random tests and benchmark inputs share.
         .target(name: "SeededRandom"),
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
-        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "Reports", "Diagnostics", "ListDiff", "SeededRandom", .product(name: "Yams", package: "Yams")],
+        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "Reports", "Diagnostics", "ListDiff", "SeededRandom", "SequenceRecorder", .product(name: "Yams", package: "Yams")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Diagnostics", "SnapshotFormat", "Reports", "SeededRandom"], exclude: ["Fixtures"]),
         .testTarget(name: "SiteServerTests", dependencies: ["SiteServer", "Diagnostics"]),
