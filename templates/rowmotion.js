@@ -1352,7 +1352,7 @@
   }
 
   // ---- Search -------------------------------------------------------------
-  // The index (assets/search-index.js, written at build time) is a script,
+  // The index (search-index.js, written at build time) is a script,
   // so it loads from file:// too; it is loaded the first time the box is
   // used. Every word of the query must appear in a page's title, headings
   // or text; titles weigh most, then headings (the result then links to

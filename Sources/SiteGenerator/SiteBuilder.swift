@@ -229,7 +229,8 @@ public enum SiteBuilder {
                 path.hasPrefix("assets/") ? FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path) : true
             }
             && FolderWalk.paths(under: folder.path)
-                .filter { $0.hasSuffix(".html") || $0.hasSuffix(".svg") || $0.hasPrefix("assets/") && $0.contains(".") }.count == site.files.count
+                .filter { $0.hasSuffix(".html") || $0.hasSuffix(".svg") || $0.hasPrefix("assets/") && $0.contains(".") || $0 == SearchIndex.path }
+                .count == site.files.count
     }
 
     /// Builds and, when nothing failed (and, under `--strict`, nothing

@@ -28,13 +28,16 @@ struct StaticFilesTests {
         let project = try FixtureProject(files: sampleFiles + [
             ("site/zeta.html", "<p>hand-written</p>\n"),
             ("site/assets/rowmotion.css", "body {}\n"),
+            ("site/search-index.js", "var mine = 1;\n"),
         ])
         defer { project.remove() }
         let site = SiteBuilder.build(project.options)
         let page = project.root.appendingPathComponent("site/zeta.html").path
         let asset = project.root.appendingPathComponent("site/assets/rowmotion.css").path
+        let index = project.root.appendingPathComponent("site/search-index.js").path
         let errors = site.diagnostics.filter { $0.id == "static-file" }.map(\.description)
         #expect(errors == ["\(asset):1:1: error: 'assets/rowmotion.css' is also a page the site generates; rename the file",
+                           "\(index):1:1: error: 'search-index.js' is also a page the site generates; rename the file",
                            "\(page):1:1: error: 'zeta.html' is also a page the site generates; rename the file"])
         #expect(String(decoding: site.files["zeta.html"] ?? [], as: UTF8.self).contains("Zeta"))
     }

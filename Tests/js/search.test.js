@@ -1,5 +1,5 @@
 // The search box's ranking (templates/rowmotion.js, Rowmotion.search) over
-// an index shaped like the one the build writes (assets/search-index.js).
+// an index shaped like the one the build writes (search-index.js).
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');

@@ -42,7 +42,7 @@ struct SiteInputs: Sendable {
         let home = pages.first { $0.output == "index.html" }
         let listed = pages.filter { $0.output != "index.html" }
             .sorted { ($0.frontMatter.navigationOrder ?? .max, $0.title, $0.output) < ($1.frontMatter.navigationOrder ?? .max, $1.title, $1.output) }
-        let generated = Set(pages.map(\.output) + ["index.html"]
+        let generated = Set(pages.map(\.output) + ["index.html", SearchIndex.path]
                             + examples.flatMap { [SiteBuilder.examplePath($0.name), SiteBuilder.filmstripPath($0.name)] })
         let staticFiles = StaticFiles.load(site: options.site, generated: generated, diagnostics: &diagnostics)
         clock.lap("load pages")

@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 
 /// The site's search index, written at build time as a script
-/// (`assets/search-index.js`) so that search works from `file://`, where
+/// (`search-index.js` at the site's root, beside `index.html`: `assets/`
+/// holds only the theme's content-hashed files, and a name that changed
+/// with every page would change every page) so that search works from `file://`, where
 /// nothing can be fetched: the default theme's script loads it the first
 /// time the search box is used, and searches it in the page.
 ///
@@ -12,7 +14,7 @@ import Foundation
 /// without one), tags, scripts and styles left out, cut at `textLimit`
 /// bytes so a 1,000-page index stays a few megabytes.
 enum SearchIndex {
-    static let path = "assets/search-index.js"
+    static let path = "search-index.js"
     static let textLimit = 4_000
 
     struct Entry: Encodable {
