@@ -463,9 +463,14 @@
     });
   }
 
+  // A row's fields are [name, text] pairs shown in a line, or, when its
+  // example draws rows as cells (`cell:`), [name, text, slot] triples: the
+  // slot (title, subtitle, detail, image, badge) is the part of the cell.
   function fillRow(line, row) {
     var fields = row.fields.length ? row.fields : [['id', row.id]];
-    var spans = line.children, changed = false;
+    var cell = fields[0].length > 2, changed = false;
+    if (line.classList.contains('rowmotion-cell') !== cell) { line.classList.toggle('rowmotion-cell', cell); changed = true; }
+    var spans = line.children;
     while (spans.length > fields.length) { line.removeChild(line.lastChild); changed = true; }
     fields.forEach(function (field, k) {
       var span = spans[k];
@@ -474,12 +479,43 @@
         line.appendChild(span);
         changed = true;
       }
-      span.className = 'field' + (k === 0 ? ' primary' : '');
+      var slot = cell ? field[2] : null;
+      var className = slot ? 'field cell-' + slot + (slot === 'title' ? ' primary' : '') : 'field' + (k === 0 ? ' primary' : '');
+      if (span.className !== className) { span.className = className; changed = true; }
       span.setAttribute('data-field', field[0]);
+      if (slot) span.setAttribute('data-slot', slot); else span.removeAttribute('data-slot');
       var text = field[1] === null ? '' : String(field[1]);
-      if (span.textContent !== text) { span.textContent = text; changed = true; }
+      if (slot === 'image') {
+        if (span.getAttribute('data-value') === text && span.firstChild) return;
+        span.setAttribute('data-value', text);
+        if (isPictureAddress(text)) {
+          var picture = document.createElement('img');
+          picture.src = text;
+          picture.alt = '';
+          span.removeAttribute('aria-hidden');
+          span.replaceChildren(picture);
+        } else {
+          span.setAttribute('aria-hidden', 'true');
+          span.textContent = tileText(text);
+        }
+        changed = true;
+        return;
+      }
+      if (span.hasAttribute('data-value')) { span.removeAttribute('data-value'); span.removeAttribute('aria-hidden'); span.textContent = ''; }
+      if (span.textContent !== text || span.firstElementChild) { span.textContent = text; changed = true; }
     });
     return changed;
+  }
+
+  // An image slot's value that is a picture to load; any other text shows
+  // its first character on a tile (an emoji, an initial), as the page's
+  // first rows do (ExamplePages.swift).
+  function isPictureAddress(value) { return /^(https?:\/\/|data:image\/)/.test(value); }
+  function tileText(value) {
+    var first = typeof Intl === 'object' && typeof Intl.Segmenter === 'function'
+      ? (new Intl.Segmenter().segment(value)[Symbol.iterator]().next().value || { segment: '' }).segment
+      : Array.from(value)[0] || '';
+    return first.toUpperCase();
   }
 
   function makeRow(row) {
@@ -648,7 +684,8 @@
 
   // What a step does, in words, naming rows by their first field.
   function rowName(row) {
-    var first = row && row.fields && row.fields[0];
+    var fields = (row && row.fields) || [];
+    var first = fields.filter(function (field) { return field[2] === 'title'; })[0] || (fields[0] && fields[0].length < 3 ? fields[0] : null);
     var text = first && first[1] !== null && first[1] !== undefined ? String(first[1]) : (row ? row.id : '');
     return text === '' ? (row ? row.id : '') : text;
   }
@@ -716,6 +753,8 @@
         if (child.hasAttribute('data-item-id')) {
           view.rows.push(child);
           section.items.push({ id: child.getAttribute('data-item-id'), fields: Array.prototype.map.call(child.children, function (span) {
+            var slot = span.getAttribute('data-slot');
+            if (slot) return [span.getAttribute('data-field'), slot === 'image' ? span.getAttribute('data-value') : span.textContent, slot];
             return [span.getAttribute('data-field'), span.textContent];
           }) });
         } else if (child.classList.contains('rowmotion-header')) {
@@ -797,6 +836,7 @@
 
   function makePlayer(element) {
     var data = readData(element);
+    if (data.cell && element.getAttribute('data-cell') !== data.cell) element.setAttribute('data-cell', data.cell);
     // The reloadData() pane of a strategy comparison jumps, as reloadData does.
     var jumps = element.getAttribute('data-strategy') === 'reloadData';
     var list = element.querySelector('.rowmotion-list');

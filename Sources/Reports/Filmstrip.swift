@@ -64,7 +64,7 @@ public struct Filmstrip {
         var height = Self.top
         for index in frames.indices {
             let x = Self.margin + index * (Self.frameWidth + Self.gutter)
-            let (group, bottom, tops) = draw(frames[index], previous: index > 0 ? frames[index - 1] : nil, x: x)
+            let (group, bottom, tops) = draw(frames[index], previous: index > 0 ? frames[index - 1] : nil, x: x, sequence: sequence)
             frames[index].rowTops = tops
             body += group
             height = max(height, bottom)
@@ -105,7 +105,7 @@ public struct Filmstrip {
     }
 
     /// A frame's group, its bottom edge, and where each drawn row is.
-    private func draw(_ frame: Frame, previous: Frame?, x: Int) -> (String, Int, [String: Int]) {
+    private func draw(_ frame: Frame, previous: Frame?, x: Int, sequence: SnapshotSequence) -> (String, Int, [String: Int]) {
         var kinds: [String: RowChangeKind] = [:]
         for row in frame.change?.rows ?? [] { kinds[row.id, default: []].formUnion(row.kind) }
         let counts = frame.change.map(Self.counts) ?? ""
@@ -159,7 +159,7 @@ public struct Filmstrip {
                     style = "r"
                 }
                 out += "<rect class=\"\(style)\" x=\"\(x)\" y=\"\(y)\" width=\"\(Self.frameWidth)\" height=\"\(Self.rowHeight)\" rx=\"3\"/>"
-                out += "<text x=\"\(x + 7)\" y=\"\(y + 14)\">\(Self.escape(Self.truncate(Self.label(of: row), to: Self.labelLimit)))</text>"
+                out += "<text x=\"\(x + 7)\" y=\"\(y + 14)\">\(Self.escape(Self.truncate(sequence.title(of: row), to: Self.labelLimit)))</text>"
                 if style != "del", frame.deletedNext.contains(row.id) {
                     // Changed by this step, deleted by the next.
                     out += "<rect class=\"del\" x=\"\(x)\" y=\"\(y)\" width=\"\(Self.frameWidth)\" height=\"\(Self.rowHeight)\" rx=\"3\" fill-opacity=\"0\"/>"
@@ -204,11 +204,6 @@ public struct Filmstrip {
         if moved > 0 { parts.append("↕\(moved)") }
         if reloaded > 0 { parts.append("↻\(reloaded)") }
         return parts.joined(separator: "  ")
-    }
-
-    /// What a row's bar says: its first field, or its id.
-    static func label(of row: Record<String>) -> String {
-        row.fields.first.map(\.value.description) ?? row.id
     }
 
     static func truncate(_ text: String, to limit: Int) -> String {

@@ -104,7 +104,7 @@ struct TreeReader {
     var limits = SnapshotLimits.standard
     var diagnostics: [Diagnostic] = []
 
-    static let topKeys = ["title", "description", "animation", "animations", "identity", "version", "moveHint", "prefer", "steps"]
+    static let topKeys = ["title", "description", "animation", "animations", "identity", "version", "moveHint", "prefer", "cell", "steps"]
     static let animationKeys = ["insert", "delete", "reload"]
     static let stepKeys = ["label", "items", "sections"]
     static let sectionKeys = ["id", "header", "footer", "items"]
@@ -229,9 +229,44 @@ struct TreeReader {
         } else {
             error("missing-key", root.location, "missing 'steps': a snapshot sequence is a list of steps, each a snapshot of the list")
         }
+        var cell: CellLayout?
+        if let member = keys["cell"] {
+            let (layout, problems) = CellLayout.read(member.value)
+            diagnostics += problems
+            if let layout {
+                cell = layout
+                warnAboutMissingFields(layout, member: member, steps: steps, identity: rules.identity)
+            }
+        }
         return SnapshotSequence(file: file, title: title, description: description, animations: animations,
                                 identity: rules.identity, versionField: rules.versionField,
-                                moveHintField: rules.moveHintField, prefer: prefer, steps: steps)
+                                moveHintField: rules.moveHintField, prefer: prefer, cell: cell, steps: steps)
+    }
+
+    /// A cell slot or `hide` naming a field that no row has is most likely a
+    /// typo: a warning at the name, listing the fields rows do have.
+    mutating func warnAboutMissingFields(_ layout: CellLayout, member: LocatedValue.Member, steps: [SnapshotSequence.Step], identity: RowIdentity) {
+        guard !steps.isEmpty, case .object(let cellMembers) = member.value.kind else { return }
+        var present: [String] = []
+        var known = Set<String>()
+        if case .field(let name) = identity { known.insert(name); present.append(name) }
+        for step in steps {
+            for section in step.snapshot.sections {
+                for row in section.rows {
+                    for field in row.fields where known.insert(field.name).inserted { present.append(field.name) }
+                }
+            }
+        }
+        for cellMember in cellMembers where cellMember.key != "style" {
+            let names: [LocatedValue]
+            if case .array(let list) = cellMember.value.kind { names = list } else { names = [cellMember.value] }
+            for name in names {
+                guard case .string(let field) = name.kind, !known.contains(field) else { continue }
+                diagnostics.append(.warning("cell-unknown-field", at: name.location,
+                                            "no row has a field '\(field)'" + KeySuggestions.hint(for: field, in: present)
+                                            + " (rows have: \(present.joined(separator: ", ")))"))
+            }
+        }
     }
 
     // MARK: Steps, sections, rows

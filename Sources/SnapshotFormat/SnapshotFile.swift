@@ -49,6 +49,8 @@ public struct SnapshotSequence: Sendable {
     /// The field whose change marks a row as the one that moved.
     public var moveHintField: String?
     public var prefer: MoveDirection?
+    /// How rows are drawn (`cell:`); nil shows every field in a line.
+    public var cell: CellLayout?
     public var steps: [Step]
 
     /// The options the engine diffs this sequence with.

@@ -261,7 +261,7 @@ struct SiteBuilderTests {
         // A likely typo of a known key is a warning; the key is kept for templates.
         #expect(site.diagnostics.map(\.description).contains(
             "\(page):3:1: warning: unknown front matter key 'ordr' (kept as params.ordr); did you mean 'order'?"))
-        #expect(errors.contains("\(page):9:1: error: unknown key 'speed' in a rowmotion block; valid keys: example, step, autoplay, animation, compare"))
+        #expect(errors.contains("\(page):9:1: error: unknown key 'speed' in a rowmotion block; valid keys: example, step, autoplay, animation, compare, cell"))
         #expect(errors.contains("\(page):8:10: error: no example 'nope.yml' in examples/"))
     }
 
@@ -934,7 +934,49 @@ struct PlayerDataTests {
         let data = try JSONDecoder().decode(PlayerData.self, from: Data(json.utf8))
         let fields = try #require(data.steps.first?.batches.first?.insertedRows.first?.fields)
         #expect(fields == [["price", "2.0"], ["note", ""], ["flag", "true"]])
-        #expect(SiteBuilder.staticList(sequence.steps[1].snapshot).contains("<span class=\"field primary\" data-field=\"price\">2.0</span>"))
+        #expect(SiteBuilder.staticList(sequence.steps[1].snapshot, of: sequence).contains("<span class=\"field primary\" data-field=\"price\">2.0</span>"))
+    }
+
+    /// `cell:` reaches the page: the first rows as the cell's parts (the
+    /// static list the player adopts), each field of the data as `[name,
+    /// text, slot]`, the style on the player; a demo block's `cell:` draws
+    /// the same example its own way, and a hostile image address stays an
+    /// attribute value.
+    @Test func cells_drawTheFirstRowsAsTheirParts_andADemoBlockCanChooseItsOwn() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n\n```rowmotion\nexample: chats.yml\n```\n\n```rowmotion\nexample: chats.yml\ncell: {style: value1, title: name, detail: unread}\n```\n"),
+            ("examples/chats.yml", """
+            version: rev
+            cell: {style: subtitle, title: name, subtitle: preview, image: avatar, badge: unread}
+            steps:
+              - items:
+                  - {id: a, name: Ann, preview: Hi, avatar: "x\\" onerror=\\"alert(1)", unread: 2, rev: 1}
+              - items:
+                  - {id: b, name: Bob, preview: Yo, avatar: "https://example.com/b.png", unread: 0, rev: 1}
+                  - {id: a, name: Ann, preview: Hi, avatar: "x\\" onerror=\\"alert(1)", unread: 2, rev: 1}
+            """),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        #expect(!site.hasErrors, "\(site.diagnostics)")
+        let page = String(decoding: site.files["examples/chats.html"] ?? [], as: UTF8.self)
+        #expect(page.contains("data-cell=\"subtitle\""))
+        #expect(page.contains("<div class=\"rowmotion-row rowmotion-cell\" role=\"listitem\" data-item-id=\"a\">"
+            + "<span class=\"field cell-image\" data-field=\"avatar\" data-slot=\"image\" data-value=\"x&quot; onerror=&quot;alert(1)\" aria-hidden=\"true\">X</span>"
+            + "<span class=\"field cell-title primary\" data-field=\"name\" data-slot=\"title\">Ann</span>"
+            + "<span class=\"field cell-subtitle\" data-field=\"preview\" data-slot=\"subtitle\">Hi</span>"
+            + "<span class=\"field cell-badge\" data-field=\"unread\" data-slot=\"badge\">2</span></div>"))
+        #expect(!page.contains("data-field=\"rev\""))
+        let json = try #require(page.components(separatedBy: "class=\"rowmotion-data\">").dropFirst().first?.components(separatedBy: "</script>").first)
+        let data = try JSONDecoder().decode(PlayerData.self, from: Data(json.utf8))
+        #expect(data.cell == "subtitle")
+        #expect(data.steps[0].batches[0].insertedRows == [PlayerData.Row(id: "b", fields: [
+            ["avatar", "https://example.com/b.png", "image"], ["name", "Bob", "title"], ["preview", "Yo", "subtitle"]])])
+
+        let home = String(decoding: site.files["index.html"] ?? [], as: UTF8.self)
+        #expect(home.contains("data-cell=\"subtitle\""))
+        #expect(home.contains("data-cell=\"value1\""))
+        #expect(home.contains("<span class=\"field cell-title primary\" data-field=\"name\" data-slot=\"title\">Ann</span><span class=\"field cell-detail\" data-field=\"unread\" data-slot=\"detail\">2</span>"))
     }
 
     /// The encoder's output is made safe inside `<script>` in one pass, and

@@ -20,7 +20,7 @@ SCHEMA_VIOLATIONS = [
     "wrong-type-title.yml", "wrong-type-steps.yml", "empty-steps.yml", "missing-steps.yml",
     "step-without-rows.yml", "step-with-items-and-sections.yml", "row-with-list-field.yml", "row-is-boolean.yml",
     "unknown-animation.yml", "unknown-animation-in-animations.yml", "unknown-prefer.yml", "section-without-id.yml",
-    "section-id-is-list.yml", "top-level-list.yml",
+    "section-id-is-list.yml", "top-level-list.yml", "cell-unknown-style.yml", "cell-unknown-key.yml", "cell-not-a-mapping.yml",
 ]
 
 

@@ -21,8 +21,10 @@ public struct DemoSpec: Sendable {
     public var animation: RowAnimation?
     /// `reloadData`: a second pane that jumps without animation.
     public var compare: String?
+    /// How rows are drawn here, instead of the example's own `cell:`.
+    public var cell: CellLayout?
 
-    static let keys = ["example", "step", "autoplay", "animation", "compare"]
+    static let keys = ["example", "step", "autoplay", "animation", "compare", "cell"]
     static let comparisons = ["reloadData", "strategies"]
 
     /// Reads a demo block of the page `file`. `examples` is the examples
@@ -54,6 +56,10 @@ public struct DemoSpec: Sendable {
             case ("autoplay", .bool(let flag)): spec.autoplay = flag
             case ("animation", .string(let name)) where RowAnimation(rawValue: name) != nil: spec.animation = RowAnimation(rawValue: name)
             case ("compare", .string(let name)) where comparisons.contains(name): spec.compare = name
+            case ("cell", _):
+                let (layout, problems) = CellLayout.read(member.value)
+                diagnostics += problems
+                spec.cell = layout
             case ("example", _): diagnostics.append(.error("wrong-type", at: location, "'example' must be a file name under examples/"))
             case ("step", _): diagnostics.append(.error("wrong-type", at: location, "'step' must be a whole number from 0"))
             case ("autoplay", _): diagnostics.append(.error("wrong-type", at: location, "'autoplay' must be true or false"))

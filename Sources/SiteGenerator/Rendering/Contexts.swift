@@ -115,6 +115,8 @@ struct PlayerView {
     var strategyLabel: String?
     var moves: String?
     var moveSummary: String?
+    /// The cell style rows are drawn in (`cell:`), if any.
+    var cellStyle: String?
 }
 
 struct BatchView {
@@ -286,6 +288,7 @@ extension PlayerView: MustacheParent {
         case "strategyLabel": return self.strategyLabel
         case "moves": return self.moves
         case "moveSummary": return self.moveSummary
+        case "cellStyle": return self.cellStyle
         case "initialHTML": return self.initialHTML
         case "data": return self.data
         default: return nil

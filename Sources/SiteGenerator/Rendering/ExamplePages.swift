@@ -58,40 +58,75 @@ extension SiteBuilder {
     static func playerView(_ example: Example, spec: DemoSpec?, shared: PlayerParts? = nil) -> PlayerView {
         var sequence = example.sequence
         if let animation = spec?.animation { sequence.animations = RowAnimations(insert: animation, delete: animation, reload: animation) }
-        let make = { (initialHTML: staticList(sequence.steps[0].snapshot),
+        if let cell = spec?.cell { sequence.cell = cell }
+        let make = { (initialHTML: staticList(sequence.steps[0].snapshot, of: sequence),
                       data: PlayerData.json(for: sequence, changesets: example.changesets, name: example.name)) }
-        let parts = shared?.parts(example.name, animations: sequence.animations, make: make) ?? make()
+        let parts = shared?.parts(example.name, animations: sequence.animations, cell: sequence.cell, make: make) ?? make()
         return PlayerView(name: example.name, title: sequence.title, step: min(spec?.step ?? 0, sequence.steps.count - 1),
                           autoplay: spec?.autoplay ?? false, compare: spec?.compare,
-                          initialHTML: parts.initialHTML, data: parts.data)
+                          initialHTML: parts.initialHTML, data: parts.data, cellStyle: sequence.cell?.style.rawValue)
     }
 
     /// The first snapshot as HTML, so a page shows the list before (and
     /// without) its script. Row text is escaped: it never becomes markup.
-    static func staticList(_ snapshot: Snapshot<String, Record<String>>) -> String {
-        staticList(snapshot.sections.map(PlayerData.section))
+    static func staticList(_ snapshot: Snapshot<String, Record<String>>, of sequence: SnapshotSequence) -> String {
+        staticList(snapshot.sections.map { PlayerData.section($0, of: sequence) }, cellStyle: sequence.cell?.style.rawValue)
     }
 
     /// The same, from the sections as player data holds them (a baseline's).
-    static func staticList(_ sections: [PlayerData.Section]) -> String {
+    static func staticList(_ sections: [PlayerData.Section], cellStyle: String? = nil) -> String {
         var html = ""
         for section in sections {
             let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id)"
             html += "<div class=\"rowmotion-section\" role=\"list\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\">"
             if let header = section.header { html += "<h3 class=\"rowmotion-header\" role=\"presentation\">\(HTMLText.escape(header))</h3>" }
-            for row in section.items {
-                html += "<div class=\"rowmotion-row\" role=\"listitem\" data-item-id=\"\(HTMLText.escape(row.id))\">"
-                let fields = row.fields.isEmpty ? [["id", row.id]] : row.fields
-                for (index, field) in fields.enumerated() where field.count == 2 {
-                    html += "<span class=\"field\(index == 0 ? " primary" : "")\" data-field=\"\(HTMLText.escape(field[0]))\">"
-                        + HTMLText.escape(field[1]) + "</span>"
-                }
-                html += "</div>"
-            }
+            for row in section.items { html += rowHTML(row, cellStyle: cellStyle) }
             if let footer = section.footer { html += "<p class=\"footer\" role=\"presentation\">\(HTMLText.escape(footer))</p>" }
             html += "</div>\n"
         }
         return html
+    }
+
+    /// A row as the player script draws it (`fillRow` in rowmotion.js): a
+    /// line of fields, or with a cell style, the cell's parts — an image
+    /// tile, the title with its subtitle or detail, a badge.
+    static func rowHTML(_ row: PlayerData.Row, cellStyle: String?) -> String {
+        let fields = row.fields.isEmpty ? [["id", row.id]] : row.fields
+        guard let cellStyle else {
+            var html = "<div class=\"rowmotion-row\" role=\"listitem\" data-item-id=\"\(HTMLText.escape(row.id))\">"
+            for (index, field) in fields.enumerated() where field.count >= 2 {
+                html += "<span class=\"field\(index == 0 ? " primary" : "")\" data-field=\"\(HTMLText.escape(field[0]))\">"
+                    + HTMLText.escape(field[1]) + "</span>"
+            }
+            return html + "</div>"
+        }
+        // The style is the player's (`data-cell`), as the script draws rows.
+        var html = "<div class=\"rowmotion-row rowmotion-cell\" role=\"listitem\" data-item-id=\"\(HTMLText.escape(row.id))\">"
+        for field in fields where field.count >= 3 {
+            let slot = field[2]
+            html += "<span class=\"field cell-\(HTMLText.escape(slot))\(slot == "title" ? " primary" : "")\" data-field=\"\(HTMLText.escape(field[0]))\" data-slot=\"\(HTMLText.escape(slot))\""
+            if slot == "image" {
+                let value = field[1]
+                if Self.isPictureAddress(value) {
+                    html += " data-value=\"\(HTMLText.escape(value))\"><img src=\"\(HTMLText.escape(value))\" alt=\"\"></span>"
+                } else {
+                    html += " data-value=\"\(HTMLText.escape(value))\" aria-hidden=\"true\">" + HTMLText.escape(Self.tileText(value)) + "</span>"
+                }
+                continue
+            }
+            html += ">" + HTMLText.escape(field[1]) + "</span>"
+        }
+        return html + "</div>"
+    }
+
+    /// An image slot's value that is a picture to load rather than text for a tile.
+    static func isPictureAddress(_ value: String) -> Bool {
+        value.hasPrefix("https://") || value.hasPrefix("http://") || value.hasPrefix("data:image/")
+    }
+
+    /// The tile an image slot shows for text: its first character (an emoji, an initial).
+    static func tileText(_ value: String) -> String {
+        value.first.map { String($0).uppercased() } ?? ""
     }
 
     /// The example's page, its filmstrip, and any UIKit rule problems its

@@ -20,6 +20,10 @@ public struct PlayerData: Codable, Equatable, Sendable {
     /// Every snapshot's label, the first one's included.
     public var labels: [String]
     public var steps: [Step]
+    /// The cell style rows are drawn in (`cell:`); absent when rows show
+    /// their fields in a line. With a style, each row field is
+    /// `[name, text, slot]`.
+    public var cell: String?
 
     public struct Animations: Codable, Equatable, Sendable {
         public var insert: String
@@ -93,7 +97,8 @@ public struct PlayerData: Codable, Equatable, Sendable {
         }
     }
 
-    /// A row: its id and its fields as `[name, value as shown]` pairs.
+    /// A row: its id and the fields it shows as `[name, value as shown]`
+    /// pairs, or `[name, value as shown, slot]` when drawn as a cell.
     public struct Row: Codable, Equatable, Sendable {
         public var id: String
         public var fields: [[String]]
@@ -136,7 +141,7 @@ public struct PlayerData: Codable, Equatable, Sendable {
             var before = sequence.steps[index].snapshot
             var batches: [Batch] = []
             for stage in changeset.stages {
-                batches.append(Self.batch(stage, before: before))
+                batches.append(Self.batch(stage, before: before, of: sequence))
                 before = stage.after
             }
             var changed: [String: [String]] = [:]
@@ -148,27 +153,33 @@ public struct PlayerData: Codable, Equatable, Sendable {
         self.init(example: name, title: sequence.title,
                   animations: Animations(insert: animations.insert.rawValue, delete: animations.delete.rawValue,
                                          reload: animations.reload.rawValue),
-                  labels: sequence.steps.map(\.label), steps: steps)
+                  labels: sequence.steps.map(\.label), steps: steps, cell: sequence.cell?.style.rawValue)
     }
 
-    public init(example: String, title: String, animations: Animations, labels: [String], steps: [Step]) {
-        (self.example, self.title, self.animations, self.labels, self.steps) = (example, title, animations, labels, steps)
+    public init(example: String, title: String, animations: Animations, labels: [String], steps: [Step], cell: String? = nil) {
+        (self.example, self.title, self.animations, self.labels, self.steps, self.cell) = (example, title, animations, labels, steps, cell)
     }
 
-    static func section(_ section: ListDiff.Section<String, Record<String>>) -> Section {
-        Section(id: section.id, header: section.header, footer: section.footer, items: section.rows.map(row))
+    static func section(_ section: ListDiff.Section<String, Record<String>>, of sequence: SnapshotSequence) -> Section {
+        Section(id: section.id, header: section.header, footer: section.footer, items: section.rows.map { row($0, of: sequence) })
     }
 
-    /// A row's values as a cell shows them, the same text as the page's
-    /// first rows (JavaScript would print `2.0` as `2`).
-    static func row(_ row: Record<String>) -> Row {
-        Row(id: row.id, fields: row.fields.map { [$0.name, $0.value.description] })
+    /// A row's values as its cell shows them (`SnapshotSequence.shownFields`),
+    /// the same text as the page's first rows (JavaScript would print `2.0`
+    /// as `2`).
+    static func row(_ row: Record<String>, of sequence: SnapshotSequence) -> Row {
+        Row(id: row.id, fields: sequence.shownFields(of: row).map { field in
+            field.slot.map { [field.name, field.text, $0.rawValue] } ?? [field.name, field.text]
+        })
     }
 
     /// One batch, with the cells it creates taken from the data source after
     /// it. The reloaded rows are this batch's own, in the order of its reload
     /// calls (the row each call names in `before`, as `after` holds it).
-    static func batch(_ stage: Changeset<String, Record<String>>.Stage, before: Snapshot<String, Record<String>>) -> Batch {
+    static func batch(_ stage: Changeset<String, Record<String>>.Stage, before: Snapshot<String, Record<String>>,
+                      of sequence: SnapshotSequence) -> Batch {
+        func row(_ record: Record<String>) -> Row { Self.row(record, of: sequence) }
+        func section(_ section: ListDiff.Section<String, Record<String>>) -> Section { Self.section(section, of: sequence) }
         let batch = stage.batch
         func path(_ path: RowPath) -> [Int] { [path.section, path.row] }
         // New cells: inserted rows at their new paths, reloaded rows at the
@@ -211,8 +222,9 @@ final class PlayerParts: @unchecked Sendable {
     private var made: [String: Parts] = [:]
     private let lock = NSLock()
 
-    func parts(_ example: String, animations: RowAnimations, make: () -> Parts) -> Parts {
-        let key = [example, animations.insert.rawValue, animations.delete.rawValue, animations.reload.rawValue].joined(separator: "\u{0}")
+    func parts(_ example: String, animations: RowAnimations, cell: CellLayout?, make: () -> Parts) -> Parts {
+        var key = [example, animations.insert.rawValue, animations.delete.rawValue, animations.reload.rawValue].joined(separator: "\u{0}")
+        if let cell { key += "\u{0}\(cell)" }
         if let known = lock.withLock({ made[key] }) { return known }
         let parts = make()
         lock.withLock { made[key] = parts }

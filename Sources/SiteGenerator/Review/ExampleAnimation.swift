@@ -47,7 +47,7 @@ public struct ExampleAnimation: Codable, Equatable, Sendable {
 
     init(_ example: SiteBuilder.Example) {
         let sequence = example.sequence
-        initial = sequence.steps[0].snapshot.sections.map(PlayerData.section)
+        initial = sequence.steps[0].snapshot.sections.map { PlayerData.section($0, of: sequence) }
         player = PlayerData(sequence: sequence, changesets: example.changesets, name: example.name)
         steps = zip(sequence.steps, example.changesets).map { first, changeset in
             var before = first.snapshot

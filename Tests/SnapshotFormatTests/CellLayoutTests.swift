@@ -1,0 +1,126 @@
+import ListDiff
+@testable import SnapshotFormat
+import Testing
+
+/// `cell:` — rows drawn as UITableViewCells: which field goes in which part
+/// for each style, what is hidden, and what the reader rejects (the located
+/// errors themselves are in the malformed corpus, `cell-*.yml`).
+@Suite("Cell layouts")
+struct CellLayoutTests {
+    /// The fields each row of the file's first snapshot shows, as `slot=name:text`.
+    func shown(_ text: String) throws -> [[String]] {
+        let (sequence, diagnostics) = read(text)
+        let read = try #require(sequence, "\(diagnostics)")
+        return read.steps[0].snapshot.sections.flatMap(\.rows).map { row in
+            read.shownFields(of: row).map { "\($0.slot?.rawValue ?? "-")=\($0.name):\($0.text)" }
+        }
+    }
+
+    @Test func withoutCell_everyFieldButTheVersionAndMoveHintShowsInALine() throws {
+        let rows = try shown("""
+            version: rev
+            moveHint: at
+            steps:
+              - items:
+                  - {id: a, name: Ann, rev: 1, at: 10, note: hi}
+                  - {id: b, rev: 1, at: 9}
+            """)
+        #expect(rows == [["-=name:Ann", "-=note:hi"], ["-=id:b"]])
+    }
+
+    @Test func subtitleStyle_isInferred_andFillsTitleAndSubtitleFromTheFreeFields() throws {
+        let (sequence, _) = read("""
+            cell: {subtitle: preview}
+            steps:
+              - items:
+                  - {id: a, name: Ann, preview: See you, seen: "10:02"}
+            """)
+        #expect(sequence?.cell?.style == .subtitle)
+        let rows = try shown("""
+            cell: {style: subtitle, hide: [seen]}
+            steps:
+              - items:
+                  - {id: a, seen: "10:02", name: Ann, preview: See you}
+            """)
+        #expect(rows == [["title=name:Ann", "subtitle=preview:See you"]])
+    }
+
+    @Test func value1_namesItsDetail_andTheBadgeHidesWhenZeroFalseOrEmpty() throws {
+        let rows = try shown("""
+            version: price
+            cell: {title: symbol, detail: price, badge: unread}
+            steps:
+              - items:
+                  - {id: A, symbol: AAPL, price: 109.5, unread: 3}
+                  - {id: B, symbol: ADBE, price: 85.0, unread: 0}
+                  - {id: C, symbol: AMD, price: 1, unread: false}
+                  - {id: D, symbol: AMZN, price: 2, unread: true}
+                  - {id: E, symbol: CRM, price: 3, unread: ""}
+            """)
+        // The version field shows because the cell names it; `true` is a dot (an empty badge).
+        #expect(rows == [["title=symbol:AAPL", "detail=price:109.5", "badge=unread:3"],
+                         ["title=symbol:ADBE", "detail=price:85.0"],
+                         ["title=symbol:AMD", "detail=price:1"],
+                         ["title=symbol:AMZN", "detail=price:2", "badge=unread:"],
+                         ["title=symbol:CRM", "detail=price:3"]])
+    }
+
+    @Test func imageComesFirst_mayReuseTheTitlesField_andTheIdentityFieldCanBeShown() throws {
+        let rows = try shown("""
+            cell: {style: default, title: id, image: avatar}
+            steps:
+              - items:
+                  - {id: Ann, avatar: "🦊"}
+                  - {id: Bob, avatar: "https://example.com/bob.png"}
+            """)
+        #expect(rows == [["image=avatar:🦊", "title=id:Ann"], ["image=avatar:https://example.com/bob.png", "title=id:Bob"]])
+        let initials = try shown("""
+            cell: {title: name, image: name}
+            steps:
+              - items: [{id: a, name: Ann}]
+            """)
+        #expect(initials == [["image=name:Ann", "title=name:Ann"]])
+    }
+
+    @Test func aRowWithoutTheTitlesField_showsItsId() throws {
+        let rows = try shown("""
+            cell: {style: value2, title: label, detail: value}
+            steps:
+              - items:
+                  - {id: home, value: "555-0100"}
+            """)
+        #expect(rows == [["title=id:home", "detail=value:555-0100"]])
+    }
+
+    @Test func aPartNamingAFieldNoRowHas_isAWarningListingTheFieldsRowsHave() {
+        let (sequence, diagnostics) = read("""
+            cell:
+              title: nmae
+            steps:
+              - items: [{id: a, name: Ann}]
+            """)
+        #expect(sequence != nil)
+        #expect(diagnostics == ["test.yml:2:10: warning: no row has a field 'nmae'; did you mean 'name'? (rows have: id, name)"])
+    }
+
+    @Test func theStyleNamesOnlyTheTextItHas() {
+        #expect(read("cell: {style: default, subtitle: x}\nsteps: [{items: [a]}]").diagnostics.first?
+            .contains("style 'default' has no subtitle; use style 'subtitle'") == true)
+        #expect(read("cell: {style: subtitle, detail: x}\nsteps: [{items: [a]}]").diagnostics.first?
+            .contains("style 'subtitle' has no detail beside the title; its detail text is 'subtitle'") == true)
+        #expect(read("cell: {subtitle: x, detail: y}\nsteps: [{items: [a]}]").diagnostics.first?
+            .contains("the inferred style 'subtitle' has no detail beside the title") == true)
+        #expect(read("cell: {title: x, detail: x}\nsteps: [{items: [{id: a, x: b}]}]").diagnostics
+            == ["test.yml:1:26: error: field 'x' is already the cell's title"])
+    }
+
+    @Test func everyExampleWithACell_readsWithoutDiagnostics() throws {
+        var withCells = 0
+        for url in files(in: examplesFolder, extensions: ["yml", "yaml", "json"]) {
+            let (sequence, diagnostics) = SnapshotReader.read(path: url.path, displayPath: url.lastPathComponent)
+            #expect(diagnostics.isEmpty, "\(url.lastPathComponent): \(diagnostics)")
+            if sequence?.cell != nil { withCells += 1 }
+        }
+        #expect(withCells >= 2)
+    }
+}
