@@ -682,6 +682,31 @@
     return parts.length ? parts.join(', ') : 'no changes';
   }
 
+  // The controls' glyphs, drawn as inline SVG: text symbols such as ⏸ are
+  // empty boxes where no symbol font is installed. Buttons keep their names
+  // in aria-label and title.
+  var GLYPHS = {
+    prev: 'M13.5 2.5v11L6.5 8zM2.5 2.5h3v11h-3z',
+    play: 'M4 2.5v11L13.5 8z',
+    pause: 'M3.5 2.5h3.25v11H3.5zM9.25 2.5h3.25v11H9.25z',
+    next: 'M2.5 2.5v11L9.5 8zM10.5 2.5h3v11h-3z'
+  };
+  function glyph(name) {
+    var svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    svg.setAttribute('viewBox', '0 0 16 16');
+    svg.setAttribute('width', '16');
+    svg.setAttribute('height', '16');
+    svg.setAttribute('aria-hidden', 'true');
+    svg.setAttribute('focusable', 'false');
+    svg.setAttribute('class', 'rowmotion-glyph');
+    svg.setAttribute('data-glyph', name);
+    var path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+    path.setAttribute('d', GLYPHS[name]);
+    path.setAttribute('fill', 'currentColor');
+    svg.appendChild(path);
+    return svg;
+  }
+
   // What a step does, in words, naming rows by their first field.
   function rowName(row) {
     var fields = (row && row.fields) || [];
@@ -1082,6 +1107,7 @@
       pauseTimer();
       var count = step.batches.length;
       position = Math.max(0, Math.min(count, position));
+      tell('hold', position / count);
       var index = Math.min(count - 1, Math.floor(position)), local = position - index;
       if (!held || held.batch !== index || !running) {
         generation += 1;
@@ -1112,7 +1138,7 @@
     function button(label, title, action) {
       var b = document.createElement('button');
       b.type = 'button';
-      b.textContent = label;
+      if (GLYPHS[label]) b.appendChild(glyph(label)); else b.textContent = label;
       b.title = title;
       b.setAttribute('aria-label', title.replace(/ \(.*\)$/, ''));
       b.addEventListener('click', action);
@@ -1120,11 +1146,11 @@
       return b;
     }
     button('Restart', 'Restart (Home)', function () { player.pause(); player.goTo(0); });
-    button('◀', 'Previous step (←)', function () { player.pause(); player.prev(); });
-    var playButton = button('▶', 'Play (space)', function () { if (timer) player.pause(); else player.play(); });
+    button('prev', 'Previous step (←)', function () { player.pause(); player.prev(); });
+    var playButton = button('play', 'Play (space)', function () { if (timer) player.pause(); else player.play(); });
     playButton.setAttribute('aria-pressed', 'false');
     playButton.classList.add('rowmotion-play');
-    button('▶▶', 'Next step (→)', function () { player.pause(); player.next(); });
+    button('next', 'Next step (→)', function () { player.pause(); player.next(); });
     var speedSelect = document.createElement('select');
     speedSelect.setAttribute('aria-label', 'Speed');
     SPEEDS.forEach(function (option) {
@@ -1147,8 +1173,13 @@
       return box;
     }
     var loopBox = checkbox('loop');
+    function highlightMoves(on) {
+      movesBox.checked = on;
+      if (on) element.setAttribute('data-highlight-moves', ''); else element.removeAttribute('data-highlight-moves');
+      tell('highlight', on);
+    }
     var movesBox = checkbox('highlight moves', function () {
-      if (movesBox.checked) element.setAttribute('data-highlight-moves', ''); else element.removeAttribute('data-highlight-moves');
+      highlightMoves(movesBox.checked);
     });
 
     // Scrubbing within a step, and frame stepping while held.
@@ -1198,7 +1229,15 @@
 
     function announce(text) { live.textContent = text; }
 
+    // Panes that follow this one (a strategy comparison) hear what its
+    // controls change: speed, a held moment (as a fraction of the step,
+    // since panes may split a step into different batches), highlighting.
+    function tell(kind, value) {
+      element.dispatchEvent(new CustomEvent('rowmotion:control', { bubbles: true, detail: { kind: kind, value: value } }));
+    }
+
     function setSpeed(value) {
+      tell('speed', value);
       linear = value === 'uxkit';
       speed = linear ? 1 : Number(value) || 1;
       if (speedSelect.value !== value) speedSelect.value = value;
@@ -1274,7 +1313,7 @@
       }
       status.textContent = text;
       var on = !!timer;
-      playButton.textContent = on ? '❚❚' : '▶';
+      if (playButton.firstChild.getAttribute('data-glyph') !== (on ? 'pause' : 'play')) playButton.replaceChildren(glyph(on ? 'pause' : 'play'));
       playButton.title = on ? 'Pause (space)' : 'Play (space)';
       playButton.setAttribute('aria-label', on ? 'Pause' : 'Play');
       playButton.setAttribute('aria-pressed', on ? 'true' : 'false');
@@ -1373,7 +1412,17 @@
         });
       }
     };
-    internals.set(element, { goTo: goTo });
+    internals.set(element, {
+      goTo: goTo,
+      control: function (kind, value) {
+        if (kind === 'speed') setSpeed(value);
+        else if (kind === 'highlight') highlightMoves(value);
+        else if (kind === 'hold' && data.steps[current]) holdAt(value * data.steps[current].batches.length);
+      },
+      // The parts a strategy comparison shows once, for all its panes.
+      sharedParts: [controls, scrub, status, snapshots],
+      live: live
+    });
     var start = Number(element.getAttribute('data-step')) || 0;
     var hash = /^#step-(\d+)$/.exec(window.location.hash || '');
     if (hash && element === document.querySelector('[data-rowmotion-player]')) start = Number(hash[1]);
@@ -1500,16 +1549,38 @@
   // way: a queued step queues in every pane, a jump jumps every pane.
   // A baseline comparison (changes.html) links its two players alike; the
   // one with fewer steps stops at its last.
+  // A strategy comparison shows one set of controls, above its panes: the
+  // first pane's, which drive the rest (speed, holding and highlighting
+  // too); only that pane announces steps.
   document.querySelectorAll('[data-rowmotion-compare="strategies"], [data-rowmotion-compare="baseline"]').forEach(function (group) {
     var panes = players.filter(function (p) { return group.contains(p.element); });
     var following = false;
-    group.addEventListener('rowmotion:goto', function (event) {
+    function follow(event, act) {
       if (following) return;
       following = true;
-      panes.forEach(function (p) {
-        if (p.element !== event.target) internals.get(p.element).goTo(Math.min(event.detail.step, p.stepCount - 1), event.detail.queued);
-      });
-      following = false;
+      try {
+        panes.forEach(function (p) { if (p.element !== event.target) act(internals.get(p.element), p); });
+      } finally {
+        following = false;
+      }
+    }
+    group.addEventListener('rowmotion:goto', function (event) {
+      follow(event, function (inner, p) { inner.goTo(Math.min(event.detail.step, p.stepCount - 1), event.detail.queued); });
+    });
+    if (group.getAttribute('data-rowmotion-compare') !== 'strategies' || !panes.length) return;
+    group.addEventListener('rowmotion:control', function (event) {
+      follow(event, function (inner) { inner.control(event.detail.kind, event.detail.value); });
+    });
+    var shared = document.createElement('div');
+    shared.className = 'rowmotion-shared-controls';
+    shared.setAttribute('role', 'group');
+    shared.setAttribute('aria-label', 'Controls for all ' + panes.length + ' panes');
+    internals.get(panes[0].element).sharedParts.forEach(function (part) { shared.appendChild(part); });
+    group.insertBefore(shared, group.firstChild);
+    panes.slice(1).forEach(function (p) {
+      var inner = internals.get(p.element);
+      inner.sharedParts.forEach(function (part) { part.remove(); });
+      inner.live.removeAttribute('aria-live');
     });
   });
   window.Rowmotion = Object.freeze({ players: Object.freeze(players), applyBatch: applyBatch, model: model, search: search });

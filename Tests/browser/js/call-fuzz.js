@@ -12,9 +12,16 @@ const players = indexes.map((i) => window.Rowmotion.players[i]);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
+// Where a player's controls are: its own, or, for a pane of a strategy
+// comparison, the one set the comparison shows above its panes.
+function controlsOf(player) {
+  const group = player.element.closest('[data-rowmotion-compare="strategies"]');
+  return group ? group.querySelector('.rowmotion-shared-controls') : player.element;
+}
+
 function act(random, player, log) {
   const count = player.stepCount;
-  const buttons = player.element.querySelectorAll('.rowmotion-controls button');
+  const buttons = controlsOf(player).querySelectorAll('.rowmotion-controls button');
   const kind = random.pick(['next', 'next', 'prev', 'goTo', 'play', 'pause', 'speed', 'mark', 'button', 'key']);
   switch (kind) {
     case 'next': log.push('next()'); player.next(); break;
@@ -23,7 +30,7 @@ function act(random, player, log) {
     case 'play': log.push('play()'); player.play(); break;
     case 'pause': log.push('pause()'); player.pause(); break;
     case 'speed': {
-      const select = player.element.querySelector('.rowmotion-controls select');
+      const select = controlsOf(player).querySelector('.rowmotion-controls select');
       const option = random.pick(Array.from(select.options)).value;
       log.push(`speed ${option}`);
       select.value = option;
@@ -31,7 +38,7 @@ function act(random, player, log) {
       break;
     }
     case 'mark': {
-      const marks = player.element.querySelectorAll('.rowmotion-timeline button');
+      const marks = controlsOf(player).querySelectorAll('.rowmotion-timeline button');
       const k = random.int(0, marks.length - 1);
       log.push(`click mark ${k}`);
       marks[k].click();
@@ -93,7 +100,7 @@ function geometryProblems(player) {
       if (p.step !== step) problems.push(`panes disagree: step ${p.step} vs ${step}`);
       if (!same(p.state(), expected[p.step])) problems.push(`step ${p.step}: state ${JSON.stringify(p.state())} is not the snapshot ${JSON.stringify(expected[p.step])}`);
       if (p.element.getAttribute('data-current-step') !== String(p.step)) problems.push(`data-current-step ${p.element.getAttribute('data-current-step')} vs step ${p.step}`);
-      const mark = p.element.querySelector('.rowmotion-timeline button[aria-current]');
+      const mark = controlsOf(p).querySelector('.rowmotion-timeline button[aria-current]');
       if (!mark || mark.textContent !== String(p.step)) problems.push(`timeline marks ${mark && mark.textContent} vs step ${p.step}`);
       if (p.element.querySelector('.rowmotion-ghost')) problems.push('a leaving copy is left');
       if (p.element.querySelector('.rowmotion-sections').getAnimations({ subtree: true }).length) problems.push('animations still running');
