@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "SequenceRecorder", targets: ["SequenceRecorder"]),
         .executable(name: "rowmotion", targets: ["rowmotion"]),
         .plugin(name: "RowmotionPlugin", targets: ["RowmotionPlugin"]),
+        .plugin(name: "RowmotionCheckPlugin", targets: ["RowmotionCheckPlugin"]),
+        .plugin(name: "RowmotionDiffPlugin", targets: ["RowmotionDiffPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -62,6 +64,15 @@ let package = Package(
                 intent: .custom(verb: "rowmotion", description: "Build, check or diff Rowmotion snapshot sequences and sites."),
                 permissions: [.writeToPackageDirectory(reason: "rowmotion build writes the site into the package (_site/ by default).")]
             )
+        ),
+        // The read-only verbs, which need no permission: `swift package rowmotion-check`, `… rowmotion-diff FILE`.
+        .plugin(
+            name: "RowmotionCheckPlugin",
+            capability: .command(intent: .custom(verb: "rowmotion-check", description: "Check Rowmotion snapshot sequences and pages without writing anything."))
+        ),
+        .plugin(
+            name: "RowmotionDiffPlugin",
+            capability: .command(intent: .custom(verb: "rowmotion-diff", description: "Print the batches of a Rowmotion snapshot sequence (Swift calls, JSON or SVG)."))
         ),
         .executableTarget(
             name: "rowmotion-bench",

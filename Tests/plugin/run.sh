@@ -42,6 +42,39 @@ check test $? -eq 0
 check grep -q "rowmotion: building the tool" init.log
 check grep -q "next: swift package --allow-writing-to-package-directory rowmotion build, then open _site/index.html" init.log
 check grep -qx ".build/" fresh/.gitignore
+# The read-only verbs need no permission.
+swift package rowmotion-check --strict > readonly.log 2>&1
+check test $? -eq 0
+check grep -q "checked 1 file: 0 errors, 0 warnings" readonly.log
+swift package rowmotion-diff examples/inbox.yml --format json > diff.log 2>&1
+check test $? -eq 0
+check grep -q '"insert": \[\[0, 0\]\]' diff.log
+swift package rowmotion-check --help > help.log 2>&1
+check test $? -eq 0
+check grep -q "USAGE: rowmotion check" help.log
+# serve through the plugin prints its address while it runs, and stops when
+# the plugin is gone (its swift package killed) instead of holding the port.
+swift package --allow-writing-to-package-directory rowmotion serve --port 0 > serve.log 2>&1 < /dev/null &
+plugin_pid=$!
+serving=1
+for _ in $(seq 1 120); do
+    if grep -q "serving _site at http://127.0.0.1:" serve.log; then serving=0; break; fi
+    sleep 1
+done
+check test "$serving" -eq 0
+[ "$serving" -eq 0 ] || { echo "--- serve.log"; tail -20 serve.log; } >&2
+url=$(grep -o 'http://127.0.0.1:[0-9]*/' serve.log | head -1)
+check python3 -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=10)" "$url"
+kill -KILL "$plugin_pid"
+wait "$plugin_pid" 2> /dev/null
+left=1
+for _ in $(seq 1 10); do
+    if ! pgrep -f "rowmotion serve --port 0" > /dev/null; then left=0; break; fi
+    sleep 1
+done
+check test "$left" -eq 0
+[ "$left" -eq 0 ] || { echo "--- still running"; ps -eo pid,ppid,args | grep "[r]owmotion"; } >&2
+pkill -f "rowmotion serve --port 0" || true
 # A broken example: the plugin fails, and the tool's located error reaches the user.
 printf 'steps:\n  - items: [a, a]\n' > examples/broken.yml
 swift package --allow-writing-to-package-directory rowmotion check > broken.log 2>&1

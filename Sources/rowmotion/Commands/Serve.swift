@@ -70,7 +70,25 @@ struct Serve: AsyncParsableCommand {
 
         let watching = Thread { server.watch() }
         watching.start()
+        // Run by the SwiftPM plugin: when the plugin is gone (its `swift
+        // package` interrupted), nobody reads this output any more, and the
+        // server would hold its port forever. Stop with it.
+        var orphanCheck: (any DispatchSourceTimer)?
+        if ProcessInfo.processInfo.environment["ROWMOTION_STOP_WITH_PARENT"] == "1" {
+            let parent = getppid()
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + 1, repeating: 1)
+            timer.setEventHandler {
+                if getppid() != parent {
+                    server.stop()
+                    stopped.fire()
+                }
+            }
+            timer.resume()
+            orphanCheck = timer
+        }
         await stopped.wait()
+        orphanCheck?.cancel()
         console.line("stopped")
         _ = sources
     }

@@ -1,0 +1,1 @@
+../RowmotionPlugin/ToolRunner.swift

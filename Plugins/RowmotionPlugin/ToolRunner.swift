@@ -1,0 +1,110 @@
+import Foundation
+import PackagePlugin
+
+/// What every Rowmotion command plugin does: build the `rowmotion` tool
+/// through the package manager (declaring it a plugin dependency would build
+/// it a second time in release builds) and run it in the package's folder
+/// with the user's arguments, its output passed straight through.
+///
+/// Shared by the plugins as one file (the other plugins' folders link to it).
+enum ToolRunner {
+    /// `command` is how the user runs the plugin, for the commands the tool
+    /// suggests (`init`'s next step).
+    static func run(_ arguments: [String], command: String, context: PluginContext, packageManager: PackageManager) throws {
+        let configuration: PackageManager.BuildConfiguration =
+            ProcessInfo.processInfo.environment["ROWMOTION_PLUGIN_CONFIGURATION"] == "debug" ? .debug : .release
+        // Building the tool takes a minute or two the first time: say so at
+        // once rather than sit silent (a progress message: what a plugin
+        // writes to its output is shown only when it exits).
+        Diagnostics.progress("rowmotion: building the tool (\(configuration == .debug ? "debug" : "release"); the first time takes a minute or two)…")
+        let result = try packageManager.build(.product("rowmotion"), parameters: .init(configuration: configuration, logging: .concise))
+        guard result.succeeded,
+              let tool = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "rowmotion" }) else {
+            Diagnostics.error("could not build rowmotion:\n\(result.logText)")
+            throw PluginFailure.buildFailed
+        }
+        let process = Process()
+        process.executableURL = tool.url
+        process.arguments = arguments
+        process.currentDirectoryURL = context.package.directoryURL
+        var environment = ProcessInfo.processInfo.environment
+        environment["ROWMOTION_COMMAND"] = command
+        process.environment = environment
+        // The package manager shows what a plugin writes only once it has
+        // exited, which for `serve` is never: its lines (the address, each
+        // rebuild) go out as progress messages, which are shown at once. A
+        // server whose plugin is gone stops too (ROWMOTION_STOP_WITH_PARENT).
+        var relay: LineRelay?
+        if arguments.first == "serve" {
+            let pipe = Pipe()
+            relay = LineRelay(pipe.fileHandleForReading)
+            process.standardOutput = pipe
+            environment["ROWMOTION_STOP_WITH_PARENT"] = "1"
+            process.environment = environment
+        }
+        try process.run()
+        // If `swift package` itself goes (killed, or its terminal closed),
+        // this plugin is left behind, and the server with it: stop it.
+        var orphanCheck: (any DispatchSourceTimer)?
+        if relay != nil {
+            let parent = getppid()
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + 1, repeating: 1)
+            timer.setEventHandler { if getppid() != parent, process.isRunning { process.terminate() } }
+            timer.resume()
+            orphanCheck = timer
+        }
+        process.waitUntilExit()
+        orphanCheck?.cancel()
+        relay?.finish()
+        guard process.terminationStatus == 0 else { throw PluginFailure.toolFailed(process.terminationStatus) }
+    }
+}
+
+/// Passes a child's output on as progress messages, a line at a time, as it comes.
+final class LineRelay: @unchecked Sendable {
+    private let handle: FileHandle
+    private let lock = NSLock()
+    private var pending = Data()
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+        handle.readabilityHandler = { [weak self] handle in self?.take(handle.availableData) }
+    }
+
+    private func take(_ data: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        if data.isEmpty {
+            handle.readabilityHandler = nil
+        }
+        pending.append(data)
+        while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: pending[pending.startIndex..<end], as: UTF8.self)
+            pending.removeSubrange(pending.startIndex...end)
+            Diagnostics.progress(line)
+        }
+    }
+
+    /// Sends what is left once the child has exited.
+    func finish() {
+        handle.readabilityHandler = nil
+        take(handle.readDataToEndOfFile())
+        lock.lock()
+        defer { lock.unlock() }
+        if !pending.isEmpty { Diagnostics.progress(String(decoding: pending, as: UTF8.self)) }
+        pending.removeAll()
+    }
+}
+
+enum PluginFailure: Error, CustomStringConvertible {
+    case buildFailed
+    case toolFailed(Int32)
+
+    var description: String {
+        switch self {
+        case .buildFailed: return "rowmotion did not build"
+        case .toolFailed(let status): return "rowmotion exited with status \(status)"
+        }
+    }
+}
