@@ -1,5 +1,11 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
+
+/// The site generator's dependencies (YAML, TOML, templates, the command
+/// line) come with the `Site` trait, on by default. A package that needs
+/// only ListDiff (and SequenceRecorder) turns it off, and resolves and builds
+/// none of them: `.package(url: …, from: "0.1.0", traits: [])`.
+let site: TargetDependencyCondition? = .when(traits: ["Site"])
 
 let package = Package(
     name: "Rowmotion",
@@ -11,6 +17,10 @@ let package = Package(
         .plugin(name: "RowmotionPlugin", targets: ["RowmotionPlugin"]),
         .plugin(name: "RowmotionCheckPlugin", targets: ["RowmotionCheckPlugin"]),
         .plugin(name: "RowmotionDiffPlugin", targets: ["RowmotionDiffPlugin"]),
+    ],
+    traits: [
+        .trait(name: "Site", description: "The site generator, the rowmotion tool and its plugins' dependencies. Off: ListDiff and SequenceRecorder alone."),
+        .default(enabledTraits: ["Site"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,7 +39,7 @@ let package = Package(
         .target(name: "Diagnostics"),
         // Snapshot sequence files (YAML, JSON) into ListDiff values, with
         // file:line:column diagnostics.
-        .target(name: "SnapshotFormat", dependencies: ["ListDiff", "Diagnostics", .product(name: "Yams", package: "Yams")]),
+        .target(name: "SnapshotFormat", dependencies: ["ListDiff", "Diagnostics", .product(name: "Yams", package: "Yams", condition: site)]),
         // What the CLI and the site both say about a sequence: the `diff`
         // report (text, JSON, Swift calls), the SVG filmstrip, the one
         // UIKit-rule check over its batches, `check`'s findings.
@@ -39,8 +49,8 @@ let package = Package(
         // Markdown pages and examples to a static site: load, render, write.
         .target(
             name: "SiteGenerator",
-            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "Reports", "CCMark", .product(name: "Mustache", package: "swift-mustache"),
-                           .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "Reports", "CCMark", .product(name: "Mustache", package: "swift-mustache", condition: site),
+                           .product(name: "TOMLKit", package: "TOMLKit", condition: site)],
             plugins: ["EmbedTheme"]
         ),
         // templates/ into SiteGenerator's source at build time (the theme's one copy in git).
@@ -55,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "rowmotion",
             dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "Reports", "SiteGenerator", "SiteServer",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                           .product(name: "ArgumentParser", package: "swift-argument-parser", condition: site)]
         ),
         // `swift package --allow-writing-to-package-directory rowmotion build` in any package.
         .plugin(
@@ -77,13 +87,13 @@ let package = Package(
         .executableTarget(
             name: "rowmotion-bench",
             dependencies: ["ListDiff", "SeededRandom", "SiteGenerator", "CCMark",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                           .product(name: "ArgumentParser", package: "swift-argument-parser", condition: site)],
             path: "Benchmarks/rowmotion-bench"
         ),
         // The seeded generator random tests and benchmark inputs share.
         .target(name: "SeededRandom"),
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
-        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "Reports", "Diagnostics", "ListDiff", "SeededRandom", "SequenceRecorder", .product(name: "Yams", package: "Yams")],
+        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "Reports", "Diagnostics", "ListDiff", "SeededRandom", "SequenceRecorder", .product(name: "Yams", package: "Yams", condition: site)],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Diagnostics", "SnapshotFormat", "Reports", "SeededRandom"], exclude: ["Fixtures"]),
         .testTarget(name: "SiteServerTests", dependencies: ["SiteServer", "Diagnostics"]),
