@@ -32,3 +32,24 @@ def test_no_page_scrolls_sideways(driver, width):
         assert not wide, "pages scroll sideways at %dpx:\n" % width + "\n".join(wide)
     finally:
         driver.set_window_size(1200, 1000)
+
+
+def test_badges_stay_on_one_line_at_phone_width(driver):
+    """A step's "2 batches" badge and a cell's badge never wrap inside
+    themselves (they did at 390 px)."""
+    driver.set_window_size(390, 900)
+    try:
+        wrapped, seen = [], 0
+        for page in [p for p in PAGES if p.startswith("examples/")]:
+            driver.get((SITE / page).as_uri())
+            for text, height, line in driver.execute_script("""
+                return Array.from(document.querySelectorAll('.badge, .cell-badge')).filter((b) => b.textContent.trim()).map((b) =>
+                  [b.textContent, b.getBoundingClientRect().height, parseFloat(getComputedStyle(b).lineHeight) ||
+                   1.2 * parseFloat(getComputedStyle(b).fontSize)]);"""):
+                seen += 1
+                if height > 1.6 * line:
+                    wrapped.append(f"{page}: '{text}' is {height:.0f}px tall")
+        assert seen >= 10, f"only {seen} badges found"
+        assert not wrapped, "\n".join(wrapped)
+    finally:
+        driver.set_window_size(1200, 1000)
