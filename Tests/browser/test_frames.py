@@ -150,11 +150,32 @@ def random_sequence(seed):
             rng.choice(state)["header"] += "!"
         steps.append(state)
         del rows
-    return {
+    sequence = {
         "title": f"Random {seed}",
         "animations": {"insert": rng.choice(STYLES), "delete": rng.choice(STYLES), "reload": rng.choice(STYLES)},
         "steps": [{"label": f"Snapshot {k}", "sections": state} for k, state in enumerate(steps)],
     }
+    # Half the sequences draw their rows as cells (a random style, an image
+    # tile, a note that wraps over 1 to 4 lines and grows when the row is
+    # reloaded, the reload count on a badge), so rows differ in height and
+    # change height when reloaded. A generator of its own keeps the
+    # sequences above what they were for every seed.
+    cells = random.Random(seed * 7919 + 1)
+    if cells.random() < 0.5:
+        style = cells.choice(["default", "subtitle", "value1", "value2"])
+        layout = {"style": style, "title": "title", "badge": "v"}
+        if style != "value2":
+            layout["image"] = "title"
+        if style != "default":
+            layout["subtitle" if style == "subtitle" else "detail"] = "note"
+        sequence["cell"] = layout
+        words = {}
+        for step in sequence["steps"]:
+            for section in step["sections"]:
+                for row in section["items"]:
+                    words.setdefault(row["id"], cells.randint(1, 30))
+                    row["note"] = " ".join(["word"] * words[row["id"]]) + " edited" * row["v"]
+    return sequence
 
 
 @pytest.fixture(scope="module")
