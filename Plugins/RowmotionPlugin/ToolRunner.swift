@@ -34,11 +34,13 @@ enum ToolRunner {
         // exited, which for `serve` is never: its lines (the address, each
         // rebuild) go out as progress messages, which are shown at once. A
         // server whose plugin is gone stops too (ROWMOTION_STOP_WITH_PARENT).
-        var relay: LineRelay?
+        var relays: [LineRelay] = []
         if arguments.first == "serve" {
-            let pipe = Pipe()
-            relay = LineRelay(pipe.fileHandleForReading)
-            process.standardOutput = pipe
+            // Its diagnostics too (standard error): a broken file must show while it serves.
+            let output = Pipe(), errors = Pipe()
+            relays = [LineRelay(output.fileHandleForReading), LineRelay(errors.fileHandleForReading)]
+            process.standardOutput = output
+            process.standardError = errors
             environment["ROWMOTION_STOP_WITH_PARENT"] = "1"
             process.environment = environment
         }
@@ -46,7 +48,7 @@ enum ToolRunner {
         // If `swift package` itself goes (killed, or its terminal closed),
         // this plugin is left behind, and the server with it: stop it.
         var orphanCheck: (any DispatchSourceTimer)?
-        if relay != nil {
+        if !relays.isEmpty {
             let parent = getppid()
             let timer = DispatchSource.makeTimerSource(queue: .global())
             timer.schedule(deadline: .now() + 1, repeating: 1)
@@ -56,7 +58,7 @@ enum ToolRunner {
         }
         process.waitUntilExit()
         orphanCheck?.cancel()
-        relay?.finish()
+        relays.forEach { $0.finish() }
         guard process.terminationStatus == 0 else { throw PluginFailure.toolFailed(process.terminationStatus) }
     }
 }

@@ -65,6 +65,15 @@ check test "$serving" -eq 0
 [ "$serving" -eq 0 ] || { echo "--- serve.log"; tail -20 serve.log; } >&2
 url=$(grep -o 'http://127.0.0.1:[0-9]*/' serve.log | head -1)
 check python3 -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=10)" "$url"
+# A file broken while it serves: its located error shows at once, not when serve ends.
+printf 'steps:\n  - items: [b, b]\n' > examples/serving-broken.yml
+reported=1
+for _ in $(seq 1 30); do
+    if grep -q "examples/serving-broken.yml:2:16: error: duplicate row id 'b'" serve.log; then reported=0; break; fi
+    sleep 1
+done
+check test "$reported" -eq 0
+rm -f examples/serving-broken.yml
 kill -KILL "$plugin_pid"
 wait "$plugin_pid" 2> /dev/null
 left=1
