@@ -23,6 +23,10 @@ cd "$work"
 export ROWMOTION_PLUGIN_CONFIGURATION=debug
 passed=0 failed=0
 check() { if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $*" >&2; fi; }
+# within SECONDS COMMAND...: whether COMMAND succeeds within that many seconds (tried each second).
+within() { local seconds=$1; shift; for _ in $(seq 1 "$seconds"); do "$@" && return 0; sleep 1; done; return 1; }
+answers() { python3 -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=5)" "$1" 2> /dev/null; }
+port_free() { ! answers "$1"; }
 
 swift package --allow-writing-to-package-directory rowmotion build --strict > build.log 2>&1
 check test $? -eq 0
@@ -56,34 +60,19 @@ check grep -q "USAGE: rowmotion check" help.log
 # the plugin is gone (its swift package killed) instead of holding the port.
 swift package --allow-writing-to-package-directory rowmotion serve --port 0 > serve.log 2>&1 < /dev/null &
 plugin_pid=$!
-serving=1
-for _ in $(seq 1 120); do
-    if grep -q "serving _site at http://127.0.0.1:" serve.log; then serving=0; break; fi
-    sleep 1
-done
+within 120 grep -q "serving _site at http://127.0.0.1:" serve.log
+serving=$?
 check test "$serving" -eq 0
 [ "$serving" -eq 0 ] || { echo "--- serve.log"; tail -20 serve.log; } >&2
 url=$(grep -o 'http://127.0.0.1:[0-9]*/' serve.log | head -1)
-check python3 -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=10)" "$url"
+check answers "$url"
 # A file broken while it serves: its located error shows at once, not when serve ends.
 printf 'steps:\n  - items: [b, b]\n' > examples/serving-broken.yml
-reported=1
-for _ in $(seq 1 30); do
-    if grep -q "examples/serving-broken.yml:2:16: error: duplicate row id 'b'" serve.log; then reported=0; break; fi
-    sleep 1
-done
-check test "$reported" -eq 0
+check within 30 grep -q "examples/serving-broken.yml:2:16: error: duplicate row id 'b'" serve.log
 rm -f examples/serving-broken.yml
 kill -KILL "$plugin_pid"
 wait "$plugin_pid" 2> /dev/null
-left=1
-for _ in $(seq 1 10); do
-    if ! pgrep -f "rowmotion serve --port 0" > /dev/null; then left=0; break; fi
-    sleep 1
-done
-check test "$left" -eq 0
-[ "$left" -eq 0 ] || { echo "--- still running"; ps -eo pid,ppid,args | grep "[r]owmotion"; } >&2
-pkill -f "rowmotion serve --port 0" || true
+check within 10 port_free "$url"
 # A broken example: the plugin fails, and the tool's located error reaches the user.
 printf 'steps:\n  - items: [a, a]\n' > examples/broken.yml
 swift package --allow-writing-to-package-directory rowmotion check > broken.log 2>&1
