@@ -59,7 +59,9 @@ extension SafeDefaultsTests {
 
             <img src="img/b.png" alt=""> <a href="index.md">home</a> <a href="#files">top</a>
             <p>Inline <img src='/img/here.png'> and <img data-src="x.png" src="https://example.com/x.png"></p>
+            <p><img src="img/a&amp;b.png" alt=""> <img src="img/here&#46;png" alt=""> <img src="img/here&#x2E;png" alt=""></p>
             """)
+        try ProjectTrapsTests.write(root, "site/img/a&b.png", "png")
         let result = try CLI.run(["build", "--strict"], in: root)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n").map(String.init)

@@ -248,3 +248,15 @@ struct SwiftHighlighterTests {
         #expect(html == "<pre><code class=\"language-swift\"><span class=\"hl-keyword\">let</span> a = <span class=\"hl-number\">1</span>\n</code></pre>\n<pre><code>let b = 2\n</code></pre>\n")
     }
 }
+
+/// Raw HTML's addresses are checked as the browser reads them.
+@Suite("Character references in raw HTML addresses")
+struct CharacterReferenceTests {
+    @Test func decodesNumericReferencesAndTheXMLEntities_andLeavesTheRestAsWritten() {
+        #expect(MarkdownRenderer.decodingCharacterReferences("a&amp;b.png") == "a&b.png")
+        #expect(MarkdownRenderer.decodingCharacterReferences("x&#46;png?q=1&#x26;r=&lt;&gt;&quot;&apos;") == "x.png?q=1&r=<>\"'")
+        #expect(MarkdownRenderer.decodingCharacterReferences("a & b&c&unknown;&#xZZ;&#;&") == "a & b&c&unknown;&#xZZ;&#;&")
+        #expect(MarkdownRenderer.decodingCharacterReferences("caf&#233;.html") == "café.html")
+        #expect(MarkdownRenderer.decodingCharacterReferences("plain/path.png") == "plain/path.png")
+    }
+}

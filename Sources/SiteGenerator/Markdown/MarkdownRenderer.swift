@@ -76,8 +76,9 @@ public enum MarkdownRenderer {
             if type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE, let html = cmark_node_get_literal(node).map({ String(cString: $0) }) {
                 // Raw HTML is passed through as written; its addresses are checked.
                 for url in rawHTMLAddresses(html) {
+                    // Found where it is written; checked as the browser reads it (`&amp;` is `&`).
                     let (line, column) = finder.place(of: url, in: node)
-                    _ = link(url, line + lineOffset, column, .rawHTML)
+                    _ = link(decodingCharacterReferences(url), line + lineOffset, column, .rawHTML)
                 }
                 continue
             }
@@ -151,6 +152,42 @@ public enum MarkdownRenderer {
             index = max(index + 1, name)
         }
         return found
+    }
+
+    /// An attribute value as the browser reads it: numeric character
+    /// references and the five XML entities decoded (`a&amp;b` is `a&b`);
+    /// anything else, a bare `&` included, stays as written.
+    static func decodingCharacterReferences(_ value: String) -> String {
+        guard value.utf8.contains(UInt8(ascii: "&")) else { return value }
+        let named: [Substring: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+        var result = ""
+        var rest = value[...]
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            let afterAmpersand = rest.index(after: ampersand)
+            guard let semicolon = rest[afterAmpersand...].prefix(10).firstIndex(of: ";") else {
+                result += "&"
+                rest = rest[afterAmpersand...]
+                continue
+            }
+            let name = rest[afterAmpersand..<semicolon]
+            var decoded: String?
+            if let text = named[name] {
+                decoded = text
+            } else if name.hasPrefix("#") {
+                let digits = name.dropFirst()
+                let number = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+                decoded = number.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+            }
+            if let decoded {
+                result += decoded
+                rest = rest[rest.index(after: semicolon)...]
+            } else {
+                result += "&"
+                rest = rest[afterAmpersand...]
+            }
+        }
+        return result + rest
     }
 
     /// Renders Markdown that comes from data (a sequence file's
