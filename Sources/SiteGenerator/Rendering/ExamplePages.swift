@@ -70,17 +70,17 @@ extension SiteBuilder {
     /// The first snapshot as HTML, so a page shows the list before (and
     /// without) its script. Row text is escaped: it never becomes markup.
     static func staticList(_ snapshot: Snapshot<String, Record<String>>, of sequence: SnapshotSequence) -> String {
-        staticList(snapshot.sections.map { PlayerData.section($0, of: sequence) }, cellStyle: sequence.cell?.style.rawValue)
+        staticList(snapshot.sections.map { PlayerData.section($0, of: sequence) })
     }
 
     /// The same, from the sections as player data holds them (a baseline's).
-    static func staticList(_ sections: [PlayerData.Section], cellStyle: String? = nil) -> String {
+    static func staticList(_ sections: [PlayerData.Section]) -> String {
         var html = ""
         for section in sections {
             let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id)"
             html += "<div class=\"rowmotion-section\" role=\"list\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\">"
             if let header = section.header { html += "<h3 class=\"rowmotion-header\" role=\"presentation\">\(HTMLText.escape(header))</h3>" }
-            for row in section.items { html += rowHTML(row, cellStyle: cellStyle) }
+            for row in section.items { html += rowHTML(row) }
             if let footer = section.footer { html += "<p class=\"footer\" role=\"presentation\">\(HTMLText.escape(footer))</p>" }
             html += "</div>\n"
         }
@@ -88,11 +88,12 @@ extension SiteBuilder {
     }
 
     /// A row as the player script draws it (`fillRow` in rowmotion.js): a
-    /// line of fields, or with a cell style, the cell's parts — an image
-    /// tile, the title with its subtitle or detail, a badge.
-    static func rowHTML(_ row: PlayerData.Row, cellStyle: String?) -> String {
+    /// line of fields, or, when its fields carry slots (`cell:`), the cell's
+    /// parts — an image tile, the title with its subtitle or detail, a badge.
+    /// The style is the player's (`data-cell`).
+    static func rowHTML(_ row: PlayerData.Row) -> String {
         let fields = row.fields.isEmpty ? [["id", row.id]] : row.fields
-        guard let cellStyle else {
+        guard fields[0].count > 2 else {
             var html = "<div class=\"rowmotion-row\" role=\"listitem\" data-item-id=\"\(HTMLText.escape(row.id))\">"
             for (index, field) in fields.enumerated() where field.count >= 2 {
                 html += "<span class=\"field\(index == 0 ? " primary" : "")\" data-field=\"\(HTMLText.escape(field[0]))\">"
@@ -100,7 +101,6 @@ extension SiteBuilder {
             }
             return html + "</div>"
         }
-        // The style is the player's (`data-cell`), as the script draws rows.
         var html = "<div class=\"rowmotion-row rowmotion-cell\" role=\"listitem\" data-item-id=\"\(HTMLText.escape(row.id))\">"
         for field in fields where field.count >= 3 {
             let slot = field[2]

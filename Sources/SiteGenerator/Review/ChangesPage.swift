@@ -58,7 +58,7 @@ extension SiteBuilder {
     static func baselinePlayer(_ example: BuildReport.Example, base: String) -> PlayerView {
         let animation = example.animation
         return PlayerView(name: example.example, title: example.title, step: 0, autoplay: false, compare: nil,
-                          initialHTML: staticList(animation.initial, cellStyle: animation.player.cell), data: SafeJSON.encode(animation.player),
+                          initialHTML: staticList(animation.initial), data: SafeJSON.encode(animation.player),
                           strategy: nil, strategyLabel: "Before (\(base))",
                           moves: nil, moveSummary: summary(of: example.steps.map(\.moved), snapshots: example.stepCount),
                           cellStyle: animation.player.cell)
