@@ -57,6 +57,32 @@ public enum Paths {
         return target.hasPrefix(prefix) ? String(target.dropFirst(prefix.count)) : nil
     }
 
+    /// `path` absolute and without `.` or `..` parts, worked out from the
+    /// text alone: no symbolic link is followed.
+    public static func lexical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardized.path
+    }
+
+    /// The project an input folder belongs to, which nothing a build reads
+    /// may lead out of: the git work tree that holds the current folder (or
+    /// the current folder itself, outside git) when the input folder is
+    /// written below it, else the folder that holds the input folder. Both
+    /// are found from the text of the paths and from `.git`, which a pull
+    /// request cannot add, never from what the input folder leads to.
+    public static func project(of folder: String) -> String {
+        let written = lexical(folder)
+        let here = lexical(FileManager.default.currentDirectoryPath)
+        var top = here
+        while true {
+            if FileManager.default.fileExists(atPath: (top as NSString).appendingPathComponent(".git")) { break }
+            let up = (top as NSString).deletingLastPathComponent
+            if up == top || up.isEmpty { top = here; break }
+            top = up
+        }
+        if written == top || written.hasPrefix(top == "/" ? "/" : top + "/") { return top }
+        return (written as NSString).deletingLastPathComponent
+    }
+
     /// Where a build that writes `output` keeps its cache: one per output
     /// folder, since reused bytes come from that folder.
     public static func cache(forOutput output: String) -> String {

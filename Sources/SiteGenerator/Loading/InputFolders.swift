@@ -23,6 +23,15 @@ public enum InputFolders {
             }
         }
         for (flag, path) in [("site", options.site), ("examples", options.examples), ("templates", options.templates)] {
+            // A folder that is a symbolic link out of the project would
+            // publish whatever it leads to (a pull request can add one).
+            let project = Paths.project(of: path)
+            if manager.fileExists(atPath: path), !Paths.isInside(path, folder: project, orIsIt: true) {
+                problems.append(.error("link-outside", at: at(path),
+                                       "--\(flag) '\(path)' leads to \(Paths.real(path)), outside the project \(project); "
+                                           + "only folders inside the project are read"))
+                continue
+            }
             if Paths.isInside(options.out, folder: path, orIsIt: true) {
                 problems.append(.error("output-inside-input", at: at(options.out),
                                        "--out '\(options.out)' is inside --\(flag) '\(path)': the build would read its own output; write the site elsewhere"))

@@ -59,7 +59,9 @@ struct SiteInputs: Sendable {
     /// shows it reuses that. Which files are examples is decided first, in
     /// path order, so collisions and diagnostics do not depend on threads.
     static func loadExamples(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [SiteBuilder.Example] {
-        let found = FileManager.default.fileExists(atPath: options.examples) ? SequenceFiles.collect([options.examples]).found : []
+        let collected = FileManager.default.fileExists(atPath: options.examples) ? SequenceFiles.collect([options.examples]) : (found: [], problems: [])
+        let found = collected.found
+        diagnostics.append(contentsOf: collected.problems)
         var chosen: [(path: String, name: String)] = []
         var exampleOutputs: [String: String] = [:]
         let realExamples = Paths.real(options.examples)

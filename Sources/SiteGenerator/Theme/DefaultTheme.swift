@@ -56,6 +56,13 @@ public struct Theme: Sendable {
                 switch place {
                 case .project(let path):
                     guard FileManager.default.fileExists(atPath: path) else { continue }
+                    // A theme file is published (the assets) or renders every
+                    // page: one that leads out of the templates folder
+                    // (`rowmotion.css -> /proc/self/environ`) is never read.
+                    guard let projectTemplates, Paths.isInside(path, folder: projectTemplates) else {
+                        throw .error("link-outside", at: SourceLocation(file: path, line: 1, column: 1),
+                                     "this theme file leads outside \(projectTemplates ?? "templates")/ through a symbolic link; copy it in instead")
+                    }
                     // An override that is there but cannot be read is an
                     // error, never a silent fall back to the built-in file.
                     do {

@@ -1,0 +1,141 @@
+"""A pull request from a fork is hostile input (issue 28): every file, folder,
+link and theme file it adds. Each case is a reproduction of an attack that
+worked before: the project is built as CI builds it (`rowmotion build
+--strict`, `rowmotion check`), and nothing from outside the project may be
+read, published or quoted, and nothing the pull request adds may satisfy a
+gate."""
+import os
+import subprocess
+
+import pytest
+
+from hostile_support import run
+
+SECRET = "ROWMOTION-SECRET-7f3a91"
+
+
+def git(folder, *arguments):
+    subprocess.run(["git", *arguments], cwd=folder, check=True, capture_output=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"})
+
+
+@pytest.fixture
+def outside(tmp_path):
+    """A folder beside the project with secrets in every form a build reads."""
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    (folder / "index.md").write_text(f"# {SECRET}\n")
+    (folder / "secret.md").write_text(f"# Secret\n\n{SECRET}\n")
+    (folder / "secret.yml").write_text(f"title: {SECRET}\nsteps:\n  - items: [a]\n")
+    (folder / "secret.txt").write_text(SECRET + "\n")
+    (folder / "rowmotion.css").write_text(f"/* {SECRET} */\n")
+    return folder
+
+
+def project(tmp_path, in_git):
+    """A small valid project: one page showing one example."""
+    root = tmp_path / "project"
+    (root / "site").mkdir(parents=True)
+    (root / "examples").mkdir()
+    (root / "site" / "index.md").write_text("# Home\n\n```rowmotion\nexample: list.yml\n```\n")
+    (root / "examples" / "list.yml").write_text("title: List\nsteps:\n  - items: [a, b]\n  - items: [b, a]\n")
+    if in_git:
+        git(root, "init", "-q", "-b", "main")
+    return root
+
+
+def assert_nothing_leaked(root, result):
+    output = result.stdout.decode(errors="replace") + result.stderr.decode(errors="replace")
+    assert SECRET not in output, output
+    site = root / "_site"
+    if site.exists():
+        for path in site.rglob("*"):
+            if path.is_file() and not path.is_symlink():
+                assert SECRET.encode() not in path.read_bytes(), f"{path} publishes a file from outside the project"
+
+
+def replace_with_link(path, target):
+    if path.is_dir():
+        for child in path.iterdir():
+            child.unlink()
+        path.rmdir()
+    elif path.exists():
+        path.unlink()
+    path.symlink_to(target)
+
+
+@pytest.mark.parametrize("in_git", [True, False], ids=["git", "no-git"])
+@pytest.mark.parametrize("folder", ["site", "examples", "templates"])
+def test_an_input_folder_that_links_out_of_the_project_is_a_located_error(tmp_path, outside, folder, in_git):
+    root = project(tmp_path, in_git)
+    replace_with_link(root / folder, outside)
+    result = run(["build", "--strict"], cwd=root)
+    stderr = result.stderr.decode()
+    assert result.returncode == 1, stderr
+    assert f"{folder}:1:1: error: --{folder} '{folder}' leads to" in stderr and "outside the project" in stderr, stderr
+    assert not (root / "_site").exists()
+    assert_nothing_leaked(root, result)
+    checked = run(["check"], cwd=root)
+    assert checked.returncode == 1 and f"{folder}:1:1: error" in checked.stderr.decode(), checked.stderr.decode()
+    assert_nothing_leaked(root, checked)
+
+
+@pytest.mark.parametrize("theme_file, target", [
+    ("rowmotion.css", "/proc/self/environ"),
+    ("rowmotion.js", "/etc/passwd"),
+    ("rowmotion.css", "OUTSIDE/rowmotion.css"),
+    ("page.mustache", "OUTSIDE/secret.txt"),
+    ("nav.mustache", "OUTSIDE/secret.txt"),
+])
+def test_a_theme_file_that_links_out_of_templates_is_never_read(tmp_path, outside, theme_file, target):
+    root = project(tmp_path, in_git=True)
+    (root / "templates").mkdir()
+    (root / "templates" / theme_file).symlink_to(target.replace("OUTSIDE", str(outside)))
+    environment = {**os.environ, "ROWMOTION_CI_TOKEN": SECRET}
+    result = run(["build", "--strict"], cwd=root, env=environment)
+    stderr = result.stderr.decode()
+    assert result.returncode == 1, stderr
+    assert f"templates/{theme_file}:1:1: error: this theme file leads outside templates/ through a symbolic link" in stderr, stderr
+    assert not (root / "_site").exists()
+    assert_nothing_leaked(root, result)
+    # No stylesheet or script holds a line of the host's files either.
+    assert "root:x:0:0" not in stderr
+
+
+def test_a_theme_file_linked_inside_templates_is_still_read(tmp_path):
+    root = project(tmp_path, in_git=True)
+    (root / "templates" / "parts").mkdir(parents=True)
+    (root / "templates" / "parts" / "mine.css").write_text("body{color:#123456}\n")
+    (root / "templates" / "rowmotion.css").symlink_to("parts/mine.css")
+    result = run(["build", "--strict"], cwd=root)
+    assert result.returncode == 0, result.stderr.decode()
+    stylesheets = list((root / "_site" / "assets").glob("rowmotion.*.css"))
+    assert len(stylesheets) == 1 and b"#123456" in stylesheets[0].read_bytes()
+
+
+def test_an_example_or_page_that_links_out_is_an_error_in_build_and_check(tmp_path, outside):
+    root = project(tmp_path, in_git=True)
+    (root / "examples" / "leak.yml").symlink_to(outside / "secret.yml")
+    (root / "site" / "leak.md").symlink_to(outside / "secret.md")
+    (root / "site" / "leak.txt").symlink_to(outside / "secret.txt")
+    result = run(["build", "--strict"], cwd=root)
+    stderr = result.stderr.decode()
+    assert result.returncode == 1
+    for name in ["examples/leak.yml", "site/leak.md", "site/leak.txt"]:
+        assert f"{name}:1:1: error:" in stderr and "outside" in stderr, stderr
+    assert_nothing_leaked(root, result)
+    checked = run(["check"], cwd=root)
+    assert checked.returncode == 1
+    assert "examples/leak.yml:1:1: error: this file leads outside examples/ through a symbolic link" in checked.stderr.decode()
+    assert_nothing_leaked(root, checked)
+
+
+def test_folders_named_on_the_command_line_inside_the_project_still_build(tmp_path):
+    root = project(tmp_path, in_git=True)
+    (root / "docs").mkdir()
+    (root / "site").rename(root / "docs" / "pages")
+    # A link that stays inside the project is fine.
+    (root / "more").symlink_to("docs/pages")
+    result = run(["build", "--strict", "--site", "more"], cwd=root)
+    assert result.returncode == 0, result.stderr.decode()
