@@ -60,7 +60,7 @@ let package = Package(
         // its sources change, with live reload over a WebSocket.
         .target(
             name: "SiteServer",
-            dependencies: ["SiteGenerator", "Diagnostics"]
+            dependencies: ["SiteGenerator", "SnapshotFormat", "Diagnostics"]
         ),
         .executableTarget(
             name: "rowmotion",

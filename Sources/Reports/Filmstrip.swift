@@ -21,6 +21,21 @@ public struct Filmstrip {
     static let margin = 12
     static let labelLimit = 27
 
+    /// The style and arrow marker every filmstrip starts with, word for word
+    /// (a baseline report's filmstrip is checked against it).
+    static let styleAndMarker = """
+        <style>
+        text{font:11px system-ui,-apple-system,'Segoe UI',sans-serif;fill:#1d232b}
+        .cap{font-weight:600}.n{fill:#5b6573}.h{font-size:10px;fill:#5b6573;text-transform:uppercase;letter-spacing:.04em}
+        .r{fill:#eef1f5;stroke:#c4cbd5}.ins{fill:#d4f4dc;stroke:#2e9b52}.mov{fill:#d7e6ff;stroke:#2f6fde}
+        .rel{fill:#ffefc4;stroke:#c98f00}.movrel{fill:#d7e6ff;stroke:#c98f00;stroke-width:2}
+        .del{fill:#fde2e2;stroke:#d33a3a;stroke-dasharray:4 2}.x{stroke:#d33a3a;stroke-width:1.5}
+        .a{stroke:#2f6fde;stroke-width:1.5;fill:none;marker-end:url(#rm-arrow)}.nh{fill:#d4f4dc}.mh{fill:#d7e6ff}.dh{fill:#fde2e2}.rh{fill:#ffe3b8}
+        </style>
+        <defs><marker id="rm-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0L8 4L0 8z" fill="#2f6fde"/></marker></defs>
+
+        """
+
     public init(rowLimit: Int = 40) {
         self.rowLimit = rowLimit
     }
@@ -75,18 +90,7 @@ public struct Filmstrip {
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\""
             + " aria-labelledby=\"rm-title\">\n"
         svg += "<title id=\"rm-title\">\(Self.escape(sequence.title)): \(frames.count) snapshot\(frames.count == 1 ? "" : "s")</title>\n"
-        svg += """
-            <style>
-            text{font:11px system-ui,-apple-system,'Segoe UI',sans-serif;fill:#1d232b}
-            .cap{font-weight:600}.n{fill:#5b6573}.h{font-size:10px;fill:#5b6573;text-transform:uppercase;letter-spacing:.04em}
-            .r{fill:#eef1f5;stroke:#c4cbd5}.ins{fill:#d4f4dc;stroke:#2e9b52}.mov{fill:#d7e6ff;stroke:#2f6fde}
-            .rel{fill:#ffefc4;stroke:#c98f00}.movrel{fill:#d7e6ff;stroke:#c98f00;stroke-width:2}
-            .del{fill:#fde2e2;stroke:#d33a3a;stroke-dasharray:4 2}.x{stroke:#d33a3a;stroke-width:1.5}
-            .a{stroke:#2f6fde;stroke-width:1.5;fill:none;marker-end:url(#rm-arrow)}.nh{fill:#d4f4dc}.mh{fill:#d7e6ff}.dh{fill:#fde2e2}.rh{fill:#ffe3b8}
-            </style>
-            <defs><marker id="rm-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0L8 4L0 8z" fill="#2f6fde"/></marker></defs>
-
-            """
+        svg += Self.styleAndMarker
         svg += legend()
         svg += body
         svg += "</svg>\n"

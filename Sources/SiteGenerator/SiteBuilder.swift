@@ -96,7 +96,7 @@ public enum SiteBuilder {
             BuildCache.inputKey(folders: [options.site, options.examples, options.templates],
                                 extra: [BuildCache.format, options.baseURL, String(options.drafts)])
         }
-        let previous = BuildCache.load(from: options.cache)
+        let previous = BuildCache.load(from: options.cache, forSite: options.out)
         if options.allowShortcut, let inputKey, let unchanged = unchangedSite(options, previous: previous, inputKey: inputKey) {
             clock.lap("check inputs")
             return unchanged
@@ -207,7 +207,8 @@ public enum SiteBuilder {
         let manager = FileManager.default
         guard previous.inputKey == inputKey,
               manager.fileExists(atPath: (options.out as NSString).appendingPathComponent(SiteWriter.marker)),
-              previous.entries.keys.allSatisfy({ manager.fileExists(atPath: (options.out as NSString).appendingPathComponent($0)) }) else { return nil }
+              previous.entries.keys.allSatisfy({ FolderWalk.isPlainFile((options.out as NSString).appendingPathComponent($0)) }),
+              !FolderWalk.entries(under: options.out).contains(where: \.isLink) else { return nil }
         var site = BuiltSite()
         site.unchanged = true
         site.pageCount = previous.pageCount
@@ -228,6 +229,9 @@ public enum SiteBuilder {
             && site.files.keys.allSatisfy { path in
                 path.hasPrefix("assets/") ? FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path) : true
             }
+            // A link in the site on disk (never one the writer made) means
+            // it is not the site this build would write.
+            && !FolderWalk.entries(under: folder.path).contains(where: \.isLink)
             && FolderWalk.paths(under: folder.path)
                 .filter { $0.hasSuffix(".html") || $0.hasSuffix(".svg") || $0.hasPrefix("assets/") && $0.contains(".") || $0 == SearchIndex.path }
                 .count == site.files.count
@@ -247,6 +251,7 @@ public enum SiteBuilder {
             var clock = PhaseClock(report: options.progress)
             let written = try SiteWriter.write(site.files, to: options.out)
             clock.lap("write")
+            site.cache.siteStamp = SiteWriter.stamp(of: options.out)
             if let path = options.cache { site.cache.save(to: path) }
             return (site, written)
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import SiteGenerator
+import SnapshotFormat
 
 /// Serves the files of the built site, read from disk on every request (a
 /// rebuild swaps the folder), with the live-reload script added to HTML.
@@ -71,14 +72,16 @@ public struct SiteFileHandler: Sendable {
         let relative = parts.joined(separator: "/")
         let url = root.appendingPathComponent(relative)
         guard manager.fileExists(atPath: url.path, isDirectory: &isFolder) else { return .notFound }
-        // Links out of the site are not followed.
-        guard Paths.isInside(url.path, folder: root.path, orIsIt: true) else { return .notFound }
+        // Links are not followed, in or out of the site: the writer never
+        // makes one, so a link there is not the site's.
+        guard !FolderWalk.passesThroughLink(relative, under: root.path),
+              Paths.isInside(url.path, folder: root.path, orIsIt: true) else { return .notFound }
         guard isFolder.boolValue else { return .file(relative) }
         // Rebuilt from the parts (never `//host/`, which a browser reads as
         // another site), each part %-encoded again.
         guard path.hasSuffix("/") else { return .redirect("/" + parts.map(encoded).joined(separator: "/") + "/") }
         let index = relative.isEmpty ? "index.html" : relative + "/index.html"
-        return manager.fileExists(atPath: root.appendingPathComponent(index).path) ? .file(index) : .notFound
+        return FolderWalk.isPlainFile(root.appendingPathComponent(index).path) ? .file(index) : .notFound
     }
 
     /// A path segment %-encoded for a `Location` header.

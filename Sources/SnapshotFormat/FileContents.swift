@@ -13,6 +13,17 @@ public enum FileContents {
     /// The bytes of the file at `path`, at most `limit` of them (any number
     /// when nil).
     public static func read(_ path: String, limit: Int?) throws(Failure) -> [UInt8] {
+        // Only regular files: opening a FIFO would wait for a writer for
+        // ever, and a device has no end.
+        var status = stat()
+        if stat(path, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG, S_IFDIR: break
+            case S_IFIFO: throw Failure(message: "cannot read the file: it is a named pipe (FIFO), not a regular file")
+            case S_IFSOCK: throw Failure(message: "cannot read the file: it is a socket, not a regular file")
+            default: throw Failure(message: "cannot read the file: it is a device, not a regular file")
+            }
+        }
         // The common case in three calls: open, measure, read what was
         // measured (and one byte more, so a file that grew is seen). Any
         // failure is explained by the checks below, in the order a user

@@ -13,6 +13,12 @@ public enum FolderWalk {
         public var path: String
         /// A folder (not a link to one).
         public var isFolder: Bool
+        /// A symbolic link (to anything).
+        public var isLink = false
+
+        public init(path: String, isFolder: Bool, isLink: Bool = false) {
+            (self.path, self.isFolder, self.isLink) = (path, isFolder, isLink)
+        }
     }
 
     /// The entries under `folder` in no particular order; none when it
@@ -32,16 +38,20 @@ public enum FolderWalk {
                 guard name != ".", name != ".." else { continue }
                 let path = relative.isEmpty ? name : relative + "/" + name
                 let full = absolute.hasSuffix("/") ? absolute + name : absolute + "/" + name
-                let isFolder: Bool
+                var isFolder = false, isLink = false
                 switch Int(entry.pointee.d_type) {
                 case Int(DT_DIR): isFolder = true
+                case Int(DT_LNK): isLink = true
                 case Int(DT_UNKNOWN):
                     // File systems that do not say: ask without following links.
                     var status = stat()
-                    isFolder = lstat(full, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-                default: isFolder = false
+                    if lstat(full, &status) == 0 {
+                        isFolder = (status.st_mode & S_IFMT) == S_IFDIR
+                        isLink = (status.st_mode & S_IFMT) == S_IFLNK
+                    }
+                default: break
                 }
-                entries.append(Entry(path: path, isFolder: isFolder))
+                entries.append(Entry(path: path, isFolder: isFolder, isLink: isLink))
                 if isFolder { pending.append((full, path)) }
             }
         }
@@ -51,5 +61,26 @@ public enum FolderWalk {
     /// The paths of the entries under `folder`, sorted.
     public static func paths(under folder: String) -> [String] {
         entries(under: folder).map(\.path).sorted()
+    }
+
+    /// Whether `path` is a regular file itself, not a link to one (nor a
+    /// folder, pipe or device): what a writer or server of the output may
+    /// read, since a link in the output could lead anywhere.
+    public static func isPlainFile(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether `path`, or any folder on the way to it from `root`, is a
+    /// symbolic link. `relative` is `/`-separated, under `root`.
+    public static func passesThroughLink(_ relative: String, under root: String) -> Bool {
+        var current = root
+        for part in relative.split(separator: "/") {
+            current = current.hasSuffix("/") ? current + part : current + "/" + part
+            var status = stat()
+            guard lstat(current, &status) == 0 else { return false }
+            if (status.st_mode & S_IFMT) == S_IFLNK { return true }
+        }
+        return false
     }
 }

@@ -178,7 +178,7 @@ struct BaselineTests {
         report["examples"] = examples
         try JSONSerialization.data(withJSONObject: report).write(to: url)
 
-        let result = try repository.build("--baseline", "main.json", "--summary", "s.md", "--fail-on-changes")
+        let result = try repository.build("--baseline-report", "main.json", "--summary", "s.md", "--fail-on-changes")
         #expect(result.status == 1)
         #expect(result.stderr.contains("rowmotion: 1 examples animate differently since main.json"))
         let summary = repository.read("s.md")
@@ -194,15 +194,17 @@ struct BaselineTests {
         try Data(#"{"pages": [], "examples": [], "diagnostics": []}"#.utf8).write(to: repository.root.appendingPathComponent("old.json"))
         try Data(#"{"format": 99, "version": "9.0.0"}"#.utf8).write(to: repository.root.appendingPathComponent("future.json"))
         try Data(#"{"format": 2, "version": "0.1.0", "pages": []}"#.utf8).write(to: repository.root.appendingPathComponent("partial.json"))
-        let cases: [(base: String, message: String)] = [
-            ("no-such-revision", "no-such-revision:1:1: error: there is no file 'no-such-revision', and the git repository has no revision of that name"),
-            ("broken.json", "broken.json:1:1: error: this is not a Rowmotion report (not valid JSON)"),
-            ("old.json", "old.json:1:1: error: this report was written by an earlier Rowmotion"),
-            ("future.json", "future.json:1:1: error: this report has format 99 (Rowmotion 9.0.0)"),
-            ("partial.json", "partial.json:1:1: error: this report cannot be read: 'examples' is missing"),
+        let cases: [(flag: String, base: String, message: String)] = [
+            ("--baseline", "no-such-revision", "no-such-revision:1:1: error: the git repository has no revision 'no-such-revision'"),
+            ("--baseline", "broken.json",
+             "broken.json:1:1: error: the git repository has no revision 'broken.json' (a file of that name is not read: use --baseline-report FILE for a report)"),
+            ("--baseline-report", "broken.json", "broken.json:1:1: error: this is not a Rowmotion report (not valid JSON)"),
+            ("--baseline-report", "old.json", "old.json:1:1: error: this report was written by an earlier Rowmotion"),
+            ("--baseline-report", "future.json", "future.json:1:1: error: this report has format 99 (Rowmotion 9.0.0)"),
+            ("--baseline-report", "partial.json", "partial.json:1:1: error: this report cannot be read: 'examples' is missing"),
         ]
-        for (base, message) in cases {
-            let result = try repository.build("--baseline", base, "--out", "out-\(base)")
+        for (flag, base, message) in cases {
+            let result = try repository.build(flag, base, "--out", "out-\(base)")
             #expect(result.status == 1, "\(base)")
             #expect(result.stderr.hasPrefix(message), "\(base): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").dropFirst() == ["rowmotion: build failed: 1 error, 0 warnings"], "\(base): one error, then the summary")
@@ -215,7 +217,7 @@ struct BaselineTests {
         try FileManager.default.copyItem(at: repository.root.appendingPathComponent("site"), to: outside.appendingPathComponent("site"))
         let result = try CLI.run(["build", "--baseline", "origin/main"], in: outside)
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("origin/main:1:1: error: there is no file 'origin/main', and this folder is not in a git repository"),
+        #expect(result.stderr.hasPrefix("origin/main:1:1: error: this folder is not in a git repository, so the revision 'origin/main' cannot be read"),
                 "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: outside.appendingPathComponent("_site").path))
         // Flags that need a baseline are wrong usage.
@@ -223,5 +225,99 @@ struct BaselineTests {
         #expect(usage.status == 2)
         #expect(usage.stderr.contains("--fail-on-changes needs --baseline"))
         #expect(try repository.build("--summary", "s.md").status == 2)
+    }
+
+    // MARK: - A pull request is untrusted (issue 28)
+
+    /// A pull request that adds a file called `origin/main` (a report of
+    /// its own tree, so that nothing seems changed) is still compared with
+    /// the revision origin/main.
+    @Test func aFileNamedLikeTheBaseRevision_isNotReadInItsPlace() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try repository.git("update-ref", "refs/remotes/origin/main", "HEAD")
+        try repository.edit("examples/messenger.yml", Self.daveRepliesWithoutAnEdit)
+        try FileManager.default.createDirectory(at: repository.root.appendingPathComponent("origin"), withIntermediateDirectories: true)
+        #expect(try repository.build("--report", "origin/main", "--quiet", "--out", "forged").status == 0)
+        try repository.commit("the pull request, with a report of its own tree as origin/main")
+        let result = try repository.build("--baseline", "origin/main", "--fail-on-changes")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("rowmotion: 1 examples animate differently since origin/main"), "\(result.stderr)")
+    }
+
+    /// A report is data: a forged filmstrip (script in the SVG a reviewer
+    /// opens) or an example name that leads out of the site is refused.
+    @Test func aForgedReport_isRefused_notPublished() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        #expect(try repository.build("--report", "main.json", "--quiet").status == 0)
+        let url = repository.root.appendingPathComponent("main.json")
+        let original = try Data(contentsOf: url)
+        func forged(_ change: (inout [String: Any]) -> Void) throws {
+            var report = try JSONSerialization.jsonObject(with: original) as! [String: Any]
+            var examples = report["examples"] as! [[String: Any]]
+            change(&examples[0])
+            report["examples"] = examples
+            try JSONSerialization.data(withJSONObject: report).write(to: url)
+        }
+        let payloads = [
+            "<script>window.__pwned=1</script>", "<rect onload=\"alert(1)\"/>", "<a href=\"javascript:alert(1)\"><text>x</text></a>",
+            "<text x=\"1\" y=\"2\">&#x3C;script&#x3E;</text>", "<foreignObject><iframe/></foreignObject>", "<!ENTITY x \"y\">",
+        ]
+        for payload in payloads {
+            try forged { example in
+                var animation = example["animation"] as! [String: Any]
+                animation["filmstrip"] = (animation["filmstrip"] as! String).replacingOccurrences(of: "</svg>", with: payload + "</svg>")
+                example["animation"] = animation
+            }
+            let result = try repository.build("--baseline-report", "main.json", "--out", "out-forged")
+            #expect(result.status == 1, "\(payload)")
+            #expect(result.stderr.contains("main.json:1:1: error: the filmstrip this report holds for"), "\(payload): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: repository.root.appendingPathComponent("out-forged").path))
+        }
+        for name in ["../../../escaped.yml", "/tmp/x.yml", "a//b.yml", "a/./b.yml"] {
+            try forged { $0["example"] = name }
+            let result = try repository.build("--baseline-report", "main.json", "--out", "out-forged")
+            #expect(result.status == 1, "\(name)")
+            #expect(result.stderr.contains("which is not a path inside examples/"), "\(name): \(result.stderr)")
+        }
+        // The report as written is accepted, filmstrips and all.
+        try original.write(to: url)
+        let clean = try repository.build("--baseline-report", "main.json", "--out", "out-clean")
+        #expect(clean.status == 0, "\(clean.stderr)")
+    }
+
+    /// `git archive` leaves out what `.gitattributes` marks `export-ignore`:
+    /// the baseline read that way had no examples and every example looked
+    /// added. The revision's tree is read whole.
+    @Test func exportIgnoredFolders_areStillTheBaseline() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try Data("site export-ignore\nexamples export-ignore\n".utf8).write(to: repository.root.appendingPathComponent(".gitattributes"))
+        try repository.commit("export-ignore the docs")
+        try repository.edit("examples/messenger.yml", Self.daveRepliesWithoutAnEdit)
+        let result = try repository.build("--baseline", "HEAD", "--fail-on-changes")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("rowmotion: 1 examples animate differently since HEAD"), "\(result.stderr)")
+    }
+
+    /// A symbolic link in the revision that leads out of the project is
+    /// refused there as it is in the checkout: the baseline build does not
+    /// read the host's files.
+    @Test func aRevisionsLinkOutOfTheProject_isNotFollowed() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        let secret = "ROWMOTION-BASELINE-SECRET-5521"
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-secret-\(UUID().uuidString).md")
+        try Data("# \(secret)\n".utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try FileManager.default.createSymbolicLink(atPath: repository.root.appendingPathComponent("site/leak.md").path,
+                                                   withDestinationPath: outside.path)
+        try repository.commit("a link out")
+        try FileManager.default.removeItem(at: repository.root.appendingPathComponent("site/leak.md"))
+        let result = try repository.build("--baseline", "HEAD", "--report", "r.json")
+        #expect(!repository.read("r.json").contains(secret))
+        #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret))
+        #expect(!repository.read("_site/changes.html").contains(secret))
     }
 }

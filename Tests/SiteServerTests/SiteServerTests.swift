@@ -34,6 +34,27 @@ struct SiteServerTests {
         RequestHead(method: method, target: path, path: path, version: "HTTP/1.1", headers: [("host", "127.0.0.1:8000")])
     }
 
+    /// A folder's index that is a link (out of the site, or to another file
+    /// of it) and a folder that is a link are not served: the writer never
+    /// makes links, so one in the site was put there (issue 28, item 11).
+    @Test func linksInTheSite_areNeverFollowed_notEvenAFoldersIndex() throws {
+        let root = try Self.makeSite()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let manager = FileManager.default
+        try manager.createDirectory(at: root.appendingPathComponent("secret"), withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("secret/index.html").path, withDestinationPath: "/etc/passwd")
+        try manager.createDirectory(at: root.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("inside/index.html").path,
+                                       withDestinationPath: root.appendingPathComponent("index.html").path)
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("alias").path, withDestinationPath: "examples")
+        #expect(SiteFileHandler.resolve("/secret/", in: root) == .notFound)
+        #expect(SiteFileHandler.resolve("/secret/index.html", in: root) == .notFound)
+        #expect(SiteFileHandler.resolve("/inside/", in: root) == .notFound)
+        #expect(SiteFileHandler.resolve("/alias/messenger.html", in: root) == .notFound)
+        #expect(SiteFileHandler.resolve("/alias/", in: root) == .notFound)
+        #expect(SiteFileHandler.resolve("/examples/", in: root) == .file("examples/index.html"))
+    }
+
     @Test func servedHTML_getsTheLiveScript_otherFilesAsWritten() throws {
         let root = try Self.makeSite()
         defer { try? FileManager.default.removeItem(at: root) }

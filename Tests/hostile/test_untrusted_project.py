@@ -139,3 +139,67 @@ def test_folders_named_on_the_command_line_inside_the_project_still_build(tmp_pa
     (root / "more").symlink_to("docs/pages")
     result = run(["build", "--strict", "--site", "more"], cwd=root)
     assert result.returncode == 0, result.stderr.decode()
+
+
+def test_a_named_pipe_among_the_inputs_is_an_error_not_a_hang(tmp_path):
+    root = project(tmp_path, in_git=True)
+    os.mkfifo(root / "examples" / "pipe.yml")
+    os.mkfifo(root / "site" / "pipe.md")
+    result = run(["build"], cwd=root, timeout=30)
+    stderr = result.stderr.decode()
+    assert result.returncode == 1
+    assert "examples/pipe.yml:1:1: error: cannot read the file: it is a named pipe (FIFO), not a regular file" in stderr, stderr
+    assert "site/pipe.md:1:1: error: cannot read the file: it is a named pipe (FIFO), not a regular file" in stderr, stderr
+
+
+def strict_failure_project(tmp_path):
+    """A project whose strict build fails: a page with a broken link."""
+    root = project(tmp_path, in_git=True)
+    (root / "site" / "broken.md").write_text("# Broken\n\nSee [the missing page](missing.md).\n")
+    (root / ".gitignore").write_text(".build/\n_site/\n")
+    return root
+
+
+def test_a_committed_cache_and_site_cannot_pass_a_strict_build(tmp_path):
+    """The gate: a pull request commits `.build/rowmotion-cache/` and `_site/`
+    from a build whose diagnostics it emptied. A fresh clone's strict build
+    must still find the broken link, not take the forged cache's word."""
+    root = strict_failure_project(tmp_path)
+    first = run(["build"], cwd=root)
+    assert first.returncode == 0 and b"missing.md" in first.stderr, first.stderr.decode()
+    caches = list((root / ".build" / "rowmotion-cache").glob("*.cache"))
+    assert len(caches) == 1
+    lines = caches[0].read_text().split("\n")
+    forged = [line if "\t" not in line else "\t".join(line.split("\t")[:-1] + ["[]"]) for line in lines]
+    caches[0].write_text("\n".join(forged))
+    git(root, "add", "-A")
+    git(root, "add", "-f", ".build/rowmotion-cache", "_site")
+    git(root, "commit", "-qm", "a forged cache and site")
+    # CI checks the pull request out at the same path every time (the cache
+    # file is named after the output's path): clone it where it was.
+    original = tmp_path / "original"
+    root.rename(original)
+    clone = root
+    subprocess.run(["git", "clone", "-q", str(original), str(clone)], check=True)
+    assert list((clone / ".build" / "rowmotion-cache").glob("*.cache")) and (clone / "_site" / ".rowmotion-site").exists()
+    result = run(["build", "--strict"], cwd=clone)
+    stderr = result.stderr.decode()
+    assert result.returncode == 1, f"a forged cache passed the strict build: {stderr}"
+    assert "site/broken.md:3:" in stderr and "missing.md" in stderr, stderr
+
+
+def test_links_left_in_the_old_site_are_neither_kept_nor_followed(tmp_path, outside):
+    root = project(tmp_path, in_git=True)
+    assert run(["build"], cwd=root).returncode == 0
+    site = root / "_site"
+    (site / "index.html").unlink()
+    (site / "index.html").symlink_to(outside / "secret.txt")
+    (site / "leak.txt").symlink_to(outside / "secret.txt")
+    (site / "folder").symlink_to(outside)
+    for arguments in (["build"], ["build", "--no-cache"]):
+        result = run(arguments, cwd=root)
+        assert result.returncode == 0, result.stderr.decode()
+        links = [path for path in site.rglob("*") if path.is_symlink()]
+        assert not links, f"{arguments}: the new site keeps links {links}"
+        assert b"Home" in (site / "index.html").read_bytes()
+        assert_nothing_leaked(root, result)

@@ -86,15 +86,25 @@ struct SiteInputs: Sendable {
         let loaded = ResultSlots<(example: SiteBuilder.Example?, diagnostics: [Diagnostic])>(count: toRead.count)
         DispatchQueue.concurrentPerform(iterations: toRead.count) { index in
             let (path, name) = toRead[index]
-            var (sequence, found) = SnapshotReader.read(path: path)
+            // Read once: the sequence and its cache key come from the same
+            // bytes, under the size limit (a file saved between two reads
+            // would cache old output under the new key).
+            let bytes: [UInt8]
+            do throws(FileContents.Failure) {
+                bytes = try FileContents.read(path, limit: SnapshotLimits.standard.fileBytes)
+            } catch {
+                loaded[index] = (nil, [.error(error.tooLarge ? "file-too-large" : "unreadable-file",
+                                              at: SourceLocation(file: path, line: 1, column: 1), error.message)])
+                return
+            }
+            var (sequence, found) = SnapshotReader.read(bytes: bytes, file: path)
             guard let sequence else {
                 loaded[index] = (nil, found)
                 return
             }
             do throws(Diagnostic) {
-                let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
                 loaded[index] = (SiteBuilder.Example(name: name, sequence: sequence, changesets: try sequence.changesets(),
-                                                     sourceKey: BuildCache.key([text])), found)
+                                                     sourceKey: BuildCache.key([String(decoding: bytes, as: UTF8.self)])), found)
             } catch {
                 found.append(error)
                 loaded[index] = (nil, found)

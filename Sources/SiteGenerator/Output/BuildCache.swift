@@ -45,6 +45,19 @@ struct BuildCache: Sendable {
     var diagnostics: [Diagnostic] = []
     var pageCount = 0
     var exampleCount = 0
+    /// The output folder's `SiteWriter.stamp` after the build that wrote
+    /// this cache wrote it; a cache is used only while it still matches.
+    var siteStamp: String?
+
+    /// The cache of the build that wrote the site at `output`, read from
+    /// `path`: empty unless that site is still the one this cache's build
+    /// wrote (see `SiteWriter.stamp`), so neither a committed cache nor a
+    /// committed site can stand in for a build.
+    static func load(from path: String?, forSite output: String) -> BuildCache {
+        let cache = load(from: path)
+        guard let stamp = cache.siteStamp, stamp == SiteWriter.stamp(of: output) else { return BuildCache() }
+        return cache
+    }
 
     /// Reads a cache file; a missing or unreadable one is an empty cache.
     static func load(from path: String?) -> BuildCache {
@@ -54,10 +67,11 @@ struct BuildCache: Sendable {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count >= 3, lines[0] == format else { return cache }
         let inputs = lines[1].split(separator: " ").map(String.init)
-        if inputs.count == 4, inputs[0] == "inputs" {
+        if inputs.count == 5, inputs[0] == "inputs" {
             cache.inputKey = inputs[1] == "-" ? nil : inputs[1]
             cache.pageCount = Int(inputs[2]) ?? 0
             cache.exampleCount = Int(inputs[3]) ?? 0
+            cache.siteStamp = inputs[4] == "-" ? nil : inputs[4]
         }
         for line in lines.dropFirst(2) where !line.isEmpty {
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -89,7 +103,7 @@ struct BuildCache: Sendable {
 
     /// Writes the cache atomically (a half-written cache is just a miss).
     func save(to path: String) {
-        var text = Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount)\n"
+        var text = Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n"
         for (output, entry) in entries.sorted(by: { $0.key < $1.key }) {
             text += "\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t"
                 + entry.links.map(\.cacheText).joined(separator: String(Self.linkSeparator)) + "\t"
@@ -110,13 +124,17 @@ struct BuildCache: Sendable {
             parts.append("folder \(folder) \(entries.count)")
             // Each file's name and bytes hashed on every core, then the
             // hashes in path order. A link to a folder counts by its name.
-            let files = entries.filter { !$0.isFolder }.map(\.path)
+            // A link counts by where it says it leads, never by what is
+            // there: what a link leads to inside the project is hashed as
+            // itself, and nothing outside is ever read.
+            let files = entries.filter { !$0.isFolder }
             let hashes = ResultSlots<String>(count: files.count)
             DispatchQueue.concurrentPerform(iterations: files.count) { index in
-                let path = (folder as NSString).appendingPathComponent(files[index])
-                let bytes = FileManager.default.contents(atPath: path) ?? Data()
+                let path = (folder as NSString).appendingPathComponent(files[index].path)
+                let bytes = files[index].isLink ? Data(((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "").utf8)
+                    : FolderWalk.isPlainFile(path) ? FileManager.default.contents(atPath: path) ?? Data() : Data()
                 var hash = ContentHash()
-                hash.add(files[index])
+                hash.add((files[index].isLink ? "link " : "") + files[index].path)
                 bytes.withUnsafeBytes { hash.add($0) }
                 hashes[index] = hash.key
             }
@@ -192,8 +210,9 @@ struct Reuse: Sendable {
 
     /// What the previous build wrote at `output`, if it was built from `key`.
     func bytes(_ output: String, key: String) -> [UInt8]? {
-        guard previous.entries[output]?.key == key,
-              let data = FileManager.default.contents(atPath: folder.appendingPathComponent(output).path) else { return nil }
+        let path = folder.appendingPathComponent(output).path
+        guard previous.entries[output]?.key == key, FolderWalk.isPlainFile(path),
+              let data = FileManager.default.contents(atPath: path) else { return nil }
         return [UInt8](data)
     }
 

@@ -59,7 +59,11 @@ public enum SiteWriter {
                 let path = paths[index], bytes = files[path]!
                 let destination = staging.appendingPathComponent(path)
                 let previous = target.appendingPathComponent(path)
-                if exists, let old = FileManager.default.contents(atPath: previous.path), old.elementsEqual(bytes),
+                // Only a plain file of the old site is reused: a link there
+                // (which a committed `_site/` could hold) is neither read
+                // nor kept.
+                if exists, FolderWalk.isPlainFile(previous.path), let old = FileManager.default.contents(atPath: previous.path),
+                   old.elementsEqual(bytes),
                    (try? FileManager.default.linkItem(at: previous, to: destination)) != nil {
                     outcomes[index] = .some(true)
                     return
@@ -139,6 +143,23 @@ public enum SiteWriter {
         }
         for folder in folders { try? manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
         try? manager.removeItem(at: url)
+    }
+
+    /// Who wrote the site at `output`: the identity of its marker file
+    /// (device, inode, change time), which the build cache records when it
+    /// writes the site. A `_site/` and a cache a pull request committed
+    /// come out of a checkout with new identities, so they are never taken
+    /// for this machine's last build. Nil when there is no plain marker.
+    public static func stamp(of output: String) -> String? {
+        let path = (output as NSString).appendingPathComponent(marker)
+        var status = stat()
+        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        #if os(Linux)
+        let changed = status.st_ctim
+        #else
+        let changed = status.st_ctimespec
+        #endif
+        return "\(status.st_dev):\(status.st_ino):\(changed.tv_sec).\(changed.tv_nsec)"
     }
 
     /// A relative path that stays inside the site.

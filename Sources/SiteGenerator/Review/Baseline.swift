@@ -1,11 +1,14 @@
+import Reports
 import Diagnostics
 import Foundation
 import SnapshotFormat
 
-/// What `--baseline BASE` compares against: the report of an earlier build,
-/// read from a file written by `--report`, or made now by building the
-/// site's folders as a git revision holds them (read through the `git`
-/// command line into a temporary folder; no site is written for it).
+/// What a build compares against: a git revision (`--baseline REV`), whose
+/// site's folders are read through the `git` command line into a temporary
+/// folder and built (no site is written for it), or, named explicitly, the
+/// report of an earlier build (`--baseline-report FILE`). A file can never
+/// stand in for a revision: a pull request that adds a file called
+/// `origin/main` compares against the real `origin/main` all the same.
 public struct Baseline: Sendable {
     /// BASE as it was given.
     public var name: String
@@ -15,14 +18,16 @@ public struct Baseline: Sendable {
         (self.name, self.report) = (name, report)
     }
 
-    /// BASE is a report when a file of that name exists, else a revision.
-    /// Every failure is one diagnostic at BASE.
-    public static func load(_ base: String, options: BuildOptions) throws(Diagnostic) -> Baseline {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: base, isDirectory: &isFolder), !isFolder.boolValue {
-            return Baseline(name: base, report: try readReport(base))
-        }
-        return Baseline(name: base, report: try buildRevision(base, options: options))
+    /// The revision `revision`, built. Every failure is one diagnostic at it.
+    public static func load(revision: String, options: BuildOptions) throws(Diagnostic) -> Baseline {
+        Baseline(name: revision, report: try buildRevision(revision, options: options))
+    }
+
+    /// The report at `path`, read as data: nothing in it is published as
+    /// it is (its filmstrips must be ones Rowmotion writes, its names
+    /// paths inside the site).
+    public static func load(report path: String) throws(Diagnostic) -> Baseline {
+        Baseline(name: path, report: try readReport(path))
     }
 
     static func error(_ base: String, _ message: String) -> Diagnostic {
@@ -53,9 +58,24 @@ public struct Baseline: Sendable {
             throw Self.error(path, "this report has format \(format) (Rowmotion \(header.version ?? "unknown")); "
                              + "this Rowmotion (\(RowmotionVersion.string)) reads format \(BuildReport.currentFormat): write the baseline again with it")
         }
-        do { return try JSONDecoder().decode(BuildReport.self, from: data) } catch {
+        let report: BuildReport
+        do { report = try JSONDecoder().decode(BuildReport.self, from: data) } catch {
             throw Self.error(path, "this report cannot be read: \(describe(error))")
         }
+        // The report is data a pull request may have written: an example's
+        // name becomes a path in the site, and its filmstrip a file there.
+        for example in report.examples {
+            guard SiteWriter.isSafe(example.example), !example.example.contains("\\"),
+                  !example.example.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw Self.error(path, "this report names an example '\(TerminalText.escaped(String(example.example.prefix(80))))', "
+                                 + "which is not a path inside examples/")
+            }
+            guard Filmstrip.isWellFormed(example.animation.filmstrip) else {
+                throw Self.error(path, "the filmstrip this report holds for \(example.example) is not one Rowmotion writes; "
+                                 + "write the report again with `rowmotion build --report FILE`")
+            }
+        }
+        return report
     }
 
     /// A decoding error in one line: what is wrong, and where in the JSON.
@@ -76,13 +96,17 @@ public struct Baseline: Sendable {
 
     static func buildRevision(_ revision: String, options: BuildOptions) throws(Diagnostic) -> BuildReport {
         guard let top = Git.run(["rev-parse", "--show-toplevel"]), top.status == 0 else {
-            throw Self.error(revision, "there is no file '\(revision)', and this folder is not in a git repository to read it as a revision")
+            throw Self.error(revision, "this folder is not in a git repository, so the revision '\(revision)' cannot be read; "
+                             + "to compare with a report written by --report, use --baseline-report FILE")
         }
-        let root = top.output.trimmingCharacters(in: .newlines)
-        guard !revision.hasPrefix("-"), let commit = Git.run(["rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]), commit.status == 0 else {
-            throw Self.error(revision, "there is no file '\(revision)', and the git repository has no revision of that name")
+        let root = top.text.trimmingCharacters(in: .newlines)
+        guard !revision.hasPrefix("-"), let commit = Git.run(["rev-parse", "--verify", "--quiet", "--end-of-options", "\(revision)^{commit}"]),
+              commit.status == 0 else {
+            throw Self.error(revision, "the git repository has no revision '\(revision)'"
+                             + (FileManager.default.fileExists(atPath: revision)
+                                ? " (a file of that name is not read: use --baseline-report FILE for a report)" : ""))
         }
-        let sha = commit.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let sha = commit.text.trimmingCharacters(in: .whitespacesAndNewlines)
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-baseline-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: temporary) }
         // Each input folder as the revision has it, at the same path under the temporary folder.
@@ -97,16 +121,17 @@ public struct Baseline: Sendable {
                 throw Self.error(revision, "'\(folder)' is outside the git repository at \(root), so the revision cannot say what it held")
             }
             baseOptions[keyPath: keyPath] = temporary.appendingPathComponent(inRepository.isEmpty ? "." : inRepository).path
-            if let listed = Git.run(["ls-tree", "-d", "--name-only", sha, "--", inRepository], in: root), listed.status == 0,
-               !listed.output.isEmpty {
-                wanted.append(inRepository)
-            }
+            wanted.append(inRepository.isEmpty ? "." : inRepository)
         }
-        try? FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        if !wanted.isEmpty {
-            guard Git.extract(sha, paths: wanted, repository: root, into: temporary.path) else {
-                throw Self.error(revision, "could not read \(wanted.joined(separator: ", ")) at \(revision) with `git archive`")
-            }
+        do {
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        } catch {
+            throw Self.error(revision, "cannot make a temporary folder for the revision: \(FileError.reason(error, path: temporary.path))")
+        }
+        do throws(Git.Failure) {
+            try Git.checkOut(sha, paths: wanted, repository: root, into: temporary.path)
+        } catch {
+            throw Self.error(revision, "could not read \(wanted.joined(separator: ", ")) at \(revision): \(error.message)")
         }
         baseOptions.out = temporary.appendingPathComponent(".rowmotion-unused-output").path
         let site = SiteBuilder.build(baseOptions)
@@ -121,41 +146,95 @@ public struct Baseline: Sendable {
 
 /// The `git` command line, run in a repository.
 enum Git {
-    /// Runs `git` with `arguments`; its standard output and exit status,
-    /// nil when git cannot be started.
-    static func run(_ arguments: [String], in folder: String? = nil) -> (output: String, status: Int32)? {
+    /// Why git could not do what was asked, in git's own words.
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// Runs `git` with `arguments` (standard input from the file `input`);
+    /// its standard output, its standard error and its exit status, nil
+    /// when git cannot be started.
+    static func run(_ arguments: [String], in folder: String? = nil, input: String? = nil)
+        -> (output: [UInt8], text: String, error: String, status: Int32)? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git"] + arguments
         if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        // Standard error to a file, so that neither pipe can fill while the other is read.
+        let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-git-\(UUID().uuidString).err").path
+        guard FileManager.default.createFile(atPath: errorPath, contents: nil), let errorFile = FileHandle(forWritingAtPath: errorPath) else { return nil }
+        defer {
+            try? errorFile.close()
+            try? FileManager.default.removeItem(atPath: errorPath)
+        }
+        process.standardError = errorFile
+        if let input {
+            guard let inputFile = FileHandle(forReadingAtPath: input) else { return nil }
+            process.standardInput = inputFile
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         do { try process.run() } catch { return nil }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+        let error = String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return ([UInt8](data), String(decoding: data, as: UTF8.self), error, process.terminationStatus)
     }
 
-    /// `git archive` of `paths` at `commit`, unpacked by `tar` into `folder`.
-    static func extract(_ commit: String, paths: [String], repository: String, into folder: String) -> Bool {
-        let archive = Process(), unpack = Process()
-        archive.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        archive.arguments = ["git", "archive", "--format=tar", commit, "--"] + paths
-        archive.currentDirectoryURL = URL(fileURLWithPath: repository)
-        unpack.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        unpack.arguments = ["tar", "-x", "-f", "-", "-C", folder]
-        let pipe = Pipe()
-        archive.standardOutput = pipe
-        unpack.standardInput = pipe
-        archive.standardError = FileHandle.nullDevice
-        unpack.standardError = FileHandle.nullDevice
-        do {
-            try unpack.run()
-            try archive.run()
-        } catch { return false }
-        archive.waitUntilExit()
-        unpack.waitUntilExit()
-        return archive.terminationStatus == 0 && unpack.terminationStatus == 0
+    /// The files of `paths` (folders, relative to the repository) as
+    /// `commit` holds them, written under `folder`: read with `ls-tree` and
+    /// `cat-file`, which, unlike `git archive`, leave out nothing that
+    /// `.gitattributes` marks `export-ignore`. Symbolic links are made as
+    /// links (the build then refuses those that lead out, as it would in
+    /// the checkout); submodules are left out. A path missing at the
+    /// revision is simply not there.
+    static func checkOut(_ commit: String, paths: [String], repository: String, into folder: String) throws(Failure) {
+        func failed(_ what: String, _ result: (output: [UInt8], text: String, error: String, status: Int32)?) -> Failure {
+            guard let result else { return Failure(message: "git could not be started") }
+            return Failure(message: "`git \(what)` failed (exit \(result.status))" + (result.error.isEmpty ? "" : ": \(result.error)"))
+        }
+        let listing = run(["ls-tree", "-r", "-z", "--full-tree", commit, "--"] + paths, in: repository)
+        guard let listing, listing.status == 0 else { throw failed("ls-tree", listing) }
+        // `<mode> <type> <object>\t<path>\0`, one entry a file.
+        var entries: [(mode: String, object: String, path: String)] = []
+        for record in listing.output.split(separator: 0) {
+            guard let tab = record.firstIndex(of: UInt8(ascii: "\t")) else { continue }
+            let fields = record[..<tab].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+            let path = String(decoding: record[(tab + 1)...], as: UTF8.self)
+            guard fields.count == 3, fields[1] == "blob", SiteWriter.isSafe(path) else { continue }
+            entries.append((fields[0], fields[2], path))
+        }
+        guard !entries.isEmpty else { return }
+        // Every blob in one `cat-file --batch`: `<object> blob <size>\n<bytes>\n` each.
+        let requests = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-git-\(UUID().uuidString).in").path
+        defer { try? FileManager.default.removeItem(atPath: requests) }
+        guard FileManager.default.createFile(atPath: requests, contents: Data(entries.map { $0.object + "\n" }.joined().utf8)) else {
+            throw Failure(message: "cannot write a temporary file for git")
+        }
+        let blobs = run(["cat-file", "--batch"], in: repository, input: requests)
+        guard let blobs, blobs.status == 0 else { throw failed("cat-file --batch", blobs) }
+        let bytes = blobs.output
+        var offset = 0
+        for entry in entries {
+            guard let newline = bytes[offset...].firstIndex(of: UInt8(ascii: "\n")) else { throw Failure(message: "`git cat-file` ended early") }
+            let header = String(decoding: bytes[offset..<newline], as: UTF8.self).split(separator: " ")
+            guard header.count == 3, header[1] == "blob", let size = Int(header[2]), newline + 1 + size <= bytes.count else {
+                throw Failure(message: "`git cat-file` answered '\(header.joined(separator: " "))' for \(entry.path)")
+            }
+            let content = Array(bytes[(newline + 1)..<(newline + 1 + size)])
+            offset = newline + 1 + size + 1
+            let destination = (folder as NSString).appendingPathComponent(entry.path)
+            try? FileManager.default.createDirectory(atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            if entry.mode == "120000" {
+                guard symlink(String(decoding: content, as: UTF8.self), destination) == 0 else {
+                    throw Failure(message: "cannot make the symbolic link \(entry.path): \(String(cString: strerror(errno)))")
+                }
+            } else if !SiteWriter.writeFile(content, to: destination) {
+                throw Failure(message: "cannot write \(entry.path) into a temporary folder")
+            }
+        }
     }
 }

@@ -59,16 +59,20 @@ struct Build: ParsableCommand {
     @Flag(help: "Render every page again, ignoring what the previous build left in .build/rowmotion-cache.")
     var noCache = false
 
-    @Option(help: ArgumentHelp("Compare with an earlier build: a report written by --report, or a git revision (origin/main, a commit) "
-                               + "whose site/, examples/ and templates/ are built to compare; the site gains changes.html.",
-                               valueName: "report-or-revision"))
+    @Option(help: ArgumentHelp("Compare with a git revision (origin/main, a commit): its site/, examples/ and templates/ are built "
+                               + "to compare, and the site gains changes.html. Always a revision, never a file of that name.",
+                               valueName: "revision"))
     var baseline: String?
 
-    @Option(help: ArgumentHelp("With --baseline: also write the changes as Markdown here (for $GITHUB_STEP_SUMMARY or a pull request comment).",
+    @Option(name: .customLong("baseline-report"),
+            help: ArgumentHelp("Compare with a report an earlier build wrote with --report, instead of a revision.", valueName: "file"))
+    var baselineReport: String?
+
+    @Option(help: ArgumentHelp("With --baseline or --baseline-report: also write the changes as Markdown here (for $GITHUB_STEP_SUMMARY or a pull request comment).",
                                valueName: "file"))
     var summary: String?
 
-    @Flag(help: "With --baseline: exit 1 after writing the site when any example was added, removed or animates differently.")
+    @Flag(help: "With --baseline or --baseline-report: exit 1 after writing the site when any example was added, removed or animates differently.")
     var failOnChanges = false
 
     @Flag(help: "Print how long each phase took.")
@@ -78,21 +82,32 @@ struct Build: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if baseline == nil, summary != nil { throw ValidationError("--summary needs --baseline: it describes the changes since it") }
-        if baseline == nil, failOnChanges { throw ValidationError("--fail-on-changes needs --baseline: it fails on the changes since it") }
+        if baseline != nil, baselineReport != nil {
+            throw ValidationError("--baseline and --baseline-report both name a baseline: give one")
+        }
+        let compares = baseline != nil || baselineReport != nil
+        if !compares, summary != nil { throw ValidationError("--summary needs --baseline: it describes the changes since it") }
+        if !compares, failOnChanges { throw ValidationError("--fail-on-changes needs --baseline: it fails on the changes since it") }
     }
 
     func run() throws {
         var options = siteOptions.buildOptions(out: out, baseURL: baseURL)
-        if !noCache && baseline == nil {
+        let compares = baseline != nil || baselineReport != nil
+        if !noCache && !compares {
             options.cache = Paths.cache(forOutput: out)
         }
         // A report lists every page and example, and a comparison every
         // example's animation: those need a real build.
-        options.allowShortcut = reportPath == nil && baseline == nil
-        if let baseline {
+        options.allowShortcut = reportPath == nil && !compares
+        if compares {
             // Read (or built) before anything is written: a bad BASE changes nothing.
-            do throws(Diagnostic) { options.baseline = try Baseline.load(baseline, options: options) } catch {
+            do throws(Diagnostic) {
+                if let baselineReport {
+                    options.baseline = try Baseline.load(report: baselineReport)
+                } else if let baseline {
+                    options.baseline = try Baseline.load(revision: baseline, options: options)
+                }
+            } catch {
                 report([error])
                 throw failed([error], strict: options.strict)
             }
