@@ -131,6 +131,10 @@ struct TreeReader {
         }
         var byKey: [String: LocatedValue.Member] = [:]
         for member in list {
+            guard member.key.utf8.count <= limits.keyBytes else {
+                error("key-too-long", member.keyLocation, "a key is \(member.key.utf8.count) bytes long; keys are limited to \(limits.keyBytes) bytes")
+                continue
+            }
             if let first = byKey[member.key] {
                 error("duplicate-key", member.keyLocation, "duplicate key '\(member.key)' in \(what)",
                       notes: [Diagnostic.Note(location: first.keyLocation, message: "'\(member.key)' first appears here")])
@@ -243,6 +247,9 @@ struct TreeReader {
                                 moveHintField: rules.moveHintField, prefer: prefer, cell: cell, steps: steps)
     }
 
+    /// How many names one warning lists.
+    static let listedNames = 20
+
     /// A cell slot or `hide` naming a field that no row has is most likely a
     /// typo: a warning at the name, listing the fields rows do have.
     mutating func warnAboutMissingFields(_ layout: CellLayout, member: LocatedValue.Member, steps: [SnapshotSequence.Step], identity: RowIdentity) {
@@ -257,15 +264,35 @@ struct TreeReader {
                 }
             }
         }
+        // Each missing name once, at its place, up to a few; then one
+        // warning that counts the rest. The fields rows have are listed up
+        // to a few too: with thousands of fields and many missing names,
+        // the messages once ran to hundreds of megabytes.
+        let shownFields = present.count <= Self.listedNames ? present.joined(separator: ", ")
+            : present.prefix(Self.listedNames).joined(separator: ", ") + " and \(present.count - Self.listedNames) more"
+        var missing: [(field: String, location: SourceLocation)] = []
         for cellMember in cellMembers where cellMember.key != "style" {
             let names: [LocatedValue]
             if case .array(let list) = cellMember.value.kind { names = list } else { names = [cellMember.value] }
             for name in names {
                 guard case .string(let field) = name.kind, !known.contains(field) else { continue }
-                diagnostics.append(.warning("cell-unknown-field", at: name.location,
-                                            "no row has a field '\(field)'" + KeySuggestions.hint(for: field, in: present)
-                                            + " (rows have: \(present.joined(separator: ", ")))"))
+                guard field.utf8.count <= limits.keyBytes else {
+                    error("key-too-long", name.location, "a field name is \(field.utf8.count) bytes long; field names are limited to \(limits.keyBytes) bytes")
+                    continue
+                }
+                if known.insert(field).inserted { missing.append((field, name.location)) }
             }
+        }
+        for (field, location) in missing.prefix(Self.listedNames) {
+            diagnostics.append(.warning("cell-unknown-field", at: location,
+                                        "no row has a field '\(field)'" + KeySuggestions.hint(for: field, in: present) + " (rows have: \(shownFields))"))
+        }
+        if missing.count > Self.listedNames {
+            let rest = missing.dropFirst(Self.listedNames)
+            diagnostics.append(.warning("cell-unknown-field", at: rest.first!.location,
+                                        "no row has these \(rest.count) fields either: "
+                                            + rest.prefix(Self.listedNames).map { "'\($0.field)'" }.joined(separator: ", ")
+                                            + (rest.count > Self.listedNames ? " and \(rest.count - Self.listedNames) more" : "")))
         }
     }
 
@@ -390,6 +417,12 @@ struct TreeReader {
             var seen: [String: SourceLocation] = [:]
             var valid = true
             for member in list {
+                guard member.key.utf8.count <= limits.keyBytes else {
+                    error("key-too-long", member.keyLocation,
+                          "a field name is \(member.key.utf8.count) bytes long; field names are limited to \(limits.keyBytes) bytes")
+                    valid = false
+                    continue
+                }
                 if let first = seen[member.key] {
                     error("duplicate-key", member.keyLocation, "duplicate field '\(member.key)' in a row",
                           notes: [Diagnostic.Note(location: first, message: "'\(member.key)' first appears here")])

@@ -15,12 +15,17 @@ public struct SnapshotLimits: Hashable, Sendable {
     /// UTF-8 bytes in one row or section id: ids are keys, written into
     /// every page attribute and JSON object that names the row.
     public var idBytes: Int
+    /// UTF-8 bytes in one key or field name: names are typed by people,
+    /// and each is compared, suggested and written into every row's data.
+    public var keyBytes: Int
 
-    public init(fileBytes: Int = 64 << 20, rowsPerSnapshot: Int = 1_000_000, fieldsPerRow: Int = 1_000, idBytes: Int = 1_024) {
+    public init(fileBytes: Int = 64 << 20, rowsPerSnapshot: Int = 1_000_000, fieldsPerRow: Int = 1_000, idBytes: Int = 1_024,
+                keyBytes: Int = 256) {
         self.fileBytes = fileBytes
         self.rowsPerSnapshot = rowsPerSnapshot
         self.fieldsPerRow = fieldsPerRow
         self.idBytes = idBytes
+        self.keyBytes = keyBytes
     }
 
     public static let standard = SnapshotLimits()

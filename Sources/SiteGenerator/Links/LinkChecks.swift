@@ -20,33 +20,66 @@ extension SiteBuilder {
         DispatchQueue.concurrentPerform(iterations: toRead.count) { index in ids[index] = elementIDs(in: files[toRead[index].output] ?? []) }
         var targets: [String: (source: String, ids: Set<String>)] = [:]
         for (target, found) in zip(sources, ids.values) { targets[target.output] = (target.source, found) }
-        return zip(inputs.pages, rendered).flatMap { page, result in brokenFragments(result.links, from: page, targets: targets) }
+        var hints = FragmentHints()
+        var problems: [Diagnostic] = []
+        for (page, result) in zip(inputs.pages, rendered) {
+            problems += brokenFragments(result.links, from: page, targets: targets, hints: &hints)
+        }
+        return problems
+    }
+
+    /// "Did you mean" for broken `#` links, worked out once per target and
+    /// fragment, with the candidates of each target sorted once, and within
+    /// a budget of comparisons per build: 4,000 broken links into a page of
+    /// 4,000 headings once took 20 s. Past the budget a warning has no hint.
+    struct FragmentHints {
+        static let budget = 50_000
+        var comparisons = 0
+        var sorted: [String: [String]] = [:]
+        var found: [String: String] = [:]
+
+        mutating func hint(_ fragment: String, target: String, ids: Set<String>) -> String {
+            let memoKey = target + "\u{0}" + fragment
+            if let known = found[memoKey] { return known }
+            let candidates: [String]
+            if let known = sorted[target] { candidates = known } else {
+                candidates = ids.sorted()
+                sorted[target] = candidates
+            }
+            var hint = ""
+            if let steps = SiteBuilder.stepsHint(fragment, ids: ids) {
+                hint = steps
+            } else if comparisons + candidates.count <= Self.budget {
+                comparisons += candidates.count
+                hint = KeySuggestions.hint(for: fragment, in: candidates)
+            }
+            found[memoKey] = hint
+            return hint
+        }
     }
 
     /// Links to an element that the page they lead to does not have.
     /// Pages and examples are checked; static files are not.
     static func brokenFragments(_ links: [FragmentLink], from page: Page,
-                                targets: [String: (source: String, ids: Set<String>)]) -> [Diagnostic] {
-        links.compactMap { link in
-            guard let (source, ids) = targets[link.page], !ids.contains(link.fragment) else { return nil }
+                                targets: [String: (source: String, ids: Set<String>)], hints: inout FragmentHints) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for link in links {
+            guard let (source, ids) = targets[link.page], !ids.contains(link.fragment) else { continue }
             let which = link.page == page.output ? "this page" : source
-            return .warning("broken-link", at: SourceLocation(file: page.source, line: max(link.line, 1), column: max(link.column, 1)),
-                            "link to '#\(link.fragment)', which is not a heading or element id of \(which)"
-                            + fragmentHint(link.fragment, ids: ids))
+            problems.append(.warning("broken-link", at: SourceLocation(file: page.source, line: max(link.line, 1), column: max(link.column, 1)),
+                                     "link to '#\(link.fragment)', which is not a heading or element id of \(which)"
+                                         + hints.hint(link.fragment, target: link.page, ids: ids)))
         }
+        return problems
     }
 
-    /// What to suggest for a missing id: for `#step-9` on an example page,
-    /// the steps it has (edit distance would offer `step-0`); otherwise the
-    /// nearest id.
-    static func fragmentHint(_ fragment: String, ids: Set<String>) -> String {
-        if fragment.hasPrefix("step-"), Int(fragment.dropFirst(5)) != nil {
-            let steps = ids.compactMap { $0.hasPrefix("step-") ? Int($0.dropFirst(5)) : nil }.sorted()
-            if let first = steps.first, let last = steps.last {
-                return "; its steps are step-\(first) to step-\(last)"
-            }
-        }
-        return KeySuggestions.hint(for: fragment, in: ids.sorted())
+    /// For `#step-9` on an example page, the steps it has (edit distance
+    /// would offer `step-0`); nil for other fragments.
+    static func stepsHint(_ fragment: String, ids: Set<String>) -> String? {
+        guard fragment.hasPrefix("step-"), Int(fragment.dropFirst(5)) != nil else { return nil }
+        let steps = ids.compactMap { $0.hasPrefix("step-") ? Int($0.dropFirst(5)) : nil }.sorted()
+        guard let first = steps.first, let last = steps.last else { return nil }
+        return "; its steps are step-\(first) to step-\(last)"
     }
 
     /// The values of the `id` attributes in a page (`id="…"` or `id='…'`,

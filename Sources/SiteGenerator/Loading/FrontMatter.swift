@@ -191,6 +191,13 @@ public struct FrontMatter: Equatable, Sendable {
     /// YAML's. TOML keeps no positions of values: a key's problem is
     /// reported at the line that sets it, found in the text.
     static func parsedTOML(_ toml: String, file: String, diagnostics: inout [Diagnostic]) -> FrontMatter {
+        // TOMLKit's parser recurses once per part of a dotted key: a key of
+        // 200,000 parts overflowed its stack. Such keys are refused first.
+        if let (line, column, parts) = longestDottedKey(toml), parts > dottedKeyLimit {
+            diagnostics.append(.error("toml-too-deep", at: SourceLocation(file: file, line: line + 1, column: column),
+                                      "the page's TOML front matter has a dotted key of \(parts) parts; keys are limited to \(dottedKeyLimit)"))
+            return FrontMatter()
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: toml)
@@ -202,33 +209,41 @@ public struct FrontMatter: Equatable, Sendable {
             diagnostics.append(.error("toml-syntax", at: SourceLocation(file: file, line: 2, column: 1), "the page's TOML front matter: \(error)"))
             return FrontMatter()
         }
-        let lines = toml.split(separator: "\n", omittingEmptySubsequences: false)
-        func location(ofKey key: String) -> SourceLocation {
-            // `key =`, `"key" =` at the top level (before any [table] header).
-            for (index, line) in lines.enumerated() {
-                let trimmed = line.drop { $0 == " " || $0 == "\t" }
-                if trimmed.hasPrefix("[") { break }
-                for spelling in [key, "\"\(key)\"", "'\(key)'"] where trimmed.hasPrefix(spelling) {
-                    let rest = trimmed.dropFirst(spelling.count).drop { $0 == " " || $0 == "\t" }
-                    if rest.hasPrefix("=") {
-                        return SourceLocation(file: file, line: index + 2, column: line.count - trimmed.count + 1)
-                    }
-                }
-            }
-            return SourceLocation(file: file, line: 1, column: 1)
+        // Where each top-level key is set (`key =`, `"key" =`, before any
+        // `[table]` header), found in one pass over the lines: looking each
+        // key up in all the lines was quadratic in the number of keys.
+        var keyLines: [String: SourceLocation] = [:]
+        for (index, line) in toml.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.hasPrefix("[") { break }
+            var key = trimmed.prefix { $0 != "=" && $0 != " " && $0 != "\t" }
+            if let quote = key.first, quote == "\"" || quote == "'", key.count >= 2, key.last == quote { key = key.dropFirst().dropLast() }
+            guard !key.isEmpty, trimmed.dropFirst(trimmed.prefix { $0 != "=" }.count).hasPrefix("=") else { continue }
+            let place = SourceLocation(file: file, line: index + 2, column: line.count - trimmed.count + 1)
+            if keyLines[String(key)] == nil { keyLines[String(key)] = place }
         }
-        func located(_ value: TOMLValueConvertible, at place: SourceLocation) -> LocatedValue {
+        func location(ofKey key: String) -> SourceLocation { keyLines[key] ?? SourceLocation(file: file, line: 1, column: 1) }
+        /// Tables and arrays nested deeper than this are an error, not a
+        /// recursion as deep as the page asks (`a.b.c.…` of 20,000 parts
+        /// overflowed the stack).
+        let depthLimit = 64
+        var tooDeep = false
+        func located(_ value: TOMLValueConvertible, at place: SourceLocation, depth: Int = 0) -> LocatedValue {
+            if depth > depthLimit {
+                tooDeep = true
+                return LocatedValue(kind: .null, location: place)
+            }
             switch value.type {
             case .string: return LocatedValue(kind: .string(value.string ?? ""), location: place)
             case .int: return LocatedValue(kind: .integer(value.int ?? 0), location: place)
             case .double: return LocatedValue(kind: .number(value.double ?? 0), location: place)
             case .bool: return LocatedValue(kind: .bool(value.bool ?? false), location: place)
             case .array:
-                return LocatedValue(kind: .array((value.array.map { Array($0) } ?? []).map { located($0, at: place) }), location: place)
+                return LocatedValue(kind: .array((value.array.map { Array($0) } ?? []).map { located($0, at: place, depth: depth + 1) }), location: place)
             case .table:
                 guard let table = value.table else { return LocatedValue(kind: .null, location: place) }
                 return LocatedValue(kind: .object(table.keys.compactMap { key in
-                    table[key].map { LocatedValue.Member(key: key, keyLocation: place, value: located($0, at: place)) }
+                    table[key].map { LocatedValue.Member(key: key, keyLocation: place, value: located($0, at: place, depth: depth + 1)) }
                 }), location: place)
             case .date, .time, .dateTime:
                 // Dates as written in TOML's own form, for templates to show.
@@ -238,8 +253,49 @@ public struct FrontMatter: Equatable, Sendable {
         let members = table.keys.compactMap { key in
             table[key].map { LocatedValue.Member(key: key, keyLocation: location(ofKey: key), value: located($0, at: location(ofKey: key))) }
         }
+        if tooDeep {
+            diagnostics.append(.error("toml-too-deep", at: SourceLocation(file: file, line: 2, column: 1),
+                                      "the page's TOML front matter nests tables or arrays deeper than \(depthLimit) levels"))
+            return FrontMatter()
+        }
         return interpret(LocatedValue(kind: .object(members), location: SourceLocation(file: file, line: 2, column: 1)),
                          diagnostics: &diagnostics) ?? FrontMatter()
+    }
+
+    /// The most parts a dotted TOML key may have (`a.b.c` has 3).
+    static let dottedKeyLimit = 64
+
+    /// The key (or `[table]` header) with the most dot-separated parts:
+    /// its line (1-based), column and part count; dots inside quotes do
+    /// not count. Nil when there is no key. One pass over the bytes.
+    static func longestDottedKey(_ toml: String) -> (line: Int, column: Int, parts: Int)? {
+        var best: (line: Int, column: Int, parts: Int)?
+        var line = 1, lineStart = true, inKey = false, quote: UInt8?, parts = 1, keyColumn = 1, column = 0
+        for byte in toml.utf8 {
+            column += 1
+            if byte == UInt8(ascii: "\n") {
+                if inKey, parts > (best?.parts ?? 0) { best = (line, keyColumn, parts) }
+                (line, lineStart, inKey, quote, parts, column) = (line + 1, true, false, nil, 1, 0)
+                continue
+            }
+            if lineStart {
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { continue }
+                (lineStart, inKey, keyColumn) = (false, byte != UInt8(ascii: "#"), column)
+            }
+            guard inKey else { continue }
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ".") {
+                parts += 1
+            } else if byte == UInt8(ascii: "=") || byte == UInt8(ascii: "]") {
+                if parts > (best?.parts ?? 0) { best = (line, keyColumn, parts) }
+                inKey = false
+            }
+        }
+        if inKey, parts > (best?.parts ?? 0) { best = (line, keyColumn, parts) }
+        return best
     }
 
     /// A parsed mapping's keys as front matter, whichever format it came in.

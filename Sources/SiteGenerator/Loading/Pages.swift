@@ -109,6 +109,9 @@ extension SiteBuilder {
             }
         }
         let markdown = ParsedMarkdown(body)
+        for problem in markdown.tableProblems {
+            diagnostics.append(.warning("table-too-large", at: SourceLocation(file: file, line: problem.line + offset, column: 1), problem.message))
+        }
         let heading = markdown.firstH1
         let output = outputPath(ofPage: path)
         // Without a title or an `h1`: the file's name, or a section page's folder's.

@@ -332,17 +332,19 @@ final class ParsedMarkdown: @unchecked Sendable {
     var source: String { text }
     private let lock = NSLock()
 
+    /// Tables over the limits, shown as text (the page reports them).
+    let tableProblems: [Tables.Problem]
+
     init(_ markdown: String) {
         text = markdown
-        document = Self.parse(markdown)
+        (document, tableProblems) = Self.parse(markdown)
     }
 
     /// libcmark's tree, with GFM tables made tables.
-    static func parse(_ text: String) -> OpaquePointer? {
+    static func parse(_ text: String) -> (OpaquePointer?, [Tables.Problem]) {
         let bytes = Array(text.utf8)
-        guard let document = cmark_parse_document(bytes, bytes.count, options) else { return nil }
-        Tables.apply(to: document, source: text, options: options)
-        return document
+        guard let document = cmark_parse_document(bytes, bytes.count, options) else { return (nil, []) }
+        return (document, Tables.apply(to: document, source: text, options: options))
     }
 
     deinit { if let document { cmark_node_free(document) } }
@@ -369,7 +371,7 @@ final class ParsedMarkdown: @unchecked Sendable {
         lock.withLock {
             defer { document = nil }
             if let document { return document }
-            return Self.parse(text)
+            return Self.parse(text).0
         }
     }
 }

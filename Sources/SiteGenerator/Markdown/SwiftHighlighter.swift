@@ -23,21 +23,40 @@ enum SwiftHighlighter {
     /// `code` as HTML: escaped, with spans.
     static func html(_ code: String) -> String {
         var lexer = Lexer(bytes: Array(code.utf8))
-        lexer.code(until: nil)
+        lexer.run()
         return String(decoding: lexer.out, as: UTF8.self)
     }
 
+    /// One pass over the bytes, never back: strings and the code of their
+    /// interpolations nest on an explicit stack (30,000 nested `"\(` once
+    /// overflowed the call stack), and the length of every run of `#` is
+    /// known up front, so a raw string's delimiters are checked in one step
+    /// (a long run of `#` once took time quadratic in its length).
     private struct Lexer {
         let bytes: [UInt8]
+        /// How many `#` start at each index (0 where there is none).
+        let hashRuns: [Int]
         var index = 0
         var out: [UInt8] = []
 
+        enum Context {
+            /// Code; inside an interpolation, `depth` counts its open parentheses.
+            case code(interpolation: Bool, depth: Int)
+            case string(hashes: Int, delimiter: Int, multiLine: Bool)
+        }
+
         init(bytes: [UInt8]) {
             self.bytes = bytes
+            var runs = [Int](repeating: 0, count: bytes.count + 1)
+            for position in bytes.indices.reversed() where bytes[position] == UInt8(ascii: "#") {
+                runs[position] = runs[position + 1] + 1
+            }
+            hashRuns = runs
             out.reserveCapacity(bytes.count * 2)
         }
 
         func peek(_ offset: Int = 0) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
+        func hashes(at position: Int) -> Int { position < bytes.count ? hashRuns[position] : 0 }
 
         mutating func escaped(_ byte: UInt8) {
             switch byte {
@@ -49,13 +68,18 @@ enum SwiftHighlighter {
             }
         }
 
+        /// The next `count` bytes, escaped.
+        mutating func copy(_ count: Int) {
+            for _ in 0..<count where index < bytes.count { escaped(bytes[index]); index += 1 }
+        }
+
         mutating func open(_ kind: String) { out.append(contentsOf: "<span class=\"hl-\(kind)\">".utf8) }
         mutating func close() { out.append(contentsOf: "</span>".utf8) }
 
         /// A span of `count` bytes from the current index.
         mutating func span(_ kind: String, count: Int) {
             open(kind)
-            for _ in 0..<count { escaped(bytes[index]); index += 1 }
+            copy(count)
             close()
         }
 
@@ -65,62 +89,140 @@ enum SwiftHighlighter {
         static func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
         static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
-        /// Code, until the `)` that closes an interpolation (`until` is its
-        /// depth counter start) or the end.
-        mutating func code(until closing: UInt8?) {
-            var depth = 0
-            while let byte = peek() {
-                if let closing, byte == closing, depth == 0 { return }
-                if byte == UInt8(ascii: "(") { depth += 1 } else if byte == UInt8(ascii: ")") { depth -= 1 }
-                if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "/") {
-                    var end = index
-                    while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
-                    span("comment", count: end - index)
-                } else if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
-                    // Block comments nest in Swift.
-                    var end = index + 2, nesting = 1
-                    while end < bytes.count, nesting > 0 {
-                        if bytes[end] == UInt8(ascii: "/"), end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "*") { nesting += 1; end += 2 }
-                        else if bytes[end] == UInt8(ascii: "*"), end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "/") { nesting -= 1; end += 2 }
-                        else { end += 1 }
+        mutating func run() {
+            var stack: [Context] = [.code(interpolation: false, depth: 0)]
+            while index < bytes.count, let context = stack.last {
+                switch context {
+                case let .code(interpolation, depth):
+                    let byte = bytes[index]
+                    if interpolation, byte == UInt8(ascii: ")"), depth == 0 {
+                        // Back in the string: the `)` is the string's.
+                        stack.removeLast()
+                        open("string")
+                        copy(1)
+                        continue
                     }
-                    span("comment", count: min(end, bytes.count) - index)
-                } else if byte == UInt8(ascii: "\"") || (byte == UInt8(ascii: "#") && rawStringHashes() != nil) {
-                    string()
-                } else if byte == UInt8(ascii: "@"), let next = peek(1), Self.isIdentifierStart(next) {
-                    span("attribute", count: 1 + identifierLength(from: index + 1))
-                } else if byte == UInt8(ascii: "#"), let next = peek(1), Self.isIdentifierStart(next) {
-                    span("directive", count: 1 + identifierLength(from: index + 1))
-                } else if Self.isDigit(byte) {
-                    var end = index + 1
-                    while end < bytes.count, Self.isIdentifierPart(bytes[end])
-                            || (bytes[end] == UInt8(ascii: ".") && end + 1 < bytes.count && Self.isDigit(bytes[end + 1]))
-                            || ((bytes[end] == UInt8(ascii: "-") || bytes[end] == UInt8(ascii: "+"))
-                                && (bytes[end - 1] | 0x20 == UInt8(ascii: "e") || bytes[end - 1] | 0x20 == UInt8(ascii: "p"))
-                                && !(bytes[index] == UInt8(ascii: "0") && index + 1 < bytes.count && bytes[index + 1] | 0x20 == UInt8(ascii: "x") && bytes[end - 1] | 0x20 == UInt8(ascii: "e"))) {
-                        end += 1
-                    }
-                    span("number", count: end - index)
-                } else if Self.isIdentifierStart(byte) {
-                    let length = identifierLength(from: index)
-                    let word = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
-                    if SwiftHighlighter.keywords.contains(word) {
-                        span("keyword", count: length)
-                    } else if let first = word.unicodeScalars.first, first.properties.isUppercase {
-                        span("type", count: length)
+                    if byte == UInt8(ascii: "(") { stack[stack.count - 1] = .code(interpolation: interpolation, depth: depth + 1) }
+                    if byte == UInt8(ascii: ")") { stack[stack.count - 1] = .code(interpolation: interpolation, depth: depth - 1) }
+                    if let string = stringStart() {
+                        stack.append(string)
                     } else {
-                        for _ in 0..<length { escaped(bytes[index]); index += 1 }
+                        token(byte)
                     }
-                } else if byte == UInt8(ascii: "`") {
-                    // A name in backticks is a name, whatever it spells.
-                    var end = index + 1
-                    while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
-                    let stop = min(end + 1, bytes.count)
-                    while index < stop { escaped(bytes[index]); index += 1 }
-                } else {
-                    escaped(byte)
-                    index += 1
+                case let .string(hashes, delimiter, multiLine):
+                    if let interpolation = stringPart(hashes: hashes, delimiter: delimiter, multiLine: multiLine) {
+                        if interpolation { stack.append(.code(interpolation: true, depth: 0)) } else { stack.removeLast() }
+                    }
                 }
+            }
+            // The end inside strings: each string's span is closed, as if
+            // every interpolation had ended there.
+            while let context = stack.popLast() {
+                switch context {
+                case .string: close()
+                case .code(interpolation: true, _): open("string")
+                case .code: break
+                }
+            }
+        }
+
+        /// A string literal starting here (plain, multi-line or raw): its
+        /// opening delimiter is written, and its context returned.
+        mutating func stringStart() -> Context? {
+            let quote = UInt8(ascii: "\"")
+            let hashes = hashes(at: index)
+            guard bytes[index] == quote || (hashes > 0 && peek(hashes) == quote) else { return nil }
+            let multiLine = index + hashes + 2 < bytes.count && bytes[index + hashes + 1] == quote && bytes[index + hashes + 2] == quote
+            let delimiter = multiLine ? 3 : 1
+            open("string")
+            copy(hashes + delimiter)
+            return .string(hashes: hashes, delimiter: delimiter, multiLine: multiLine)
+        }
+
+        /// One step inside a string: nil while it goes on, true when an
+        /// interpolation opens, false when the string ends.
+        mutating func stringPart(hashes: Int, delimiter: Int, multiLine: Bool) -> Bool? {
+            let quote = UInt8(ascii: "\"")
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\") {
+                // An escape needs as many `#` as the string has.
+                let marks = hashes == 0 || self.hashes(at: index + 1) >= hashes
+                let after = peek(hashes + 1)
+                if marks, after == UInt8(ascii: "(") {
+                    copy(hashes + 2)
+                    close()
+                    return true
+                }
+                if marks, after != nil {
+                    copy(hashes + 2)
+                    return nil
+                }
+            }
+            if byte == quote, (0..<delimiter).allSatisfy({ peek($0) == quote }), self.hashes(at: index + delimiter) >= hashes {
+                copy(delimiter + hashes)
+                close()
+                return false
+            }
+            // A one-line string that never closes ends at its line.
+            if byte == UInt8(ascii: "\n"), !multiLine {
+                close()
+                return false
+            }
+            escaped(byte)
+            index += 1
+            return nil
+        }
+
+        /// One token of code that is not a string.
+        mutating func token(_ byte: UInt8) {
+            if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "/") {
+                var end = index
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                span("comment", count: end - index)
+            } else if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
+                // Block comments nest in Swift.
+                var end = index + 2, nesting = 1
+                while end < bytes.count, nesting > 0 {
+                    if bytes[end] == UInt8(ascii: "/"), end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "*") { nesting += 1; end += 2 }
+                    else if bytes[end] == UInt8(ascii: "*"), end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "/") { nesting -= 1; end += 2 }
+                    else { end += 1 }
+                }
+                span("comment", count: min(end, bytes.count) - index)
+            } else if byte == UInt8(ascii: "@"), let next = peek(1), Self.isIdentifierStart(next) {
+                span("attribute", count: 1 + identifierLength(from: index + 1))
+            } else if byte == UInt8(ascii: "#"), hashes(at: index) > 1 {
+                // A run of `#` that opens no raw string: all but the last are plain.
+                copy(hashes(at: index) - 1)
+            } else if byte == UInt8(ascii: "#"), let next = peek(1), Self.isIdentifierStart(next) {
+                span("directive", count: 1 + identifierLength(from: index + 1))
+            } else if Self.isDigit(byte) {
+                var end = index + 1
+                while end < bytes.count, Self.isIdentifierPart(bytes[end])
+                        || (bytes[end] == UInt8(ascii: ".") && end + 1 < bytes.count && Self.isDigit(bytes[end + 1]))
+                        || ((bytes[end] == UInt8(ascii: "-") || bytes[end] == UInt8(ascii: "+"))
+                            && (bytes[end - 1] | 0x20 == UInt8(ascii: "e") || bytes[end - 1] | 0x20 == UInt8(ascii: "p"))
+                            && !(bytes[index] == UInt8(ascii: "0") && index + 1 < bytes.count && bytes[index + 1] | 0x20 == UInt8(ascii: "x") && bytes[end - 1] | 0x20 == UInt8(ascii: "e"))) {
+                    end += 1
+                }
+                span("number", count: end - index)
+            } else if Self.isIdentifierStart(byte) {
+                let length = identifierLength(from: index)
+                let word = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
+                if SwiftHighlighter.keywords.contains(word) {
+                    span("keyword", count: length)
+                } else if let first = word.unicodeScalars.first, first.properties.isUppercase {
+                    span("type", count: length)
+                } else {
+                    copy(length)
+                }
+            } else if byte == UInt8(ascii: "`") {
+                // A name in backticks is a name, whatever it spells.
+                var end = index + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                copy(min(end + 1, bytes.count) - index)
+            } else {
+                escaped(byte)
+                index += 1
             }
         }
 
@@ -128,53 +230,6 @@ enum SwiftHighlighter {
             var end = start
             while end < bytes.count, Self.isIdentifierPart(bytes[end]) { end += 1 }
             return end - start
-        }
-
-        /// The number of `#` before a raw string's quote here, if one starts.
-        func rawStringHashes() -> Int? {
-            var count = 0
-            while index + count < bytes.count, bytes[index + count] == UInt8(ascii: "#") { count += 1 }
-            return index + count < bytes.count && bytes[index + count] == UInt8(ascii: "\"") && count > 0 ? count : nil
-        }
-
-        /// A string literal (plain, multi-line or raw), its interpolations
-        /// lexed as code.
-        mutating func string() {
-            let hashes = rawStringHashes() ?? 0
-            let quote = UInt8(ascii: "\"")
-            let multiLine = index + hashes + 2 < bytes.count && bytes[index + hashes + 1] == quote && bytes[index + hashes + 2] == quote
-            let delimiter = (multiLine ? 3 : 1)
-            open("string")
-            for _ in 0..<(hashes + delimiter) { escaped(bytes[index]); index += 1 }
-            while let byte = peek() {
-                if byte == UInt8(ascii: "\\") {
-                    // An escape needs as many `#` as the string has.
-                    let marks = (1...max(1, hashes)).allSatisfy { peek($0) == UInt8(ascii: "#") } || hashes == 0
-                    let after = hashes == 0 ? peek(1) : peek(hashes + 1)
-                    if marks, after == UInt8(ascii: "(") {
-                        for _ in 0..<(hashes + 2) { escaped(bytes[index]); index += 1 }
-                        close()
-                        code(until: UInt8(ascii: ")"))
-                        open("string")
-                        if peek() == UInt8(ascii: ")") { escaped(bytes[index]); index += 1 }
-                        continue
-                    }
-                    if marks, after != nil {
-                        for _ in 0..<(hashes + 2) where index < bytes.count { escaped(bytes[index]); index += 1 }
-                        continue
-                    }
-                }
-                if byte == quote, (0..<delimiter).allSatisfy({ peek($0) == quote }),
-                   (0..<hashes).allSatisfy({ peek(delimiter + $0) == UInt8(ascii: "#") }) {
-                    for _ in 0..<(delimiter + hashes) { escaped(bytes[index]); index += 1 }
-                    break
-                }
-                // A one-line string that never closes ends at its line.
-                if byte == UInt8(ascii: "\n"), !multiLine { break }
-                escaped(byte)
-                index += 1
-            }
-            close()
         }
     }
 }

@@ -23,7 +23,8 @@ enum Tables {
     enum Alignment { case none, left, center, right }
 
     /// Turns every table paragraph of `document` (parsed from `source`) into a table.
-    static func apply(to document: OpaquePointer, source: String, options: Int32) {
+    @discardableResult
+    static func apply(to document: OpaquePointer, source: String, options: Int32) -> [Problem] {
         // Collect first: replacing nodes while iterating would upset the iterator.
         var paragraphs: [OpaquePointer] = []
         let iterator = cmark_iter_new(document)
@@ -34,12 +35,23 @@ enum Tables {
             paragraphs.append(node)
         }
         cmark_iter_free(iterator)
-        guard !paragraphs.isEmpty else { return }
+        guard !paragraphs.isEmpty else { return [] }
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        var problems: [Problem] = []
         for paragraph in paragraphs {
             let rows = Self.lines(of: paragraph, in: lines)
             guard let start = tableStart(rows) else { continue }
             let (alignments, header) = (delimiterRow(rows[start + 1])!, cells(rows[start]))
+            // Short rows are padded to the header's width: without a cap, a
+            // small page of many columns and many short rows made cells
+            // without end (30 KB of Markdown, 250 MB of HTML).
+            let bodyRows = rows.count - start - 2
+            if alignments.count > Limits.columns || alignments.count * (bodyRows + 1) > Limits.cells {
+                problems.append(Problem(line: Int(cmark_node_get_start_line(paragraph)) + start,
+                                        message: "this table has \(alignments.count) columns and \(bodyRows + 1) rows; tables are limited to "
+                                            + "\(Limits.columns) columns and \(Limits.cells) cells, so it is shown as text"))
+                continue
+            }
             if start > 0, let before = parse(rows[..<start].joined(separator: "\n"), options: options) {
                 // The lines above the header row stay a paragraph.
                 while let child = cmark_node_first_child(before) {
@@ -69,6 +81,20 @@ enum Tables {
             cmark_node_replace(paragraph, table)
             cmark_node_free(paragraph)
         }
+        return problems
+    }
+
+    /// The most a table may have: its HTML grows with columns × rows
+    /// whatever the Markdown's size, since short rows are padded.
+    enum Limits {
+        static let columns = 1_000
+        static let cells = 100_000
+    }
+
+    /// A table that is not made one, at its header row's line in the body.
+    struct Problem: Sendable {
+        var line: Int
+        var message: String
     }
 
     /// The index of the header row: the first line followed by a delimiter
@@ -100,18 +126,22 @@ enum Tables {
     /// A row's cells, trimmed: split at unescaped pipes, a leading and a
     /// trailing pipe dropped. `\|` stays escaped here.
     static func cells(_ line: Substring) -> [String] {
-        var bytes = Array(line.utf8)
+        // Trimmed by moving the ends of a slice (taking bytes off the front
+        // of an array one by one was quadratic in a line's leading spaces).
+        let all = Array(line.utf8)
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0C }
-        while let first = bytes.first, isSpace(first) { bytes.removeFirst() }
-        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
-        if bytes.first == UInt8(ascii: "|") { bytes.removeFirst() }
+        var start = all.startIndex, end = all.endIndex
+        while start < end, isSpace(all[start]) { start += 1 }
+        while end > start, isSpace(all[end - 1]) { end -= 1 }
+        if start < end, all[start] == UInt8(ascii: "|") { start += 1 }
+        let bytes = all[start..<end]
         var cells: [String] = []
         var current: [UInt8] = []
-        var index = 0
+        var index = bytes.startIndex
         var endsWithPipe = false
-        while index < bytes.count {
+        while index < bytes.endIndex {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\\"), index + 1 < bytes.count {
+            if byte == UInt8(ascii: "\\"), index + 1 < bytes.endIndex {
                 current.append(byte)
                 current.append(bytes[index + 1])
                 index += 2

@@ -154,9 +154,12 @@ public struct Theme: Sendable {
 /// Finds names a template uses that its context does not have, following
 /// Mustache's context stack through sections and into partials.
 enum TemplateCheck {
+    /// How deep partials may include partials.
+    static let partialDepth = 32
+
     static func check(template: String, theme: Theme, scopes: [Any], problems: inout [Diagnostic], skipped: inout Bool, depth: Int) {
         let fileName = template + ".mustache"
-        guard depth < 16, let text = theme.texts[fileName] else { return }
+        guard depth < partialDepth, let text = theme.texts[fileName] else { return }
         var stack = scopes
         // Sections whose contents cannot be checked (empty lists, optionals
         // that are nil) are skipped until their closing tag.
@@ -182,6 +185,14 @@ enum TemplateCheck {
                 if theme.texts[name + ".mustache"] == nil {
                     problems.append(.error("unknown-partial", at: theme.location(of: fileName, line: tag.line, column: tag.column),
                                            "the template includes a partial '\(name)' the theme does not have"))
+                } else if depth + 1 >= partialDepth {
+                    // Partials that include each other on the same data
+                    // never end: rendering them overflowed the stack. A
+                    // recursion over a tree (`{{#children}}{{> nav}}`) ends
+                    // with the data, well before this depth.
+                    problems.append(.error("recursive-partial", at: theme.location(of: fileName, line: tag.line, column: tag.column),
+                                           "the partial '\(name)' is included within itself without end (more than \(partialDepth) levels "
+                                               + "on the same data); include a partial inside a section over nested data, such as {{#children}}"))
                 } else {
                     check(template: name, theme: theme, scopes: stack, problems: &problems, skipped: &skipped, depth: depth + 1)
                 }

@@ -37,6 +37,9 @@ struct Check: ParsableCommand {
                 all.append(contentsOf: SequenceCheck.check(path: file))
             }
         }
+        // The build reads the examples too: each problem once.
+        var seen = Set<Diagnostic>()
+        all = DiagnosticReport(all.diagnostics.filter { seen.insert($0).inserted })
         report(all.sorted)
         let errors = all.diagnostics.filter { $0.severity == .error }.count
         let warnings = all.diagnostics.count - errors
