@@ -65,6 +65,13 @@ class Served:
                 return int(line.split()[1])
         return 0
 
+    def open_sockets(self):
+        """The server's open sockets (listener and connections); Linux only."""
+        folder = Path(f"/proc/{self.process.pid}/fd")
+        if not folder.exists():
+            pytest.skip("no /proc here")
+        return sum(1 for entry in folder.iterdir() if os.readlink(entry).startswith("socket:"))
+
     def stop(self):
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
@@ -334,3 +341,89 @@ def test_seeded_fuzz_of_requests_leaves_it_answering_and_small(served):
         assert served.process.poll() is None, f"seed {seed}, batch from {first}: serve exited {served.process.returncode}; replay: {replay}"
     assert get(served.port).startswith(b"HTTP/1.1 200"), f"seed {seed}: no answer after {count} requests; replay: {replay}"
     assert served.rss_kib() - start_rss < 100 * 1024, f"seed {seed}: grew by {served.rss_kib() - start_rss} KiB; replay: {replay}"
+
+
+# Issue 28, item 9: a client that sends without reading, pings without
+# reading pongs, or asks for large answers it never reads holds no more than
+# the README's limits, and not for ever.
+
+def flood(port, payload, seconds, prefix=b""):
+    """Sends `payload` again and again without reading, for `seconds` or
+    until the server stops taking it; returns the bytes sent and the socket."""
+    connection = socket.create_connection((HOST, port), timeout=5)
+    connection.sendall(prefix)
+    connection.setblocking(False)
+    sent, deadline = 0, time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            sent += connection.send(payload)
+        except BlockingIOError:
+            time.sleep(0.01)
+        except OSError:
+            break
+    return sent, connection
+
+
+def test_pipelined_requests_without_reading_answers_do_not_grow_the_server(served):
+    before = served.rss_kib()
+    request = f"GET / HTTP/1.1\r\nHost: {HOST}:{served.port}\r\n\r\n".encode() * 2000
+    sent, connection = flood(served.port, request, seconds=6)
+    grown = served.rss_kib() - before
+    connection.close()
+    # Before: 1.5 GB sent, 1.68 GB resident. Now the server stops reading.
+    assert grown < 64 * 1024, f"{sent} bytes sent, the server grew by {grown} KiB"
+    assert get(served.port).startswith(b"HTTP/1.1 200")
+
+
+def test_pings_without_reading_pongs_do_not_grow_the_server(served):
+    before = served.rss_kib()
+    connection, head = upgrade(served.port, f"http://{HOST}:{served.port}")
+    assert head.startswith(b"HTTP/1.1 101")
+    payload = os.urandom(125)
+    ping = bytes([0x89, 0x80 | 125]) + b"\0\0\0\0" + payload
+    connection.setblocking(False)
+    sent, deadline = 0, time.monotonic() + 6
+    while time.monotonic() < deadline:
+        try:
+            sent += connection.send(ping * 400)
+        except BlockingIOError:
+            time.sleep(0.01)
+        except OSError:
+            break
+    grown = served.rss_kib() - before
+    connection.close()
+    assert grown < 64 * 1024, f"{sent} bytes of pings, the server grew by {grown} KiB"
+    assert get(served.port).startswith(b"HTTP/1.1 200")
+
+
+def test_large_answers_nobody_reads_are_capped_and_dropped(tmp_path):
+    folder = project(tmp_path)
+    (folder / "site" / "big.bin").write_bytes(os.urandom(20 << 20))
+    server = Served(folder)
+    try:
+        before = server.rss_kib()
+        sockets_before = server.open_sockets()
+        clients = []
+        for _ in range(40):
+            connection = socket.create_connection((HOST, server.port), timeout=5)
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            connection.sendall(f"GET /big.bin HTTP/1.1\r\nHost: {HOST}:{server.port}\r\n\r\n".encode())
+            clients.append(connection)
+        time.sleep(2)
+        grown = server.rss_kib() - before
+        # Before: 927 MB held for as long as the clients stayed. The total
+        # pending output is capped at 128 MiB (the rest are told 503).
+        assert grown < 256 * 1024, f"40 unread 20 MB answers: the server grew by {grown} KiB"
+        # Nothing taken for 10 s: every stalled answer is dropped (the
+        # server's sockets, counted in /proc, go back to what they were).
+        assert server.open_sockets() >= 40
+        time.sleep(server_stalled_seconds + 3)
+        assert server.open_sockets() <= sockets_before, f"{server.open_sockets()} sockets open, {sockets_before} before the clients"
+        for connection in clients:
+            connection.close()
+        assert get(server.port).startswith(b"HTTP/1.1 200")
+    finally:
+        server.stop()
+
+
+server_stalled_seconds = 10

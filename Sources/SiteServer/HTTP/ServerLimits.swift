@@ -20,6 +20,13 @@ public struct ServerLimits: Sendable, Equatable {
     /// Bytes waiting to be sent to one client: a page that stops reading is
     /// dropped rather than buffered for.
     public var pendingOutputBytes = 8 * 1024 * 1024
+    /// Bytes waiting to be sent to all clients together: an answer that
+    /// would pass it is refused with 503 (forty clients that ask for a
+    /// large file and never read it once held most of a gigabyte).
+    public var totalPendingOutputBytes = 128 * 1024 * 1024
+    /// Seconds an answer may wait with nothing of it taken by the client:
+    /// the connection is closed after that.
+    public var stalledWriteSeconds = 10.0
     /// Open connections; more are closed as they arrive, and descriptors
     /// are kept back for the build.
     public var connections = 1024

@@ -124,6 +124,9 @@ final class EventLoopServer: @unchecked Sendable {
         /// Set once the last answer is sent on a connection being closed:
         /// until then what the client still sends is read and discarded.
         var lingerUntil: Double?
+        /// When the client last took bytes of an answer (or the answer was
+        /// queued): an answer nobody reads is not kept for ever.
+        var lastProgress: Double = 0
 
         init(descriptor: Int32, id: Int, deadline: Double) {
             self.descriptor = descriptor
@@ -134,6 +137,7 @@ final class EventLoopServer: @unchecked Sendable {
         var pendingOutput: Int { output.count - written }
 
         func queue(_ bytes: [UInt8]) {
+            if pendingOutput == 0 { lastProgress = EventLoopServer.now() }
             if written > 0, written == output.count {
                 output.removeAll(keepingCapacity: true)
                 written = 0
@@ -151,7 +155,7 @@ final class EventLoopServer: @unchecked Sendable {
     /// How long a closing connection's late input is discarded.
     static let lingerSeconds = 2.0
 
-    private static func now() -> Double {
+    fileprivate static func now() -> Double {
         Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 
@@ -170,7 +174,13 @@ final class EventLoopServer: @unchecked Sendable {
             fds.append(pollfd(fd: accepting ? listener.descriptor : -1, events: Int16(POLLIN), revents: 0))
             let order = Array(connections.values)
             for connection in order {
-                var events = Int16(POLLIN)
+                // A client is read only while nothing waits to be sent to it
+                // and no whole request waits to be answered: one that sends
+                // without reading its answers stops being read (its input
+                // once grew to 1.7 GB), and hang-ups are reported anyway.
+                var events = Int16(0)
+                let inputRoom = connection.isWebSocket ? limits.frameBytes + 14 : limits.headBytes
+                if connection.pendingOutput == 0, connection.input.count < inputRoom || connection.lingerUntil != nil { events |= Int16(POLLIN) }
                 if connection.pendingOutput > 0 { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: connection.descriptor, events: events, revents: 0))
             }
@@ -198,6 +208,11 @@ final class EventLoopServer: @unchecked Sendable {
                 guard connections[connection.descriptor] === connection else { continue }
                 if let until = connection.lingerUntil {
                     if now > until { drop(connection) }
+                    continue
+                }
+                if connection.pendingOutput > 0, now - connection.lastProgress > limits.stalledWriteSeconds {
+                    // An answer the client has not taken a byte of for a while.
+                    drop(connection)
                     continue
                 }
                 if !connection.isWebSocket, connection.pendingOutput == 0, now > connection.deadline {
@@ -373,6 +388,11 @@ final class EventLoopServer: @unchecked Sendable {
                     return
                 case .ping?:
                     connection.queue(WebSocket.frame(.pong, payload))
+                    // Pongs count against the pending output like every message.
+                    if connection.pendingOutput > limits.pendingOutputBytes {
+                        drop(connection)
+                        return
+                    }
                     flush(connection)
                 case .text?, .binary?, .continuation?, .pong?:
                     // What pages send is not used.
@@ -397,7 +417,14 @@ final class EventLoopServer: @unchecked Sendable {
         for (name, value) in answer.headers { head += "\(name): \(value)\r\n" }
         if !declaredLength { head += "Content-Length: \(answer.body.count)\r\n" }
         head += "Connection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"
-        connection.queue(Array(head.utf8) + answer.body)
+        let pending = connections.values.reduce(0) { $0 + $1.pendingOutput }
+        if pending + head.utf8.count + answer.body.count > limits.totalPendingOutputBytes, answer.status != 503 {
+            send(.text(503, "the server is busy sending other answers; try again"), on: connection, keepAlive: false)
+            return
+        }
+        // Queued in two parts: joining them first copied every large answer once more.
+        connection.queue(Array(head.utf8))
+        connection.queue(answer.body)
         connection.closeAfterWriting = !keepAlive
         flush(connection)
     }
@@ -408,7 +435,9 @@ final class EventLoopServer: @unchecked Sendable {
                 Socket.write(connection.descriptor, UnsafeRawBufferPointer(rebasing: bytes[connection.written...]))
             }
             switch result {
-            case .bytes(let count): connection.written += count
+            case .bytes(let count):
+                connection.written += count
+                connection.lastProgress = Self.now()
             case .wouldBlock: return
             case .closed: drop(connection); return
             }

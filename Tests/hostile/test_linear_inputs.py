@@ -1,0 +1,172 @@
+"""Small hostile pages and sequences that once hung or crashed a CI build
+(issue 28, items 3-8): each is built at the size that was reported, under the
+usual caps (1 GiB of address space, a timeout), and must give a site or a
+located diagnostic quickly. Then, in `make fuzz`, each generator is grown by
+doubling until a run takes ROWMOTION_GROWTH_SECONDS (default 2) of CPU, and
+the growth must stay linear: doubling the input may not triple the CPU time
+or the peak memory.
+
+The reproductions (before → now, debug build): table row with 2 MB of
+leading spaces 41 s → 1 s; 5,000-column table 62 s and 5.4 GB → a warning;
+400 KB of `#` over 120 s → 0.5 s; 30,000 nested `"\\(` a crash → 0.4 s; 4,000
+TOML keys 43 s → 0.3 s; a 200,000-part dotted key a crash → a located error;
+a 30,000-character fragment 7 GB → 0.2 s; 1,000 headings and 1,000 broken
+links 67 s → 5 s; 100 missing cell fields over 200 rows of 999 fields 260 s
+and 187 MB of warnings → 5 s and 5 KB; a partial including itself a crash
+→ a located error."""
+import os
+import re
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from hostile_support import BINARY, MEMORY_LIMIT, limited
+
+DIAGNOSTIC = re.compile(r"^[^\n]+:\d+:\d+: (error|warning|note): [^\n]*$")
+
+
+def page(text):
+    return {"site/index.md": text}
+
+
+def with_example(sequence, name="e.json"):
+    return {"site/index.md": f"# T\n\n```rowmotion\nexample: {name}\n```\n", f"examples/{name}": sequence}
+
+
+# Each generator: size → files of a project. Sizes are in the unit the
+# generator grows by; `reported` is the size the issue reported.
+GENERATORS = {
+    "table-leading-spaces": (lambda n: page("# T\n\n| a | b |\n| - | - |\n" + " " * n + "| x | y |\n"), 2_000_000),
+    "table-many-columns": (lambda n: page("# T\n\n|" + "a|" * n + "\n|" + "-|" * n + "\n" + "x\n" * (n // 5)), 5_000),
+    "table-many-rows": (lambda n: page("# T\n\n| a | b |\n| - | - |\n" + "| x |\n" * n), 100_000),
+    "swift-hash-run": (lambda n: page("# T\n\n```swift\n" + "#" * n + "\n```\n"), 400_000),
+    "swift-nested-interpolation": (lambda n: page("# T\n\n```swift\n" + '"\\(' * n + "\n```\n"), 30_000),
+    "swift-raw-string-escapes": (lambda n: page("# T\n\n```swift\n" + "#" * n + '"' + "\\" * n + "\n```\n"), 200_000),
+    "toml-many-keys": (lambda n: page("+++\n" + "".join(f"k{i} = {i}\n" for i in range(n)) + "+++\n# T\n"), 10_000),
+    "long-fragment": (lambda n: page("# T\n\n[x](#" + "a" * n + ")\n\n## " + "b" * n + "\n"), 30_000),
+    "long-field-name": (lambda n: with_example('{"cell": {"title": "' + "f" * n + '"}, "steps": [{"items": [{"id": "a", "g": 1}]}]}'), 30_000),
+    "headings-and-broken-links": (lambda n: page("# T\n\n" + "".join(f"## heading number {i}\n\n" for i in range(n))
+                                                 + "".join(f"[x](#missing-heading-{i})\n\n" for i in range(n))), 4_000),
+    "missing-cell-fields": (lambda n: with_example(
+        '{"cell": {"hide": [' + ", ".join(f'"missing{i}"' for i in range(100)) + ']}, "steps": [{"items": ['
+        + ", ".join('{"id": "r%d", %s}' % (j, ", ".join(f'"f{j}_{i}": {i}' for i in range(999))) for j in range(n)) + "]}]}"), 200),
+}
+
+
+def write_project(folder, files):
+    if folder.exists():
+        shutil.rmtree(folder)
+    for path, text in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text)
+
+
+def measured(folder, timeout):
+    """A build with its CPU time and peak resident memory, read with wait4."""
+    process = subprocess.Popen([str(BINARY), "build", "--no-cache", "--allow-empty"], cwd=folder,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=limited(MEMORY_LIMIT))
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return process.returncode, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+        if time.monotonic() > deadline:
+            process.kill()
+            process.wait()
+            pytest.fail(f"a build of {folder.name} took more than {timeout} s")
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("name", sorted(GENERATORS))
+def test_the_reported_input_builds_quickly_with_located_diagnostics(tmp_path, name):
+    generate, reported = GENERATORS[name]
+    folder = tmp_path / name
+    write_project(folder, generate(reported))
+    started = time.monotonic()
+    result = subprocess.run([str(BINARY), "build", "--no-cache", "--allow-empty"], cwd=folder, capture_output=True,
+                            timeout=60, preexec_fn=limited(MEMORY_LIMIT))
+    seconds = time.monotonic() - started
+    stderr = result.stderr.decode("utf-8", "replace")
+    assert result.returncode in (0, 1), f"{name}: exit {result.returncode} (a crash?): {stderr[:2000]}"
+    lines = [line for line in stderr.splitlines() if line and not line.startswith("rowmotion: build failed")]
+    assert all(DIAGNOSTIC.match(line) for line in lines), f"{name}: {stderr[:2000]}"
+    # 4,000 broken links are 4,000 warnings; a warning is never megabytes.
+    assert len(stderr) < 1 << 20, f"{name}: {len(stderr)} bytes of diagnostics"
+    assert seconds < 30, f"{name}: {seconds:.1f} s"
+    site = folder / "_site" / "index.html"
+    if site.exists():
+        assert site.stat().st_size < 32 << 20, f"{name}: a page of {site.stat().st_size} bytes"
+
+
+def test_a_table_over_the_caps_is_text_with_a_warning(tmp_path):
+    folder = tmp_path / "wide"
+    write_project(folder, GENERATORS["table-many-columns"][0](5_000))
+    result = subprocess.run([str(BINARY), "build"], cwd=folder, capture_output=True, timeout=60, preexec_fn=limited(MEMORY_LIMIT))
+    assert result.returncode == 0
+    assert ("site/index.md:3:1: warning: this table has 5000 columns and 1001 rows; tables are limited to 1000 columns "
+            "and 100000 cells, so it is shown as text") in result.stderr.decode()
+    assert b"<table>" not in (folder / "_site" / "index.html").read_bytes()
+
+
+def test_a_dotted_toml_key_of_many_parts_is_a_located_error(tmp_path):
+    folder = tmp_path / "dotted"
+    write_project(folder, page("+++\ntitle = \"x\"\n" + ".".join(f"a{i}" for i in range(200_000)) + " = 1\n+++\n# T\n"))
+    result = subprocess.run([str(BINARY), "build"], cwd=folder, capture_output=True, timeout=60, preexec_fn=limited(MEMORY_LIMIT))
+    assert result.returncode == 1
+    assert result.stderr.decode().startswith(
+        "site/index.md:3:1: error: the page's TOML front matter has a dotted key of 200000 parts; keys are limited to 64")
+
+
+def test_a_long_key_or_field_name_in_a_sequence_is_a_located_error(tmp_path):
+    folder = tmp_path / "names"
+    write_project(folder, with_example('{"steps": [{"items": [{"id": "a", "' + "g" * 30_000 + '": 1}]}]}'))
+    result = subprocess.run([str(BINARY), "check"], cwd=folder, capture_output=True, timeout=60, preexec_fn=limited(MEMORY_LIMIT))
+    assert result.returncode == 1
+    assert "examples/e.json:1:35: error: a field name is 30000 bytes long; field names are limited to 256 bytes" in result.stderr.decode()
+
+
+@pytest.mark.parametrize("template, text, column", [
+    ("nav.mustache", "{{> nav}}", 1),
+    ("head.mustache", "<title>x</title>{{> head}}", 17),
+    ("page.mustache", "{{#title}}{{> page}}{{/title}}", 11),
+])
+def test_a_partial_that_includes_itself_is_a_located_error(tmp_path, template, text, column):
+    folder = tmp_path / "partial"
+    write_project(folder, {"site/index.md": "# T\n", "site/a.md": "# A\n", f"templates/{template}": text})
+    result = subprocess.run([str(BINARY), "build"], cwd=folder, capture_output=True, timeout=60, preexec_fn=limited(MEMORY_LIMIT))
+    stderr = result.stderr.decode()
+    assert result.returncode == 1, stderr[:2000]
+    assert f"templates/{template}:1:{column}: error: the partial '{template.split('.')[0]}' is included within itself without end" in stderr
+
+
+GROWTH_SECONDS = float(os.environ.get("ROWMOTION_GROWTH_SECONDS", "2"))
+
+
+@pytest.mark.parametrize("name", sorted(GENERATORS))
+def test_fuzz_growth_stays_linear_when_the_input_doubles(tmp_path, name):
+    """Sizes double from 1/64 of the reported size until a build takes
+    GROWTH_SECONDS of CPU (or 8 times the reported size); every doubling
+    whose smaller run took at least a tenth of a second must stay under 3
+    times the CPU and memory (linear is 2, quadratic 4)."""
+    generate, reported = GENERATORS[name]
+    size = max(1, reported // 64)
+    runs = []
+    while size <= reported * 8:
+        folder = tmp_path / f"{name}-{size}"
+        write_project(folder, generate(size))
+        status, cpu, memory = measured(folder, timeout=120)
+        shutil.rmtree(folder)
+        assert status in (0, 1), f"{name} at {size}: exit {status}"
+        runs.append((size, cpu, memory))
+        print(f"{name}: size {size}: {cpu:.2f} s CPU, {memory / 1024:.0f} MiB")
+        if cpu > GROWTH_SECONDS:
+            break
+        size *= 2
+    for (small, cpu, memory), (large, cpu2, memory2) in zip(runs, runs[1:]):
+        if cpu >= 0.1:
+            assert cpu2 / cpu < 3, f"{name}: {small} → {large} took {cpu:.2f} → {cpu2:.2f} s of CPU: {runs}"
+        if memory >= 64 << 10:
+            assert memory2 / memory < 3, f"{name}: {small} → {large} took {memory} → {memory2} KiB: {runs}"
