@@ -1469,8 +1469,12 @@
       var at = text.indexOf(terms[0]);
       var snippet = at < 0 ? entry.x.slice(0, 120)
         : (at > 50 ? '…' : '') + entry.x.slice(Math.max(0, at - 50), at + 90) + (at + 90 < entry.x.length ? '…' : '');
+      // Only ever a path: an address that reads as a scheme (`javascript:…`,
+      // from a page of that name) gets './' before it, as the navigation's do.
+      var address = String(entry.u);
+      if (/^[^/?#]*:/.test(address)) address = './' + address;
       results.push({
-        title: entry.t, url: entry.u + (best === null ? '' : '#' + entry.h[best][1]),
+        title: entry.t, url: address + (best === null ? '' : '#' + entry.h[best][1]),
         section: best === null ? null : entry.h[best][0], snippet: snippet, score: score
       });
     });

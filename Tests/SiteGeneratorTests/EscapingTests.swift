@@ -25,6 +25,23 @@ struct EscapingTests {
         return nil
     }
 
+    /// `--summary` writes titles and labels into Markdown table cells and
+    /// list items: no line break of any kind may start a line of its own
+    /// (CR LF is one Character that is neither CR nor LF, and a title
+    /// holding it once forged a heading in the pull request's summary).
+    @Test func summaryCells_neverBreakTheLine_whateverTheLineEnding() {
+        for lineBreak in ["\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}", "\u{0B}", "\u{0C}", "\n\u{301}"] {
+            let title = "Inbox\(lineBreak)### Approved: no change\(lineBreak)| forged | row |"
+            for text in [ChangesSummary.cellText(title), ChangesSummary.code(title)] {
+                #expect(!text.unicodeScalars.contains { $0.properties.generalCategory == .control
+                        || $0.properties.generalCategory == .lineSeparator || $0.properties.generalCategory == .paragraphSeparator },
+                        "\(lineBreak.unicodeScalars.map { String($0.value, radix: 16) }): \(text.debugDescription)")
+                #expect(text.split(whereSeparator: \.isNewline).count == 1)
+            }
+            #expect(!ChangesSummary.cellText(title).contains("| forged |"))
+        }
+    }
+
     @Test func everyMarkupByte_followedByAnyJoiningCodePoint_isEscaped() {
         #expect(Self.extenders.count > 2_000)
         for (special, entity) in Self.specials {

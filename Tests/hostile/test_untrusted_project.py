@@ -5,6 +5,7 @@ worked before: the project is built as CI builds it (`rowmotion build
 read, published or quoted, and nothing the pull request adds may satisfy a
 gate."""
 import os
+import time
 import subprocess
 
 import pytest
@@ -203,3 +204,30 @@ def test_links_left_in_the_old_site_are_neither_kept_nor_followed(tmp_path, outs
         assert not links, f"{arguments}: the new site keeps links {links}"
         assert b"Home" in (site / "index.html").read_bytes()
         assert_nothing_leaked(root, result)
+
+
+def test_a_page_named_like_a_script_url_is_a_path_in_search_results(tmp_path):
+    """Issue 28, item 10: a page `javascript:…md` at the site's root was a
+    `javascript:` link among the search results of the home page."""
+    from chrome import new_browser
+    root = project(tmp_path, in_git=True)
+    (root / "site" / "javascript:window.__pwned=41;0.md").write_text("# Zebracorn\n\nThe zebracorn page.\n")
+    result = run(["build"], cwd=root)
+    assert result.returncode == 0, result.stderr.decode()
+    browser = new_browser(window_size="1200,900")
+    try:
+        browser.get((root / "_site" / "index.html").as_uri())
+        hrefs = browser.execute_script("""
+            const input = document.querySelector('form[data-rowmotion-search] input');
+            input.focus();
+            input.value = 'zebracorn';
+            input.dispatchEvent(new Event('input'));
+            return new Promise(done => setTimeout(() =>
+              done([...document.querySelectorAll('form[data-rowmotion-search] ol a')].map(a => a.href)), 1500));""")
+        assert hrefs and all(href.startswith("file:") for href in hrefs), hrefs
+        browser.execute_script("document.querySelector('form[data-rowmotion-search] ol a').click()")
+        time.sleep(1)
+        assert browser.execute_script("return window.__pwned") is None
+        assert browser.current_url.startswith("file:"), browser.current_url
+    finally:
+        browser.quit()

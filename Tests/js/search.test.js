@@ -33,3 +33,11 @@ test('snippets come from around the first word; empty queries find nothing', () 
   assert.deepStrictEqual(search(index, '   ', 10), []);
   assert.strictEqual(search(index, 'a', 2).length, 2);
 });
+
+test('an address that reads as a scheme is still a path (issue 28, item 10)', () => {
+  const hostile = [{ t: 'Trap', u: 'javascript:window.__pwned=1;0.html', h: [['Part', 'part']], x: 'trap' },
+                   { t: 'Fine', u: 'guide/a:b.html', h: [], x: 'fine' }];
+  assert.strictEqual(search(hostile, 'trap', 10)[0].url, './javascript:window.__pwned=1;0.html');
+  assert.strictEqual(search(hostile, 'part', 10)[0].url, './javascript:window.__pwned=1;0.html#part');
+  assert.strictEqual(search(hostile, 'fine', 10)[0].url, 'guide/a:b.html');
+});

@@ -33,7 +33,8 @@ enum SearchIndex {
             let page = sorted[index]
             guard let bytes = files[page.output] else { slots[index] = .some(nil); return }
             let (headings, text) = read(bytes)
-            slots[index] = Entry(t: page.title, u: page.output, h: headings, x: text)
+            // A page named `javascript:x.md` must still be read as a path.
+            slots[index] = Entry(t: page.title, u: RelativeURL.safe(page.output), h: headings, x: text)
         }
         let entries = slots.values.compactMap { $0 }
         return Array(("window.RowmotionSearchIndex = " + SafeJSON.encode(entries) + ";\n").utf8)

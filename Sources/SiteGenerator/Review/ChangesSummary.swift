@@ -47,17 +47,22 @@ public enum ChangesSummary {
          example.steps.map(\.deleted).reduce(0, +), example.steps.map(\.moved).reduce(0, +), example.steps.map(\.reloaded).reduce(0, +)]
     }
 
-    /// Text that cannot end a table cell or a line, or start markup.
+    /// Text that cannot end a table cell or a line, or start markup. Read
+    /// scalar by scalar: as Characters, CR LF is one character that is
+    /// neither CR nor LF, and a title holding it forged a heading.
     static func cellText(_ text: String) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "|": out += "\\|"
-            case "\n", "\r": out += " "
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "*", "_", "`", "[", "]", "\\": out += "\\" + String(character)
-            default: out.append(character)
+            case "*", "_", "`", "[", "]", "\\": out += "\\" + String(scalar)
+            default:
+                // Every line break (LF, CR, NEL, U+2028/9) and control character is a space.
+                let breaks = scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .lineSeparator
+                    || scalar.properties.generalCategory == .paragraphSeparator
+                out.unicodeScalars.append(breaks ? " " : scalar)
             }
         }
         return out
@@ -65,6 +70,9 @@ public enum ChangesSummary {
 
     /// Text inside a code span: backticks cannot end it early.
     static func code(_ text: String) -> String {
-        String(text.map { $0 == "`" || $0 == "|" || $0.isNewline ? "'" : $0 })
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar == "`" || scalar == "|" || scalar.properties.generalCategory == .control
+                || scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator ? "'" : scalar
+        }))
     }
 }
