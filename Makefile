@@ -41,6 +41,8 @@ test: deps build venv node browser commonmark-spec
 ## minimal moves), then 20,000 random sequences through the player's model,
 ## then the hostile-input fuzz at full size: 5,000 mutated sequence files
 ## and 20,000 raw requests to `serve`, each process under a memory cap,
+## and every hostile generator of Tests/hostile/test_linear_inputs.py grown
+## by doubling until a build takes 4 s of CPU, its growth asserted linear,
 ## then 1,000 random player call sequences (and 500 on linked panes) and
 ## the frame checks on 200 random sequences in Chromium.
 ## Each prints its cases per second, its seed, and every failure as a
@@ -52,8 +54,8 @@ fuzz: deps node
 	LISTDIFF_CASES=1000000 $(SWIFT) test $(FUZZ_BUILD) --skip-build --filter PropertyTests
 	ROWMOTION_BINARY=.build-fuzz/release/rowmotion ROWMOTION_JS_SEQUENCES=20000 node --test Tests/js/random-sequences.test.js
 	$(MAKE) --no-print-directory venv
-	ROWMOTION_BINARY=.build-fuzz/release/rowmotion ROWMOTION_FUZZ_FILES=5000 ROWMOTION_FUZZ_REQUESTS=20000 \
-		$(VENV)/bin/pytest -q Tests/hostile -k fuzz
+	ROWMOTION_BINARY=.build-fuzz/release/rowmotion ROWMOTION_FUZZ_FILES=5000 ROWMOTION_FUZZ_REQUESTS=20000 ROWMOTION_GROWTH_SECONDS=4 \
+		$(VENV)/bin/pytest -q -s Tests/hostile -k fuzz
 	$(MAKE) --no-print-directory build browser
 	.build/debug/rowmotion build --strict --out .build/strict-site
 	ROWMOTION_CALL_FUZZ=1000 ROWMOTION_FRAME_SEQUENCES=200 $(VENV)/bin/pytest -q Tests/browser/test_call_fuzz.py Tests/browser/test_frames.py

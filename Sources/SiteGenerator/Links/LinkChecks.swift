@@ -33,7 +33,7 @@ extension SiteBuilder {
     /// a budget of comparisons per build: 4,000 broken links into a page of
     /// 4,000 headings once took 20 s. Past the budget a warning has no hint.
     struct FragmentHints {
-        static let budget = 50_000
+        static let budget = 10_000
         var comparisons = 0
         var sorted: [String: [String]] = [:]
         var found: [String: String] = [:]

@@ -44,12 +44,18 @@ enum Tables {
             let (alignments, header) = (delimiterRow(rows[start + 1])!, cells(rows[start]))
             // Short rows are padded to the header's width: without a cap, a
             // small page of many columns and many short rows made cells
-            // without end (30 KB of Markdown, 250 MB of HTML).
-            let bodyRows = rows.count - start - 2
-            if alignments.count > Limits.columns || alignments.count * (bodyRows + 1) > Limits.cells {
+            // without end (30 KB of Markdown, 250 MB of HTML). The cells
+            // added may not outnumber the table's own bytes (past a floor),
+            // so the HTML stays linear in the Markdown.
+            let body = rows.count > start + 2 ? rows[(start + 2)...] : []
+            let bodyCells = body.map { cells($0) }
+            let padded = bodyCells.reduce(0) { $0 + max(0, alignments.count - $1.count) }
+            let sourceBytes = rows[start...].reduce(0) { $0 + $1.utf8.count }
+            if alignments.count > Limits.columns || padded > max(Limits.paddedCells, sourceBytes) {
                 problems.append(Problem(line: Int(cmark_node_get_start_line(paragraph)) + start,
-                                        message: "this table has \(alignments.count) columns and \(bodyRows + 1) rows; tables are limited to "
-                                            + "\(Limits.columns) columns and \(Limits.cells) cells, so it is shown as text"))
+                                        message: "this table has \(alignments.count) columns and \(body.count + 1) rows, \(padded) cells of them empty "
+                                            + "to fill short rows; tables are limited to \(Limits.columns) columns, and to \(Limits.paddedCells) "
+                                            + "filled-in cells or as many as the table has bytes, so it is shown as text"))
                 continue
             }
             if start > 0, let before = parse(rows[..<start].joined(separator: "\n"), options: options) {
@@ -67,16 +73,15 @@ enum Tables {
                 }
                 cmark_node_append_child(table, head)
             }
-            if rows.count > start + 2, let body = block("<tbody>", "</tbody>") {
-                for line in rows[(start + 2)...] {
+            if !bodyCells.isEmpty, let tbody = block("<tbody>", "</tbody>") {
+                for texts in bodyCells {
                     guard let row = block("<tr>", "</tr>") else { continue }
-                    let texts = cells(line)
                     for index in alignments.indices {
                         appendCell(index < texts.count ? texts[index] : "", tag: "td", alignment: alignments[index], to: row, options: options)
                     }
-                    cmark_node_append_child(body, row)
+                    cmark_node_append_child(tbody, row)
                 }
-                cmark_node_append_child(table, body)
+                cmark_node_append_child(table, tbody)
             }
             cmark_node_replace(paragraph, table)
             cmark_node_free(paragraph)
@@ -88,7 +93,8 @@ enum Tables {
     /// whatever the Markdown's size, since short rows are padded.
     enum Limits {
         static let columns = 1_000
-        static let cells = 100_000
+        /// Empty cells added to short rows, when the table has fewer bytes.
+        static let paddedCells = 10_000
     }
 
     /// A table that is not made one, at its header row's line in the body.
