@@ -10,7 +10,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 # The browser helper (the platform's Chromium or Chrome and its driver).
 sys.path.insert(0, str(ROOT / "Tests" / "browser"))
-BINARY = Path(os.environ.get("ROWMOTION_BINARY", ROOT / ".build" / "debug" / "rowmotion"))
+# Relative to the repository (`make fuzz` names the release build so), since
+# the tests run it from folders of their own.
+BINARY = ROOT / os.environ.get("ROWMOTION_BINARY", ROOT / ".build" / "debug" / "rowmotion")
 # Address space for one rowmotion process: the alias bomb passed 11 GB before.
 MEMORY_LIMIT = 1 << 30
 

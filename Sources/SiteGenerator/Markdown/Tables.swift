@@ -38,6 +38,7 @@ enum Tables {
         guard !paragraphs.isEmpty else { return [] }
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         var problems: [Problem] = []
+        var cellsLeft = Limits.cellsPerPage
         for paragraph in paragraphs {
             let rows = Self.lines(of: paragraph, in: lines)
             guard let start = tableStart(rows) else { continue }
@@ -58,6 +59,16 @@ enum Tables {
                                             + "filled-in cells or as many as the table has bytes, so it is shown as text"))
                 continue
             }
+            // Each cell is a few nodes and strings: a page's tables together
+            // are capped, so memory does not grow with a 64 MiB page of them.
+            let cellCount = alignments.count * (body.count + 1)
+            guard cellCount <= cellsLeft else {
+                problems.append(Problem(line: Int(cmark_node_get_start_line(paragraph)) + start,
+                                        message: "this table would take the page's tables past \(Limits.cellsPerPage) cells "
+                                            + "(it has \(cellCount)), so it is shown as text"))
+                continue
+            }
+            cellsLeft -= cellCount
             if start > 0, let before = parse(rows[..<start].joined(separator: "\n"), options: options) {
                 // The lines above the header row stay a paragraph.
                 while let child = cmark_node_first_child(before) {
@@ -95,6 +106,8 @@ enum Tables {
         static let columns = 1_000
         /// Empty cells added to short rows, when the table has fewer bytes.
         static let paddedCells = 10_000
+        /// Cells in all the tables of one page.
+        static let cellsPerPage = 200_000
     }
 
     /// A table that is not made one, at its header row's line in the body.
