@@ -550,8 +550,11 @@
   function footerPart(current, section, known) { return presentation(textPart(current, 'p', 'footer', section.footer, known)); }
   function presentation(element) { if (element) element.setAttribute('role', 'presentation'); return element; }
 
-  function describeSection(view, section) {
-    var label = hasText(section.header) && section.header !== '' ? section.header : 'Section ' + section.id;
+  // A section is named by its header, else by its id, else by its place
+  // (an unnamed section is "Section 1", never "Section ").
+  function describeSection(view, section, index) {
+    var label = hasText(section.header) && section.header !== '' ? section.header
+      : 'Section ' + (section.id !== '' ? section.id : String(index + 1));
     if (view.el.getAttribute('aria-label') !== label) view.el.setAttribute('aria-label', label);
   }
 
@@ -618,7 +621,7 @@
       var view = { el: old ? old.el : makeSection(section), header: null, footer: null, rows: [] };
       view.header = headerPart(old && old.header, section, known);
       view.footer = footerPart(old && old.footer, section, known);
-      describeSection(view, section);
+      describeSection(view, section, s);
       view.rows = section.items.map(function (row, r) {
         var line = rowsByKey.get(keys[s][r]);
         if (line) { if (fillRow(line, row)) known.delete(line); } else line = makeRow(row);
@@ -929,7 +932,7 @@
         var view = { el: old ? old.el : makeSection(section), header: null, footer: null, rows: [] };
         view.header = headerPart(old && old.header, section, surface.known);
         view.footer = footerPart(old && old.footer, section, surface.known);
-        describeSection(view, section);
+        describeSection(view, section, a);
         view.rows = section.items.map(function (row, r) {
           var from = traced.rows[a][r];
           if (!from.from) return makeRow(row);
@@ -1127,10 +1130,23 @@
         running.animations.forEach(function (animation) { animation.pause(); animation.currentTime = local * t.duration; });
       }
       scrubber.value = String(Math.round(position / count * 1000));
+      describeScrub();
       updateControls();
     }
 
     function heldFraction() { return held ? held.position : 0; }
+
+    // What the scrubber's value means, in words: "Step 2 of 5 (Dave replies),
+    // 40 %, batch 1 of 2".
+    function describeScrub() {
+      var step = data.steps[current];
+      if (!step) { scrubber.setAttribute('aria-valuetext', 'No next step'); return; }
+      var count = step.batches.length, percent = Math.round(Number(scrubber.value) / 10);
+      var batch = Math.min(count, Math.floor(Number(scrubber.value) / 1000 * count) + 1);
+      var label = data.labels && data.labels[current + 1] ? ' (' + data.labels[current + 1] + ')' : '';
+      scrubber.setAttribute('aria-valuetext', 'Step ' + (current + 1) + ' of ' + data.steps.length + label + ', ' + percent + ' %'
+        + (count > 1 ? ', batch ' + batch + ' of ' + count : ''));
+    }
 
     // ---- Controls ------------------------------------------------------------
     var controls = document.createElement('div');
@@ -1147,8 +1163,10 @@
     }
     button('Restart', 'Restart (Home)', function () { player.pause(); player.goTo(0); });
     button('prev', 'Previous step (←)', function () { player.pause(); player.prev(); });
+    // Its name says what a press does ("Play", "Pause"): a button whose
+    // name changes is not also a toggle (aria-pressed), or a screen reader
+    // says "Pause, pressed".
     var playButton = button('play', 'Play (space)', function () { if (timer) player.pause(); else player.play(); });
-    playButton.setAttribute('aria-pressed', 'false');
     playButton.classList.add('rowmotion-play');
     button('next', 'Next step (→)', function () { player.pause(); player.next(); });
     var speedSelect = document.createElement('select');
@@ -1190,6 +1208,8 @@
     scrubber.min = '0';
     scrubber.max = '1000';
     scrubber.value = '0';
+    // Arrow keys move it 1 %, Page Up and Page Down 10 %.
+    scrubber.step = '10';
     scrubber.setAttribute('aria-label', 'Scrub through the next step');
     scrubber.addEventListener('input', function () {
       var step = data.steps[current];
@@ -1316,9 +1336,9 @@
       if (playButton.firstChild.getAttribute('data-glyph') !== (on ? 'pause' : 'play')) playButton.replaceChildren(glyph(on ? 'pause' : 'play'));
       playButton.title = on ? 'Pause (space)' : 'Play (space)';
       playButton.setAttribute('aria-label', on ? 'Pause' : 'Play');
-      playButton.setAttribute('aria-pressed', on ? 'true' : 'false');
       scrubber.disabled = current >= data.steps.length;
       if (!held) scrubber.value = '0';
+      describeScrub();
       marks.forEach(function (mark, k) {
         if (k === current) mark.setAttribute('aria-current', 'step'); else mark.removeAttribute('aria-current');
       });

@@ -2,7 +2,7 @@
 axe-playwright-python wheel: only its axe.min.js is injected) on every page
 of the built site, with the player settled and mid-step: no serious or
 critical violation. Then what axe cannot judge: what a step announces, the
-player's name and pressed state, keyboard scrolling of long lists, touch
+player's name, its Play button and scrubber, unnamed sections, keyboard scrolling of long lists, touch
 targets at phone width, and the page without JavaScript."""
 import json
 from pathlib import Path
@@ -98,15 +98,45 @@ def test_a_step_is_announced_by_what_it_does(driver):
     assert said["label"].startswith("Animated list: Messenger"), said
 
 
-def test_play_says_whether_it_is_pressed(driver):
+def test_play_names_what_a_press_does_and_is_not_also_a_toggle(driver):
+    """Issue 29, item 7: a button whose name changes ("Play", "Pause") is
+    not also aria-pressed, or a screen reader says "Pause, pressed"."""
     open_messenger(driver)
     play = driver.find_element("css selector", ".rowmotion-play")
-    assert play.get_attribute("aria-pressed") == "false"
+    assert play.get_attribute("aria-pressed") is None
+    assert play.get_attribute("aria-label") == "Play"
     play.click()
-    assert play.get_attribute("aria-pressed") == "true"
     assert play.get_attribute("aria-label") == "Pause"
+    assert play.get_attribute("aria-pressed") is None
     play.click()
-    assert play.get_attribute("aria-pressed") == "false"
+    assert play.get_attribute("aria-label") == "Play"
+
+
+def test_the_scrubber_says_where_it_is_and_moves_by_1_and_10_percent(driver):
+    from selenium.webdriver.common.keys import Keys
+    open_messenger(driver)
+    scrubber = driver.find_element("css selector", ".rowmotion-scrub input[type=range]")
+    before = scrubber.get_attribute("aria-valuetext")
+    assert before.startswith("Step 1 of ") and before.endswith(", 0 %, batch 1 of 2"), before
+    scrubber.send_keys(Keys.ARROW_RIGHT)
+    assert scrubber.get_attribute("value") == "10"
+    assert scrubber.get_attribute("aria-valuetext").endswith(", 1 %, batch 1 of 2")
+    scrubber.send_keys(Keys.PAGE_UP)
+    assert scrubber.get_attribute("value") == "110"
+    scrubber.send_keys(Keys.PAGE_UP, Keys.PAGE_UP, Keys.PAGE_UP, Keys.PAGE_UP, Keys.PAGE_UP)
+    assert scrubber.get_attribute("aria-valuetext").endswith(", 61 %, batch 2 of 2"), scrubber.get_attribute("aria-valuetext")
+
+
+def test_an_unnamed_section_is_named_by_its_place(driver):
+    """Issue 29, item 7: not "Section " with nothing after it, in the page's
+    first rows and in the rows the script makes."""
+    driver.get((SITE / "examples" / "content-identity.html").as_uri())
+    labels = driver.execute_script("""
+        const player = window.Rowmotion.players[0];
+        const before = [...player.element.querySelectorAll('.rowmotion-section[role=list]')].map(s => s.getAttribute('aria-label'));
+        return player.next().then(() => [before, [...player.element.querySelectorAll('.rowmotion-section[role=list]')].map(s => s.getAttribute('aria-label'))]);
+    """)
+    assert labels == [["Section 1"], ["Section 1"]], labels
 
 
 def test_a_long_list_scrolls_from_the_keyboard_without_stepping_the_player(driver):

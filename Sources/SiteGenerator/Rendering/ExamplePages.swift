@@ -76,8 +76,9 @@ extension SiteBuilder {
     /// The same, from the sections as player data holds them (a baseline's).
     static func staticList(_ sections: [PlayerData.Section]) -> String {
         var html = ""
-        for section in sections {
-            let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id)"
+        for (index, section) in sections.enumerated() {
+            // Named as the script names it: by header, id, or place.
+            let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id.isEmpty ? String(index + 1) : section.id)"
             html += "<div class=\"rowmotion-section\" role=\"list\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\">"
             if let header = section.header { html += "<h3 class=\"rowmotion-header\" role=\"presentation\">\(HTMLText.escape(header))</h3>" }
             for row in section.items { html += rowHTML(row) }
