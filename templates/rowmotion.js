@@ -1284,6 +1284,31 @@
       marks.push(mark);
     }
     element.insertBefore(snapshots, list);
+    // The timeline is one group to the keyboard: ← and → go to the snapshot
+    // before or after and keep the focus on its mark, Home and End to the
+    // first and the last.
+    snapshots.addEventListener('keydown', function (event) {
+      var at = marks.indexOf(event.target);
+      if (at < 0) return;
+      var target = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: marks.length - 1 }[event.key];
+      if (target === undefined) return;
+      event.preventDefault();
+      target = Math.max(0, Math.min(marks.length - 1, target));
+      player.pause();
+      player.goTo(target);
+      marks[target].tabIndex = 0;
+      marks[target].focus();
+    });
+    // From any of the player's buttons, ← and → step as they do on the
+    // player itself (a range or a menu keeps its own arrows).
+    [controls, scrub].forEach(function (group) {
+      group.addEventListener('keydown', function (event) {
+        if (event.target.tagName !== 'BUTTON' || (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight')) return;
+        event.preventDefault();
+        player.pause();
+        if (event.key === 'ArrowLeft') player.prev(); else player.next();
+      });
+    });
 
     // The "reloadData" pane jumps to each state when a step starts, beside
     // the animated list, so the two can be watched side by side.
@@ -1341,6 +1366,8 @@
       describeScrub();
       marks.forEach(function (mark, k) {
         if (k === current) mark.setAttribute('aria-current', 'step'); else mark.removeAttribute('aria-current');
+        // One tab stop for the timeline: the current snapshot's mark.
+        mark.tabIndex = k === current ? 0 : -1;
       });
     }
 

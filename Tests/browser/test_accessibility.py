@@ -5,6 +5,7 @@ critical violation. Then what axe cannot judge: what a step announces, the
 player's name, its Play button and scrubber, unnamed sections, keyboard scrolling of long lists, touch
 targets at phone width, and the page without JavaScript."""
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,44 @@ def test_the_scrubber_says_where_it_is_and_moves_by_1_and_10_percent(driver):
     assert scrubber.get_attribute("value") == "110"
     scrubber.send_keys(Keys.PAGE_UP, Keys.PAGE_UP, Keys.PAGE_UP, Keys.PAGE_UP, Keys.PAGE_UP)
     assert scrubber.get_attribute("aria-valuetext").endswith(", 61 %, batch 2 of 2"), scrubber.get_attribute("aria-valuetext")
+
+
+def test_arrows_step_from_any_button_and_the_timeline_is_one_roving_group(driver):
+    """Issue 29, item 7: ← and → work from the player's buttons, not only
+    from the figure; the timeline is one tab stop whose arrows move along it."""
+    from selenium.webdriver.common.keys import Keys
+    element = open_messenger(driver)
+    def state():
+        return driver.execute_script("""
+            const p = window.Rowmotion.players[0];
+            const marks = [...p.element.querySelectorAll('.rowmotion-timeline button')];
+            return {step: p.step, focused: marks.indexOf(document.activeElement),
+                    stops: marks.filter(m => m.tabIndex === 0).map(m => marks.indexOf(m))};""")
+    def settles_at(expected, keys=("step",)):
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            now = state()
+            if all(now[key] == expected[key] for key in keys):
+                return now
+            time.sleep(0.05)
+        raise AssertionError(f"{state()} never became {expected}")
+    play = element.find_element("css selector", ".rowmotion-play")
+    play.send_keys(Keys.ARROW_RIGHT)
+    settles_at({"step": 1})
+    play.send_keys(Keys.ARROW_LEFT)
+    settles_at({"step": 0, "stops": [0]}, keys=("step", "stops"))
+    mark = element.find_element("css selector", ".rowmotion-timeline button[aria-current=step]")
+    mark.send_keys(Keys.ARROW_RIGHT)
+    settles_at({"step": 1, "focused": 1, "stops": [1]}, keys=("step", "focused", "stops"))
+    driver.switch_to.active_element.send_keys(Keys.END)
+    last = driver.execute_script("return window.Rowmotion.players[0].stepCount - 1")
+    settles_at({"step": last, "focused": last, "stops": [last]}, keys=("step", "focused", "stops"))
+    driver.switch_to.active_element.send_keys(Keys.HOME)
+    settles_at({"step": 0, "focused": 0, "stops": [0]}, keys=("step", "focused", "stops"))
+    # The range keeps its own arrows.
+    scrubber = element.find_element("css selector", ".rowmotion-scrub input[type=range]")
+    scrubber.send_keys(Keys.ARROW_RIGHT)
+    assert state()["step"] == 0 and scrubber.get_attribute("value") == "10"
 
 
 def test_an_unnamed_section_is_named_by_its_place(driver):
