@@ -1117,6 +1117,9 @@
         stopRunning();
         pending = current;
         showState(surface, stateAt(current));
+        // reloadData() has no in-between: its pane shows the step's new
+        // state at once, wherever the step is held.
+        showCompare(current + 1);
         held = { step: current + 1, batch: index, position: position };
         var state = stateAt(current);
         for (var k = 0; k < index; k++) { state = applyBatch(state, step.batches[k]); showState(surface, state); }

@@ -173,6 +173,29 @@ def test_compare_pane_jumps_to_each_state_without_animation(driver, rowmotion, t
             });
         """, step)
         assert result == states[step]
+    # Held or scrubbed anywhere in a step, the pane shows the step's new
+    # state at once and animates nothing (issue 29, item 6: it showed the
+    # old state, and animated, while the list was held).
+    for step in [0, 1]:
+        for position in [0, 0.25, 0.5, 0.75, 0.99]:
+            held = driver.execute_async_script("""
+                const [step, position, done] = arguments;
+                const player = window.Rowmotion.players[0];
+                player.goTo(step).then(() => {
+                  const scrubber = player.element.querySelector('.rowmotion-scrub input[type=range]');
+                  scrubber.value = String(Math.round(position * 1000));
+                  scrubber.dispatchEvent(new Event('input'));
+                  requestAnimationFrame(() => requestAnimationFrame(() => {
+                    const pane = player.element.querySelector('[data-compare-pane]');
+                    done({animations: pane.getAnimations({subtree: true}).filter((a) => a.playState !== 'finished').length,
+                          sections: Array.from(pane.querySelectorAll('[data-section-id]')).map((s) => ({
+                            id: s.getAttribute('data-section-id'),
+                            items: Array.from(s.querySelectorAll('[data-item-id]')).map((r) => r.getAttribute('data-item-id'))}))});
+                  }));
+                });
+            """, step, position)
+            assert held["animations"] == 0, (step, position, held)
+            assert held["sections"] == states[step + 1], (step, position, held)
 
 
 def test_timeline_and_advice(driver, rowmotion):
