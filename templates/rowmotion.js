@@ -988,9 +988,29 @@
           else if (part.role === 'reload-new') el.setAttribute('data-change', 'reloaded');
           else if (part.role === 'move' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-change', 'moved');
         });
+        // What leaves is marked where it was and fades there, without
+        // moving: a deletion leaves a trace as the other changes do.
+        plan.parts.forEach(function (part) {
+          if (part.side !== 'old' || part.role !== 'delete') return;
+          var source = copies.get(part.s + ':' + part.type + ':' + part.r);
+          if (!source) return;
+          var ghost = ghostOf(source, part.frames[0].y);
+          if (part.type === 'row') ghost.setAttribute('data-change', 'deleted');
+          ghost.style.zIndex = String(part.z);
+          surface.container.appendChild(ghost);
+          ongoing.ghosts.push(ghost);
+          ongoing.animations.push(ghost.animate([{ opacity: 1 }, { opacity: 1, offset: 0.5 }, { opacity: 0 }], t));
+        });
+        // The batch's time, kept by an animation that changes nothing, so
+        // that holding, scrubbing and the speed act on it like on motion.
+        ongoing.animations.push(surface.frame.animate([{ opacity: 1 }, { opacity: 1 }], t));
+        ongoing.animations.forEach(function (animation) {
+          animation.playbackRate = speed;
+          if (held) animation.pause();
+        });
         started();
-        return new Promise(function (resolve) { setTimeout(resolve, t.duration / speed); }).then(function () {
-          if (running === ongoing) running = null;
+        return Promise.all(ongoing.animations.map(function (a) { return a.finished.catch(function () {}); })).then(function () {
+          if (running === ongoing) stopRunning();
         });
       }
       plan.parts.forEach(function (part, k) {

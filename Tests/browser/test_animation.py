@@ -58,6 +58,23 @@ def test_reduced_motion_tints_instead_of_moving(driver, rowmotion):
         assert result["rows"]["erin"]["change"] == "inserted"
         assert result["rows"]["carol"]["change"] == "moved"
         assert result["state"] == fill_unchanged(expected_states(MESSENGER, rowmotion))[1]
+        # A deleted row leaves a trace too (issue 29, item 6): marked where it
+        # was and fading there, never moving; gone once the step settles.
+        act(driver, "goTo", 0)
+        deleted = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const player = window.Rowmotion.players[0];
+            const finished = player.next();
+            requestAnimationFrame(() => requestAnimationFrame(() => {
+              const ghosts = [...player.element.querySelectorAll('.rowmotion-ghost[data-change=deleted]')];
+              const seen = ghosts.map((g) => ({text: g.textContent, visible: Number(getComputedStyle(g).opacity) > 0,
+                properties: g.getAnimations().flatMap((a) => a.effect.getKeyframes().flatMap((f) => Object.keys(f)))
+                  .filter((k) => !['offset', 'easing', 'composite', 'computedOffset'].includes(k))}));
+              finished.then(() => done({seen: seen, left: player.element.querySelectorAll('.rowmotion-ghost').length}));
+            }));""")
+        assert len(deleted["seen"]) == 1 and "Bob" in deleted["seen"][0]["text"], deleted
+        assert deleted["seen"][0]["visible"] and set(deleted["seen"][0]["properties"]) == {"opacity"}, deleted
+        assert deleted["left"] == 0, deleted
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
