@@ -295,9 +295,15 @@
   }
 
   // Z-order, as UIKit draws a batch: leaving cells lowest, arriving cells
-  // above them, cells that stay (and headers) above those, cells that an
-  // explicit move carries above everything they pass.
-  var LAYER = { leaving: 1, arriving: 2, still: 3, moving: 4 };
+  // above them, cells that stay above those, cells that an explicit move
+  // carries above every cell they pass; and the headers and footers of the
+  // sections that stay or move above all cells, moving ones included:
+  // UITableView keeps its header and footer views above its cells, so a
+  // cell moving into another section passes under that section's header
+  // (FZAccordionTableView #7 and #43, STCollapseTableView #11: "this is just
+  // how UITableView's default animations work"; FSQCollectionViewAlignedLayout
+  // #13: "headers are generally above cells in UITableView").
+  var LAYER = { leaving: 1, arriving: 2, still: 3, moving: 4, header: 5 };
   var LAYER_SIZE = 100000;
 
   // The timeline of one batch.
@@ -390,7 +396,8 @@
       function glide(type, from, to, r, moving) {
         var shown = seen(from, view0) || seen(to, view1);
         add({ type: type, unit: type === 'row' ? 'row' : 'section', side: 'new', s: a, r: r,
-          from: type === 'row' ? t.rows[a][r].from : [section.from, -1], role: moving ? 'move' : 'stay', layer: moving ? 'moving' : 'still',
+          from: type === 'row' ? t.rows[a][r].from : [section.from, -1], role: moving ? 'move' : 'stay',
+          layer: type !== 'row' ? 'header' : moving ? 'moving' : 'still',
           style: null, shown: shown, animated: shown && (from.y !== to.y), frames: shown ? glideFrames(from, to) : glideFrames(to, to) });
       }
       if (block.header) glide('header', old.header || block.header, block.header, -1, sectionMoves);

@@ -42,6 +42,24 @@ test('an explicitly moved row is drawn above the rows it passes, and glides in a
   assert.deepStrictEqual([at(still[0], 0).y, at(still[0], 1).y], [0, 40]);
 });
 
+test('a row moving into another section passes under that section\'s header, as UITableView draws it', () => {
+  // UITableView keeps header and footer views above its cells during batch
+  // updates: cells animate under them (FZAccordionTableView issues 7 and 43,
+  // STCollapseTableView issue 11, FSQCollectionViewAlignedLayout issue 13).
+  // Sections "a" [x, y] and "b" [z]: x moves to the end of "b", past b's header.
+  const state = [section('a', ['x', 'y'], 'A'), section('b', ['z'], 'B', 'end of B')];
+  const t = plan(state, batchOf({ rows: { move: [[[0, 0], [1, 1]]] } }));
+  const [x] = find(t, (p) => p.role === 'move');
+  const headers = find(t, (p) => p.type === 'header' || p.type === 'footer');
+  assert.strictEqual(headers.length, 3);
+  for (const h of headers) assert.ok(h.z > x.z, `the moving row (z ${x.z}) over a ${h.type} (z ${h.z})`);
+  // It does pass b's header: from above it to below it.
+  const bHeader = headers.find((h) => h.type === 'header' && h.s === 1);
+  assert.ok(at(x, 0).y < at(bHeader, 1).y && at(x, 1).y > at(bHeader, 1).y);
+  // And still above the rows it passes.
+  for (const other of find(t, (p) => p.role === 'stay' && p.type === 'row')) assert.ok(x.z > other.z);
+});
+
 test('leaving cells are drawn below arriving ones, and both below rows that stay', () => {
   const state = [section('s', ['a', 'b', 'c'])];
   const t = plan(state, batchOf({ rows: { delete: [[0, 1]], insert: [[0, 1]], reload: [[0, 0]] },
