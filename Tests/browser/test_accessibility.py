@@ -99,6 +99,30 @@ def test_a_step_is_announced_by_what_it_does(driver):
     assert said["label"].startswith("Animated list: Messenger"), said
 
 
+def test_the_step_is_said_in_words_on_screen_under_the_list(driver):
+    """Issue 29, item 5: the sentence the live region says is shown under
+    the list too, while the step plays and after it."""
+    open_messenger(driver)
+    shown = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const player = window.Rowmotion.players[0];
+        const live = player.element.querySelector('[aria-live]');
+        const seen = () => {
+          const box = live.getBoundingClientRect(), list = player.element.querySelector('.rowmotion-list').getBoundingClientRect();
+          const style = getComputedStyle(live);
+          return {text: live.textContent, height: box.height, width: box.width, below: box.top >= list.bottom - 1,
+                  clipped: style.clipPath !== 'none' || style.position === 'absolute'};
+        };
+        let during = null;
+        player.element.addEventListener('rowmotion:batch', () => { if (during === null) during = seen(); });
+        player.next().then(() => done({during: during, after: seen()}));
+    """)
+    for moment in ("during", "after"):
+        seen = shown[moment]
+        assert seen["text"] == "Carol moved to the top; Erin inserted; Bob deleted; Alice reloaded", shown
+        assert seen["height"] >= 10 and seen["width"] >= 100 and seen["below"] and not seen["clipped"], shown
+
+
 def test_play_names_what_a_press_does_and_is_not_also_a_toggle(driver):
     """Issue 29, item 7: a button whose name changes ("Play", "Pause") is
     not also aria-pressed, or a screen reader says "Pause, pressed"."""
