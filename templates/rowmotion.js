@@ -563,6 +563,9 @@
     var label = hasText(section.header) && section.header !== '' ? section.header
       : 'Section ' + (section.id !== '' ? section.id : String(index + 1));
     if (view.el.getAttribute('aria-label') !== label) view.el.setAttribute('aria-label', label);
+    // A list needs items: a section with no rows is a group until it has some.
+    var role = section.items.length ? 'list' : 'group';
+    if (view.el.getAttribute('role') !== role) view.el.setAttribute('role', role);
   }
 
   // Puts the views' elements in `container` in order; removes the rest.

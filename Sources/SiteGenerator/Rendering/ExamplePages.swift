@@ -79,7 +79,8 @@ extension SiteBuilder {
         for (index, section) in sections.enumerated() {
             // Named as the script names it: by header, id, or place.
             let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id.isEmpty ? String(index + 1) : section.id)"
-            html += "<div class=\"rowmotion-section\" role=\"list\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\">"
+            // A list needs items: an empty section is a group, as the script makes it.
+            html += "<div class=\"rowmotion-section\" role=\"\(section.items.isEmpty ? "group" : "list")\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\">"
             if let header = section.header { html += "<h3 class=\"rowmotion-header\" role=\"presentation\">\(HTMLText.escape(header))</h3>" }
             for row in section.items { html += rowHTML(row) }
             if let footer = section.footer { html += "<p class=\"footer\" role=\"presentation\">\(HTMLText.escape(footer))</p>" }
