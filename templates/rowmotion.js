@@ -152,7 +152,35 @@
     };
   }
   var EASINGS = { 'ease-in-out': cubicBezier(0.42, 0, 0.58, 1), linear: function (t) { return Math.max(0, Math.min(1, t)); } };
-  function ease(name, t) { return (EASINGS[name] || EASINGS.linear)(t); }
+  function ease(name, t) { return (typeof name === 'function' ? name : EASINGS[name] || EASINGS.linear)(t); }
+
+  // A spring as UIView.animate(withDuration:delay:usingSpringWithDamping:
+  // initialSpringVelocity:) runs it, as progress from 0 to 1 over the
+  // duration: a damped oscillator whose damping ratio is `damping` (1: no
+  // overshoot) and whose initial velocity is `velocity` distances per second
+  // (Apple: "a magnitude of 1 corresponds to an initial velocity that would
+  // cover the total animation distance in one second"). UIKit ends the
+  // animation at its duration, so the spring's swing has died down to 0.1 %
+  // of the distance by then.
+  function spring(damping, velocity, seconds) {
+    var zeta = Math.max(0.05, Math.min(1, damping));
+    var omega = Math.log(1000) / (zeta * seconds);
+    return function (p) {
+      if (p <= 0) return 0;
+      if (p >= 1) return 1;
+      var s = p * seconds;
+      if (zeta >= 1) return 1 - Math.exp(-omega * s) * (1 + (omega - velocity) * s);
+      var wd = omega * Math.sqrt(1 - zeta * zeta);
+      return 1 - Math.exp(-zeta * omega * s) * (Math.cos(wd * s) + (zeta * omega - velocity) / wd * Math.sin(wd * s));
+    };
+  }
+
+  // The curve as a CSS easing: linear() through 101 samples (overshoot kept).
+  function cssEasing(curve) {
+    var values = [];
+    for (var k = 0; k <= 100; k++) values.push(Number(curve(k / 100).toFixed(4)));
+    return 'linear(' + values.join(', ') + ')';
+  }
 
   // ---- Model: row animation styles (uikit-rules.md) ------------------------------
   // Where a part of an arriving block is at "arrival" q (0: not yet there,
@@ -445,13 +473,45 @@
     return { from: H0, to: H1, height: height, parts: parts };
   }
 
+  // Where the list should be scrolled for a batch's changes to be seen:
+  // null when one of them is already in sight (or the list does not scroll),
+  // otherwise a scroll position that puts the first change a quarter down
+  // the list. A reviewer who presses Next must see something move; UIKit
+  // itself never scrolls for a batch, so this happens before it starts.
+  //   t: trace(before, batch); before, after: layouts; viewport: {top, maxHeight}.
+  function scrollForChanges(t, before, after, viewport) {
+    var frame0 = Math.min(viewport.maxHeight, before.height), frame1 = Math.min(viewport.maxHeight, after.height);
+    if (before.height <= viewport.maxHeight && after.height <= viewport.maxHeight) return null;
+    var top1 = Math.max(0, Math.min(viewport.top, after.height - frame1));
+    var old = [], fresh = [];
+    t.leftSections.forEach(function (left) { old.push(before.sections[left.from]); });
+    t.leftRows.forEach(function (left) { old.push(before.sections[left.from[0]].rows[left.from[1]]); });
+    t.sections.forEach(function (section, a) {
+      if (section.how === 'insert' || section.how === 'reload') fresh.push(after.sections[a]);
+      else if (section.how === 'move') { old.push(before.sections[section.from]); fresh.push(after.sections[a]); }
+    });
+    t.rows.forEach(function (list, a) {
+      list.forEach(function (row, r) {
+        if (row.how === 'insert' || row.how === 'reload') fresh.push(after.sections[a].rows[r]);
+        else if (row.how === 'move') { old.push(before.sections[row.from[0]].rows[row.from[1]]); fresh.push(after.sections[a].rows[r]); }
+      });
+    });
+    if (!old.length && !fresh.length) return null;
+    function visible(rect, top, frame) { return rect.y + rect.h > top && rect.y < top + frame; }
+    if (old.some(function (rect) { return visible(rect, viewport.top, frame0); })
+      || fresh.some(function (rect) { return visible(rect, top1, frame1); })) return null;
+    var first = Math.min.apply(null, old.concat(fresh).map(function (rect) { return rect.y; }));
+    // The list is as tall as the old state when the batch starts.
+    return Math.round(Math.max(0, Math.min(before.height - frame0, first - frame0 / 4)));
+  }
+
   function sampleHeight(height, p) {
     var frames = height.map(function (f) { return { offset: f.offset, x: 0, y: 0, h: f.h, opacity: 1, clipTop: 0, clipBottom: 0 }; });
     return sample(frames, p).h;
   }
 
   var model = Object.freeze({ trace: trace, applyBatch: applyBatch, layout: layout, timeline: timeline,
-    sample: sample, sampleHeight: sampleHeight, ease: ease });
+    sample: sample, sampleHeight: sampleHeight, ease: ease, spring: spring, scrollForChanges: scrollForChanges });
 
   // ---- Render: elements for a state ---------------------------------------------
   // A view mirrors a state: [{el, header, footer, rows: [el]}]. Every part
@@ -867,6 +927,8 @@
     surface.shown.laid = laid;
   }
 
+  function within(value, low, high) { return typeof value === 'number' && isFinite(value) && value >= low && value <= high; }
+
   function maxHeightOf(element) {
     var value = parseFloat(getComputedStyle(element).maxHeight);
     return isFinite(value) ? value : Infinity;
@@ -893,8 +955,22 @@
       return states[n];
     }
 
+    // The sequence's own timing (`duration:`, `spring:`), else UIKit's 0.3 s
+    // ease-in-out; the UXKit speed choice is 0.25 s linear whatever it says.
+    // The data may come from a baseline report: numbers are checked here.
+    var framing = data.presentation || {};
+    var ownDuration = within(framing.duration, 0.05, 10) ? framing.duration * 1000 : BASE_DURATION;
+    var ownSpring = framing.spring && within(framing.spring.damping, 0.05, 1)
+      ? spring(framing.spring.damping, within(framing.spring.velocity, -50, 50) ? framing.spring.velocity : 0, ownDuration / 1000) : null;
+    var ownEasing = ownSpring ? cssEasing(ownSpring) : 'ease-in-out';
+    var springValues = ownSpring ? { damping: framing.spring.damping, velocity: within(framing.spring.velocity, -50, 50) ? framing.spring.velocity : 0 } : null;
+    if (within(framing.height, 120, 4000)) element.style.setProperty('--rowmotion-height', framing.height + 'px');
+    if (within(framing.width, 240, 2000)) element.style.setProperty('--rowmotion-width', framing.width + 'px');
+    if (['grouped', 'insetGrouped'].indexOf(framing.style) >= 0) element.setAttribute('data-table-style', framing.style);
+
     function timing() {
-      return { duration: linear ? UXKIT_DURATION : BASE_DURATION, easing: linear ? 'linear' : 'ease-in-out', fill: 'both' };
+      if (linear) return { duration: UXKIT_DURATION, easing: 'linear', fill: 'both' };
+      return { duration: ownDuration, easing: ownEasing, fill: 'both', curve: ownSpring };
     }
 
     // Ends the batch on screen now: no animation, copy or lift is left.
@@ -973,6 +1049,10 @@
       });
       arrange(surface.container, views);
       var laid = layout(traced.state, heightsOf(surface, views, width));
+      // The change must be in sight: scrolled to before anything moves,
+      // while the list still has the old state's height.
+      var scrollTo = scrollForChanges(traced, before.laid, laid, viewport);
+      if (scrollTo !== null) { list.scrollTop = scrollTo; viewport.top = scrollTo; }
       surface.frame.style.height = laid.height + 'px';
       surface.shown = { state: traced.state, views: views, laid: laid };
 
@@ -984,7 +1064,7 @@
       function started() {
         element.dispatchEvent(new CustomEvent('rowmotion:batch', { bubbles: true, detail: {
           step: info.step, batch: info.batch, batchCount: info.count, role: batch.role,
-          duration: t.duration, easing: t.easing, timeline: plan } }));
+          duration: t.duration, easing: t.easing, spring: t.curve ? springValues : null, scrolledTo: scrollTo, timeline: plan } }));
       }
 
       var ongoing = { animations: [], ghosts: [], lifted: [] };

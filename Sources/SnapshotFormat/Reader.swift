@@ -105,6 +105,7 @@ struct TreeReader {
     var diagnostics: [Diagnostic] = []
 
     static let topKeys = ["title", "description", "animation", "animations", "identity", "version", "moveHint", "prefer", "cell", "steps"]
+        + Presentation.sequenceKeys
     static let animationKeys = ["insert", "delete", "reload"]
     static let stepKeys = ["label", "items", "sections"]
     static let sectionKeys = ["id", "header", "footer", "items"]
@@ -242,9 +243,12 @@ struct TreeReader {
                 warnAboutMissingFields(layout, member: member, steps: steps, identity: rules.identity)
             }
         }
+        var presentation = Presentation()
+        diagnostics += presentation.read(keys)
         return SnapshotSequence(file: file, title: title, description: description, animations: animations,
                                 identity: rules.identity, versionField: rules.versionField,
-                                moveHintField: rules.moveHintField, prefer: prefer, cell: cell, steps: steps)
+                                moveHintField: rules.moveHintField, prefer: prefer, cell: cell,
+                                presentation: presentation, steps: steps)
     }
 
     /// How many names one warning lists.

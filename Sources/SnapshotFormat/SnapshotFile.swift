@@ -51,6 +51,8 @@ public struct SnapshotSequence: Sendable {
     public var prefer: MoveDirection?
     /// How rows are drawn (`cell:`); nil shows every field in a line.
     public var cell: CellLayout?
+    /// The list's size and style and the animation's timing.
+    public var presentation = Presentation()
     public var steps: [Step]
 
     /// The options the engine diffs this sequence with.

@@ -263,3 +263,38 @@ test('ease-in-out is CSS\'s cubic-bezier(.42, 0, .58, 1)', () => {
   assert.ok(Math.abs(model.ease('ease-in-out', 0.25) - 0.1291) < 0.001);
   assert.strictEqual(model.ease('linear', 0.3), 0.3);
 });
+
+// Issue 29, item 1: the change must be in sight before a batch plays.
+function scrollFor(state, batch, top, maxHeight) {
+  const traced = model.trace(state, batch);
+  return model.scrollForChanges(traced, model.layout(state, heightsOf(state)), model.layout(traced.state, heightsOf(traced.state)),
+    { top, maxHeight });
+}
+
+test('a section deleted below the fold scrolls the list to a quarter above it; one in sight does not scroll', () => {
+  // Three sections of three rows: each 30 + 120 + 20 = 170 tall; the list shows 200.
+  const state = [section('a', ['a1', 'a2', 'a3'], 'A', 'a'), section('b', ['b1', 'b2', 'b3'], 'B', 'b'), section('c', ['c1', 'c2', 'c3'], 'C', 'c')];
+  // Section c starts at 340: 340 - 200 / 4 = 290, and the old list (510 tall) scrolls to 310 at most.
+  assert.strictEqual(scrollFor(state, batchOf({ sections: { delete: [2] } }), 0, 200), 290);
+  // Row b1 (at 200 in the old list) is half in sight from 50: no scroll.
+  assert.strictEqual(scrollFor(state, batchOf({ rows: { delete: [[1, 0]] } }), 50, 200), null);
+  // A row inserted at the top while scrolled to the bottom: back to 0.
+  assert.strictEqual(scrollFor(state, batchOf({ rows: { insert: [[0, 0]] }, insertedRows: [row('a0')] }), 310, 200), 0);
+  // A list that does not scroll never moves.
+  assert.strictEqual(scrollFor(state, batchOf({ sections: { delete: [2] } }), 0, 1000), null);
+});
+
+test('a spring of damping 1 starts at its velocity and never passes its end; under 1 it overshoots', () => {
+  const critical = model.spring(1, 0, 0.5), bouncy = model.spring(0.3, 0, 0.5);
+  let previous = 0;
+  for (let k = 1; k <= 100; k++) {
+    const x = critical(k / 100);
+    assert.ok(x >= previous - 1e-9 && x <= 1 + 1e-9, `not monotone at ${k}: ${x}`);
+    previous = x;
+  }
+  assert.ok(Math.max(...Array.from({ length: 99 }, (_, k) => bouncy((k + 1) / 100))) > 1.2);
+  // Velocity 2 (two distances per second) at the start: slope of x over seconds.
+  const pushed = model.spring(1, 2, 0.5);
+  assert.ok(Math.abs(pushed(0.0001) / (0.0001 * 0.5) - 2) < 0.05);
+  assert.strictEqual(critical(1), 1);
+});

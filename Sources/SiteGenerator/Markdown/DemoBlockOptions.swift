@@ -23,8 +23,10 @@ public struct DemoSpec: Sendable {
     public var compare: String?
     /// How rows are drawn here, instead of the example's own `cell:`.
     public var cell: CellLayout?
+    /// `height`, `width` and `style` set here, over the example's own.
+    public var framing = Presentation.Override()
 
-    static let keys = ["example", "step", "autoplay", "animation", "compare", "cell"]
+    static let keys = ["example", "step", "autoplay", "animation", "compare", "cell"] + Presentation.blockKeys
     static let comparisons = ["reloadData", "strategies"]
 
     /// Reads a demo block of the page `file`. `examples` is the examples
@@ -46,6 +48,7 @@ public struct DemoSpec: Sendable {
         var diagnostics: [Diagnostic] = []
         var spec = DemoSpec(source: .example(""))
         var example: String?
+        var framingKeys: [String: LocatedValue.Member] = [:]
         for member in members {
             let location = member.value.location
             switch (member.key, member.value.kind) {
@@ -60,6 +63,7 @@ public struct DemoSpec: Sendable {
                 let (layout, problems) = CellLayout.read(member.value)
                 diagnostics += problems
                 spec.cell = layout
+            case (let key, _) where Presentation.blockKeys.contains(key): framingKeys[key] = member
             case ("example", _): diagnostics.append(.error("wrong-type", at: location, "'example' must be a file name under examples/"))
             case ("step", _): diagnostics.append(.error("wrong-type", at: location, "'step' must be a whole number from 0"))
             case ("autoplay", _): diagnostics.append(.error("wrong-type", at: location, "'autoplay' must be true or false"))
@@ -72,6 +76,9 @@ public struct DemoSpec: Sendable {
                                           "unknown key '\(member.key)' in a rowmotion block" + KeySuggestions.keyHint(for: member.key, in: keys)))
             }
         }
+        var framing = Presentation()
+        diagnostics += framing.read(framingKeys)
+        spec.framing = Presentation.Override(framing, keys: Set(framingKeys.keys))
         guard let example else {
             diagnostics.append(.error("missing-key", at: start, "a rowmotion block needs 'example: NAME' (a file under examples/) or 'steps'"))
             return (nil, diagnostics)

@@ -117,6 +117,10 @@ struct PlayerView {
     var moveSummary: String?
     /// The cell style rows are drawn in (`cell:`), if any.
     var cellStyle: String?
+    /// The table style (`style:`) when not plain, and the list's size as
+    /// CSS custom properties (`height:`, `width:`), when set.
+    var tableStyle: String?
+    var framing: String?
 }
 
 struct BatchView {
@@ -289,6 +293,8 @@ extension PlayerView: MustacheParent {
         case "moves": return self.moves
         case "moveSummary": return self.moveSummary
         case "cellStyle": return self.cellStyle
+        case "tableStyle": return self.tableStyle
+        case "framing": return self.framing
         case "initialHTML": return self.initialHTML
         case "data": return self.data
         default: return nil

@@ -59,12 +59,24 @@ extension SiteBuilder {
         var sequence = example.sequence
         if let animation = spec?.animation { sequence.animations = RowAnimations(insert: animation, delete: animation, reload: animation) }
         if let cell = spec?.cell { sequence.cell = cell }
+        if let spec { sequence.presentation.apply(spec.framing) }
         let make = { (initialHTML: staticList(sequence.steps[0].snapshot, of: sequence),
                       data: PlayerData.json(for: sequence, changesets: example.changesets, name: example.name)) }
-        let parts = shared?.parts(example.name, animations: sequence.animations, cell: sequence.cell, make: make) ?? make()
+        let parts = shared?.parts(example.name, animations: sequence.animations, cell: sequence.cell,
+                                   presentation: sequence.presentation, make: make) ?? make()
         return PlayerView(name: example.name, title: sequence.title, step: min(spec?.step ?? 0, sequence.steps.count - 1),
                           autoplay: spec?.autoplay ?? false, compare: spec?.compare,
-                          initialHTML: parts.initialHTML, data: parts.data, cellStyle: sequence.cell?.style.rawValue)
+                          initialHTML: parts.initialHTML, data: parts.data, cellStyle: sequence.cell?.style.rawValue,
+                          tableStyle: sequence.presentation.style == .plain ? nil : sequence.presentation.style.rawValue,
+                          framing: framingStyle(sequence.presentation))
+    }
+
+    /// The list's size as the player's CSS reads it (`--rowmotion-height`,
+    /// `--rowmotion-width`, in CSS pixels: a point is a CSS pixel at 1×).
+    static func framingStyle(_ presentation: Presentation) -> String? {
+        let parts = [presentation.height.map { "--rowmotion-height: \(Presentation.text($0))px" },
+                     presentation.width.map { "--rowmotion-width: \(Presentation.text($0))px" }].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     /// The first snapshot as HTML, so a page shows the list before (and

@@ -24,6 +24,35 @@ public struct PlayerData: Codable, Equatable, Sendable {
     /// their fields in a line. With a style, each row field is
     /// `[name, text, slot]`.
     public var cell: String?
+    /// The list's size and table style and the animation's timing, when
+    /// the sequence sets any (`height`, `width`, `style`, `duration`,
+    /// `spring`); absent otherwise.
+    public var presentation: Framing?
+
+    /// `Presentation` as the script reads it: sizes in points, the duration
+    /// in seconds, the spring's damping ratio and initial velocity.
+    public struct Framing: Codable, Equatable, Sendable {
+        public var height: Double?
+        public var width: Double?
+        public var style: String?
+        public var duration: Double?
+        public var spring: Spring?
+
+        public struct Spring: Codable, Equatable, Sendable {
+            public var damping: Double
+            public var velocity: Double
+        }
+
+        /// Nil for the defaults, so pages that set nothing stay as they were.
+        public init?(_ presentation: Presentation) {
+            guard presentation != Presentation() else { return nil }
+            height = presentation.height
+            width = presentation.width
+            style = presentation.style == .plain ? nil : presentation.style.rawValue
+            duration = presentation.duration
+            spring = presentation.spring.map { Spring(damping: $0.damping, velocity: $0.velocity) }
+        }
+    }
 
     public struct Animations: Codable, Equatable, Sendable {
         public var insert: String
@@ -154,6 +183,7 @@ public struct PlayerData: Codable, Equatable, Sendable {
                   animations: Animations(insert: animations.insert.rawValue, delete: animations.delete.rawValue,
                                          reload: animations.reload.rawValue),
                   labels: sequence.steps.map(\.label), steps: steps, cell: sequence.cell?.style.rawValue)
+        presentation = Framing(sequence.presentation)
     }
 
     public init(example: String, title: String, animations: Animations, labels: [String], steps: [Step], cell: String? = nil) {
@@ -222,9 +252,10 @@ final class PlayerParts: @unchecked Sendable {
     private var made: [String: Parts] = [:]
     private let lock = NSLock()
 
-    func parts(_ example: String, animations: RowAnimations, cell: CellLayout?, make: () -> Parts) -> Parts {
+    func parts(_ example: String, animations: RowAnimations, cell: CellLayout?, presentation: Presentation, make: () -> Parts) -> Parts {
         var key = [example, animations.insert.rawValue, animations.delete.rawValue, animations.reload.rawValue].joined(separator: "\u{0}")
         if let cell { key += "\u{0}\(cell)" }
+        key += "\u{0}\(presentation)"
         if let known = lock.withLock({ made[key] }) { return known }
         let parts = make()
         lock.withLock { made[key] = parts }

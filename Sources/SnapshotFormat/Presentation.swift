@@ -1,0 +1,143 @@
+import Diagnostics
+
+/// How a sequence's list is framed and timed on a page: the table view's
+/// size and style, and the animation's duration and curve. Written as the
+/// sequence's top-level keys `height`, `width`, `style`, `duration` and
+/// `spring` (a demo block may set `height`, `width` and `style` again).
+public struct Presentation: Hashable, Sendable {
+    /// `UITableView.Style`: plain (sections run together, headers pinned
+    /// while their rows scroll), grouped (sections apart on a grey
+    /// background) and insetGrouped (the same, as rounded cards inset from
+    /// the edges, as in Settings).
+    public enum TableStyle: String, CaseIterable, Hashable, Sendable {
+        case plain, grouped, insetGrouped
+    }
+
+    /// A spring as `UIView.animate(withDuration:delay:usingSpringWithDamping:initialSpringVelocity:)`
+    /// takes it: the damping ratio (1 settles without overshoot, nearer 0
+    /// oscillates more) and the initial velocity, where 1 is the whole
+    /// distance in one second (Apple's documentation of `UISpringTimingParameters`).
+    public struct Spring: Hashable, Sendable {
+        public var damping: Double
+        public var velocity: Double
+        public init(damping: Double, velocity: Double = 0) { (self.damping, self.velocity) = (damping, velocity) }
+    }
+
+    /// The list's visible height in points; past it, the list scrolls. Nil: 512.
+    public var height: Double?
+    /// The list's width in points (393 is an iPhone 16's); nil: the page's column.
+    public var width: Double?
+    public var style: TableStyle = .plain
+    /// Seconds per batch; nil: UIKit's 0.3.
+    public var duration: Double?
+    /// Nil: UIKit's ease-in-out.
+    public var spring: Spring?
+
+    public init(height: Double? = nil, width: Double? = nil, style: TableStyle = .plain, duration: Double? = nil, spring: Spring? = nil) {
+        (self.height, self.width, self.style, self.duration, self.spring) = (height, width, style, duration, spring)
+    }
+
+    /// The keys it is read from, at the top of a sequence.
+    public static let sequenceKeys = ["height", "width", "style", "duration", "spring"]
+    /// The keys a demo block may set again.
+    public static let blockKeys = ["height", "width", "style"]
+
+    /// The sizes a list may be given, in points: a list shorter than a row
+    /// or wider than any screen is a typo.
+    static let heights = 120.0...4000.0
+    static let widths = 240.0...2000.0
+    static let durations = 0.05...10.0
+    static let dampings = 0.05...1.0
+    static let velocities = -50.0...50.0
+
+    /// Reads the keys of `members` that are presentation keys into `self`;
+    /// every problem is an error at its value.
+    public mutating func read(_ members: [String: LocatedValue.Member]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        func number(_ key: String, in keys: [String: LocatedValue.Member], _ range: ClosedRange<Double>, _ what: String) -> Double? {
+            guard let member = keys[key] else { return nil }
+            let value: Double
+            switch member.value.kind {
+            case .integer(let whole): value = Double(whole)
+            case .number(let real): value = real
+            default:
+                diagnostics.append(.error("wrong-type", at: member.value.location, "'\(key)' must be a number (\(what)), not \(member.value.typeName)"))
+                return nil
+            }
+            guard range.contains(value) else {
+                diagnostics.append(.error("out-of-range", at: member.value.location,
+                                          "'\(key)' must be from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)) (\(what)), not \(Self.text(value))"))
+                return nil
+            }
+            return value
+        }
+        if let height = number("height", in: members, Self.heights, "points the list shows before it scrolls") { self.height = height }
+        if let width = number("width", in: members, Self.widths, "points; an iPhone 16 is 393") { self.width = width }
+        if let duration = number("duration", in: members, Self.durations, "seconds per batch; UIKit's is 0.3") { self.duration = duration }
+        if let member = members["style"] {
+            let names = TableStyle.allCases.map(\.rawValue)
+            if case .string(let name) = member.value.kind, let style = TableStyle(rawValue: name) {
+                self.style = style
+            } else if case .string(let name) = member.value.kind {
+                diagnostics.append(.error("unknown-value", at: member.value.location, "unknown table style '\(name)'"
+                                          + KeySuggestions.hint(for: name, in: names) + " (styles: \(names.joined(separator: ", ")))"))
+            } else {
+                diagnostics.append(.error("wrong-type", at: member.value.location, "'style' must be one of \(names.joined(separator: ", ")), not \(member.value.typeName)"))
+            }
+        }
+        guard let member = members["spring"] else { return diagnostics }
+        guard case .object(let list) = member.value.kind else {
+            diagnostics.append(.error("wrong-type", at: member.value.location,
+                                      "'spring' must be a mapping with 'damping' (and optionally 'velocity'), not \(member.value.typeName)"))
+            return diagnostics
+        }
+        var keys: [String: LocatedValue.Member] = [:]
+        for entry in list {
+            if keys[entry.key] != nil {
+                diagnostics.append(.error("duplicate-key", at: entry.keyLocation, "duplicate key '\(entry.key)' in 'spring'"))
+            } else if !["damping", "velocity"].contains(entry.key) {
+                diagnostics.append(.error("unknown-key", at: entry.keyLocation, "unknown key '\(entry.key)' in 'spring'"
+                                          + KeySuggestions.keyHint(for: entry.key, in: ["damping", "velocity"])))
+            } else {
+                keys[entry.key] = entry
+            }
+        }
+        guard keys["damping"] != nil else {
+            diagnostics.append(.error("missing-key", at: member.value.location, "'spring' needs 'damping': the damping ratio, from 0.05 to 1 (1 settles without overshoot)"))
+            return diagnostics
+        }
+        let before = diagnostics.count
+        let damping = number("damping", in: keys, Self.dampings, "the damping ratio; 1 settles without overshoot")
+        let velocity = number("velocity", in: keys, Self.velocities, "1 covers the whole distance in one second") ?? 0
+        if let damping, diagnostics.count == before { spring = Spring(damping: damping, velocity: velocity) }
+        return diagnostics
+    }
+
+    /// `2`, `0.5`: a number as it would be written.
+    public static func text(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+extension Presentation {
+    /// What a demo block sets again: only the keys it names.
+    public struct Override: Hashable, Sendable {
+        public var height: Double?
+        public var width: Double?
+        public var style: TableStyle?
+
+        public init() {}
+
+        public init(_ presentation: Presentation, keys: Set<String>) {
+            if keys.contains("height") { height = presentation.height }
+            if keys.contains("width") { width = presentation.width }
+            if keys.contains("style") { style = presentation.style }
+        }
+    }
+
+    public mutating func apply(_ override: Override) {
+        if let height = override.height { self.height = height }
+        if let width = override.width { self.width = width }
+        if let style = override.style { self.style = style }
+    }
+}
