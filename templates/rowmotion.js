@@ -478,7 +478,8 @@
   // otherwise a scroll position that puts the first change a quarter down
   // the list. A reviewer who presses Next must see something move; UIKit
   // itself never scrolls for a batch, so this happens before it starts.
-  //   t: trace(before, batch); before, after: layouts; viewport: {top, maxHeight}.
+  //   t: trace(before, batch); before, after: layouts; viewport: {top,
+  //   maxHeight, cover: what covers its top}.
   function scrollForChanges(t, before, after, viewport) {
     var frame0 = Math.min(viewport.maxHeight, before.height), frame1 = Math.min(viewport.maxHeight, after.height);
     if (before.height <= viewport.maxHeight && after.height <= viewport.maxHeight) return null;
@@ -497,7 +498,13 @@
       });
     });
     if (!old.length && !fresh.length) return null;
-    function visible(rect, top, frame) { return rect.y + rect.h > top && rect.y < top + frame; }
+    // In sight: half of it, or 24 px of a tall one, below what covers the
+    // list's top (a pinned header, in plain style).
+    var cover = viewport.cover || 0;
+    function visible(rect, top, frame) {
+      var shown = Math.min(rect.y + rect.h, top + frame) - Math.max(rect.y, top + cover);
+      return shown >= Math.min(rect.h / 2, 24);
+    }
     if (old.some(function (rect) { return visible(rect, viewport.top, frame0); })
       || fresh.some(function (rect) { return visible(rect, top1, frame1); })) return null;
     var first = Math.min.apply(null, old.concat(fresh).map(function (rect) { return rect.y; }));
@@ -568,7 +575,20 @@
         changed = true;
         return;
       }
-      if (span.hasAttribute('data-value')) { span.removeAttribute('data-value'); span.removeAttribute('aria-hidden'); span.textContent = ''; }
+      if (slot === 'accessory') {
+        var accessory = ACCESSORIES[text] || ['', null];
+        if (span.getAttribute('data-value') === text) return;
+        span.setAttribute('data-value', text);
+        if (accessory[1]) { span.setAttribute('role', 'img'); span.setAttribute('aria-label', accessory[1]); span.removeAttribute('aria-hidden'); }
+        else { span.removeAttribute('role'); span.removeAttribute('aria-label'); span.setAttribute('aria-hidden', 'true'); }
+        span.textContent = accessory[0];
+        changed = true;
+        return;
+      }
+      if (span.hasAttribute('data-value')) {
+        ['data-value', 'aria-hidden', 'role', 'aria-label'].forEach(function (name) { span.removeAttribute(name); });
+        span.textContent = '';
+      }
       if (span.textContent !== text || span.firstElementChild) { span.textContent = text; changed = true; }
     });
     return changed;
@@ -577,6 +597,11 @@
   // An image slot's value that is a picture to load; any other text shows
   // its first character on a tile (an emoji, an initial), as the page's
   // first rows do (ExamplePages.swift).
+  // UITableViewCell.AccessoryType: the glyph, and what a screen reader says
+  // of it when it tells something about the row (ExamplePages.swift's
+  // accessory(_:)).
+  var ACCESSORIES = { checkmark: ['\u2713', 'checked'], disclosureIndicator: ['\u203A', null],
+    detailButton: ['\u24D8', null], detailDisclosureButton: ['\u24D8 \u203A', null] };
   function isPictureAddress(value) { return /^(https?:\/\/|data:image\/)/.test(value); }
   function tileText(value) {
     var first = typeof Intl === 'object' && typeof Intl.Segmenter === 'function'
@@ -852,7 +877,7 @@
           view.rows.push(child);
           section.items.push({ id: child.getAttribute('data-item-id'), fields: Array.prototype.map.call(child.children, function (span) {
             var slot = span.getAttribute('data-slot');
-            if (slot) return [span.getAttribute('data-field'), slot === 'image' ? span.getAttribute('data-value') : span.textContent, slot];
+            if (slot) return [span.getAttribute('data-field'), slot === 'image' || slot === 'accessory' ? span.getAttribute('data-value') : span.textContent, slot];
             return [span.getAttribute('data-field'), span.textContent];
           }) });
         } else if (child.classList.contains('rowmotion-header')) {
@@ -927,6 +952,28 @@
     surface.shown.laid = laid;
   }
 
+  // iOS's scroll indicator, over the rows while the list scrolls and a
+  // moment after: the list has no scrollbar of its own (no gutter cuts the
+  // separators or narrows the cells).
+  function showScrolling(player, list) {
+    var bar = document.createElement('div');
+    bar.className = 'rowmotion-indicator';
+    bar.setAttribute('aria-hidden', 'true');
+    player.appendChild(bar);
+    var hide = null;
+    list.addEventListener('scroll', function () {
+      var shown = list.clientHeight, total = list.scrollHeight;
+      if (total <= shown + 1) return;
+      var length = Math.max(24, shown * shown / total);
+      bar.style.height = length + 'px';
+      bar.style.top = (list.offsetTop + 2 + (shown - length - 4) * list.scrollTop / (total - shown)) + 'px';
+      bar.style.left = (list.offsetLeft + list.offsetWidth - 6) + 'px';
+      bar.setAttribute('data-shown', '');
+      clearTimeout(hide);
+      hide = setTimeout(function () { bar.removeAttribute('data-shown'); }, 700);
+    }, { passive: true });
+  }
+
   function within(value, low, high) { return typeof value === 'number' && isFinite(value) && value >= low && value <= high; }
 
   function maxHeightOf(element) {
@@ -941,6 +988,7 @@
     var jumps = element.getAttribute('data-strategy') === 'reloadData';
     var list = element.querySelector('.rowmotion-list');
     var surface = makeSurface(list);
+    showScrolling(element, list);
     var states = [surface.shown ? surface.shown.state : []];
     var timer = null, current = 0, pending = 0, speed = 1, linear = false;
     var chain = Promise.resolve(), generation = 0;
@@ -1051,7 +1099,11 @@
       var laid = layout(traced.state, heightsOf(surface, views, width));
       // The change must be in sight: scrolled to before anything moves,
       // while the list still has the old state's height.
-      var scrollTo = scrollForChanges(traced, before.laid, laid, viewport);
+      // In plain style a pinned header covers the list's top.
+      var cover = element.hasAttribute('data-table-style') ? 0 : before.laid.sections.reduce(function (most, section) {
+        return section.header ? Math.max(most, section.header.h) : most;
+      }, 0);
+      var scrollTo = scrollForChanges(traced, before.laid, laid, { top: viewport.top, maxHeight: viewport.maxHeight, cover: cover });
       if (scrollTo !== null) { list.scrollTop = scrollTo; viewport.top = scrollTo; }
       surface.frame.style.height = laid.height + 'px';
       surface.shown = { state: traced.state, views: views, laid: laid };

@@ -40,7 +40,14 @@ public struct CellLayout: Hashable, Sendable {
         case image
         /// A count or a flag on the trailing side, hidden when empty, 0 or false.
         case badge
+        /// `UITableViewCell.AccessoryType` at the trailing edge: a field
+        /// whose `true` is a checkmark (or whose text names an accessory), or
+        /// an accessory's name for every row (`disclosureIndicator`).
+        case accessory
     }
+
+    /// `UITableViewCell.AccessoryType`'s visible cases, as a sequence names them.
+    public static let accessories = ["checkmark", "disclosureIndicator", "detailButton", "detailDisclosureButton"]
 
     public var style: Style
     /// The field each named slot shows.
@@ -55,7 +62,7 @@ public struct CellLayout: Hashable, Sendable {
         self.hidden = hidden
     }
 
-    static let keys = ["style", "title", "subtitle", "detail", "image", "badge", "hide"]
+    static let keys = ["style", "title", "subtitle", "detail", "image", "badge", "accessory", "hide"]
 
     /// Reads a `cell:` value. Every problem is reported at its key or value;
     /// nil when there was one.
@@ -65,7 +72,7 @@ public struct CellLayout: Hashable, Sendable {
             diagnostics.append(.error(id, at: location, message))
         }
         guard case .object(let members) = value.kind else {
-            error("wrong-type", value.location, "'cell' must be a mapping (style, title, subtitle, detail, image, badge, hide), not \(value.typeName)")
+            error("wrong-type", value.location, "'cell' must be a mapping (style, title, subtitle, detail, image, badge, accessory, hide), not \(value.typeName)")
             return (nil, diagnostics)
         }
         var layout = CellLayout()
@@ -147,6 +154,10 @@ public struct CellLayout: Hashable, Sendable {
                 continue
             default: break
             }
+            if slot == .accessory, Self.accessories.contains(field) {
+                layout.fields[slot] = field
+                continue
+            }
             // A picture may show a text slot's field (an initial on a tile); text is shown once.
             if slot != .image, let other = slotOfField[field] {
                 error("cell-field-twice", member.value.location, "field '\(field)' is already the cell's \(other.rawValue)")
@@ -164,7 +175,20 @@ public struct CellLayout: Hashable, Sendable {
 
     /// The field names this layout refers to, for checking that rows have them.
     public var namedFields: [String] {
-        Slot.allCases.compactMap { fields[$0] }
+        Slot.allCases.compactMap { slot in fields[slot].flatMap { slot == .accessory && Self.accessories.contains($0) ? nil : $0 } }
+    }
+
+    /// How a row is drawn without `cell:`: a value1 cell (Settings' rows)
+    /// whose title is the row's first text field, whose detail, on the
+    /// right, is the next field that is not a boolean, and whose first
+    /// boolean is a checkmark when true. Nothing else is shown.
+    static func inferred(for fields: [Field]) -> CellLayout {
+        var layout = CellLayout(style: .value1)
+        var texts = fields.filter { if case .bool = $0.value { return false }; return $0.value != .null }.makeIterator()
+        if let title = texts.next() { layout.fields[.title] = title.name }
+        if let detail = texts.next() { layout.fields[.detail] = detail.name }
+        if let flag = fields.first(where: { if case .bool = $0.value { return true }; return false }) { layout.fields[.accessory] = flag.name }
+        return layout
     }
 }
 
@@ -188,11 +212,12 @@ extension SnapshotSequence {
     /// shows its id.
     public func shownFields(of row: Record<String>) -> [ShownField] {
         let bookkeeping = [versionField, moveHintField].compactMap { $0 }
-        guard let cell else {
-            let fields = row.fields.filter { !bookkeeping.contains($0.name) }
-            if fields.isEmpty { return [ShownField(name: identityFieldName, text: row.id, slot: nil)] }
-            return fields.map { ShownField(name: $0.name, text: $0.value.description, slot: nil) }
-        }
+        // Without `cell:`, a Settings row: its first text on the left, the next on the right.
+        var inferred = false
+        let cell = self.cell ?? {
+            inferred = true
+            return CellLayout.inferred(for: row.fields.filter { !bookkeeping.contains($0.name) })
+        }()
         func value(of name: String) -> String? {
             if let field = row.fields.first(where: { $0.name == name }) {
                 return field.value == .null ? nil : field.value.description
@@ -201,11 +226,11 @@ extension SnapshotSequence {
         }
         let named = Set(cell.fields.values)
         // Fields free to fill a slot the layout leaves unnamed, in the row's order.
-        var free = row.fields.lazy.map(\.name).filter { !named.contains($0) && !cell.hidden.contains($0) && !bookkeeping.contains($0) }.makeIterator()
+        var free = row.fields.lazy.map(\.name).filter { !inferred && !named.contains($0) && !cell.hidden.contains($0) && !bookkeeping.contains($0) }.makeIterator()
         var shown: [ShownField] = []
         var slots: [CellLayout.Slot] = [.image, .title]
         if let detail = cell.style.detailSlot { slots.append(detail) }
-        slots.append(.badge)
+        slots += [.badge, .accessory]
         for slot in slots {
             let name: String?
             if let given = cell.fields[slot] {
@@ -214,6 +239,15 @@ extension SnapshotSequence {
                 name = free.next()
             } else {
                 name = nil
+            }
+            if slot == .accessory, let name {
+                // A field's true is a checkmark; its text may name an accessory;
+                // a name no row's field has is the accessory of every row.
+                let text = value(of: name) ?? (CellLayout.accessories.contains(name) ? name : nil)
+                if let type = text == "true" ? "checkmark" : text, CellLayout.accessories.contains(type) {
+                    shown.append(ShownField(name: name, text: type, slot: .accessory))
+                }
+                continue
             }
             guard let name, var text = value(of: name) else {
                 if slot == .title { shown.append(ShownField(name: identityFieldName, text: row.id, slot: .title)) }
@@ -227,6 +261,9 @@ extension SnapshotSequence {
         }
         return shown
     }
+
+    /// The cell style rows are drawn in: `cell:`'s, or value1 without it.
+    public var drawnCellStyle: CellLayout.Style { cell?.style ?? .value1 }
 
     /// What names a row in words: its title with a `cell:`, otherwise its first shown field.
     public func title(of row: Record<String>) -> String {

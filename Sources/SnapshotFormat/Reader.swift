@@ -276,6 +276,7 @@ struct TreeReader {
             : present.prefix(Self.listedNames).joined(separator: ", ") + " and \(present.count - Self.listedNames) more"
         var missing: [(field: String, location: SourceLocation)] = []
         for cellMember in cellMembers where cellMember.key != "style" {
+            if cellMember.key == "accessory", case .string(let name) = cellMember.value.kind, CellLayout.accessories.contains(name) { continue }
             let names: [LocatedValue]
             if case .array(let list) = cellMember.value.kind { names = list } else { names = [cellMember.value] }
             for name in names {

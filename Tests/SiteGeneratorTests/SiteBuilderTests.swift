@@ -261,7 +261,7 @@ struct SiteBuilderTests {
         // A likely typo of a known key is a warning; the key is kept for templates.
         #expect(site.diagnostics.map(\.description).contains(
             "\(page):3:1: warning: unknown front matter key 'ordr' (kept as params.ordr); did you mean 'order'?"))
-        #expect(errors.contains("\(page):9:1: error: unknown key 'speed' in a rowmotion block; valid keys: example, step, autoplay, animation, compare, cell"))
+        #expect(errors.contains("\(page):9:1: error: unknown key 'speed' in a rowmotion block; valid keys: example, step, autoplay, animation, compare, cell, height, width, style"))
         #expect(errors.contains("\(page):8:10: error: no example 'nope.yml' in examples/"))
     }
 
@@ -930,11 +930,16 @@ struct PlayerDataTests {
         let json = try PlayerData.json(for: sequence, name: "values.yml")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(object["initial"] == nil)
-        #expect(Set(object.keys) == ["example", "title", "animations", "labels", "steps"])
+        #expect(Set(object.keys) == ["example", "title", "animations", "labels", "steps", "cell"])
         let data = try JSONDecoder().decode(PlayerData.self, from: Data(json.utf8))
+        // Without `cell:`, a value1 cell: the first text is the title, a
+        // null shows nothing, a true boolean is a checkmark.
+        #expect(data.cell == "value1")
         let fields = try #require(data.steps.first?.batches.first?.insertedRows.first?.fields)
-        #expect(fields == [["price", "2.0"], ["note", ""], ["flag", "true"]])
-        #expect(SiteBuilder.staticList(sequence.steps[1].snapshot, of: sequence).contains("<span class=\"field primary\" data-field=\"price\">2.0</span>"))
+        #expect(fields == [["price", "2.0", "title"], ["flag", "checkmark", "accessory"]])
+        let list = SiteBuilder.staticList(sequence.steps[1].snapshot, of: sequence)
+        #expect(list.contains("<span class=\"field cell-title primary\" data-field=\"price\" data-slot=\"title\">2.0</span>"))
+        #expect(list.contains("<span class=\"field cell-accessory\" data-field=\"flag\" data-slot=\"accessory\" data-value=\"checkmark\" role=\"img\" aria-label=\"checked\">✓</span>"))
     }
 
     /// `cell:` reaches the page: the first rows as the cell's parts (the
@@ -998,7 +1003,7 @@ struct PlayerDataTests {
         let data = try JSONDecoder().decode(PlayerData.self, from: Data(json.utf8))
         #expect(data == PlayerData(sequence: sequence, changesets: try sequence.changesets(), name: "safe.yml"))
         let section = try #require(data.steps.first?.batches.first?.newSections.first)
-        #expect(section.items.first?.fields == [["title", "<!--\u{2028}\u{2029}&"]])
+        #expect(section.items.first?.fields == [["title", "<!--\u{2028}\u{2029}&", "title"]])
         #expect(json.contains(#""header":null"#) && json.contains(#""footer":null"#))
     }
 }

@@ -16,16 +16,46 @@ struct CellLayoutTests {
         }
     }
 
-    @Test func withoutCell_everyFieldButTheVersionAndMoveHintShowsInALine() throws {
+    /// Issue 29, item 3: a row without `cell:` is a value1 cell (a
+    /// Settings row): its first text on the left, the next non-boolean on
+    /// the right, its first boolean a checkmark when true; never every
+    /// field in a line ("Fix the crash on launch false Bo").
+    @Test func withoutCell_aRowIsAValue1CellWithItsBooleanAsACheckmark() throws {
         let rows = try shown("""
             version: rev
             moveHint: at
             steps:
               - items:
-                  - {id: a, name: Ann, rev: 1, at: 10, note: hi}
+                  - {id: a, name: Ann, rev: 1, at: 10, note: hi, extra: more}
                   - {id: b, rev: 1, at: 9}
+                  - {id: c, title: Fix the crash on launch, done: false, assignee: Bo, rev: 1, at: 8}
+                  - {id: d, title: Review, done: true, points: 3, rev: 1, at: 7}
             """)
-        #expect(rows == [["-=name:Ann", "-=note:hi"], ["-=id:b"]])
+        #expect(rows == [["title=name:Ann", "detail=note:hi"], ["title=id:b"],
+                         ["title=title:Fix the crash on launch", "detail=assignee:Bo"],
+                         ["title=title:Review", "detail=points:3", "accessory=done:checkmark"]])
+    }
+
+    /// `accessory:` names a field (true: a checkmark; a field whose text is
+    /// an accessory's name: that accessory) or, when no row has a field of
+    /// that name, an accessory for every row.
+    @Test func accessory_isAFieldsCheckmark_orOneAccessoryForEveryRow() throws {
+        let rows = try shown("""
+            cell: {title: name, accessory: chosen}
+            steps:
+              - items:
+                  - {id: a, name: Ann, chosen: true}
+                  - {id: b, name: Bob, chosen: false}
+                  - {id: c, name: Cy, chosen: detailButton}
+            """)
+        #expect(rows == [["title=name:Ann", "accessory=chosen:checkmark"], ["title=name:Bob"], ["title=name:Cy", "accessory=chosen:detailButton"]])
+        let every = try shown("""
+            cell: {title: name, accessory: disclosureIndicator}
+            steps:
+              - items:
+                  - {id: a, name: Ann}
+            """)
+        #expect(every == [["title=name:Ann", "accessory=disclosureIndicator:disclosureIndicator"]])
     }
 
     @Test func subtitleStyle_isInferred_andFillsTitleAndSubtitleFromTheFreeFields() throws {

@@ -188,3 +188,223 @@ def test_presentation_keys_are_checked_where_they_are_written(tmp_path):
     assert "examples/bad.yml:5:3: error: unknown key 'velocty' in 'spring'" in err, err
     assert "site/index.md:5:9: error: 'height' must be from 120 to 4000" in err, err
     assert not (tmp_path / "_site").exists()
+
+
+def png_pixels(data):
+    """(width, height, rows of (r, g, b)) of an 8-bit RGB or RGBA,
+    non-interlaced PNG, as Chromium's screenshots are: read here so the
+    tests need nothing beyond the standard library."""
+    import struct
+    import zlib
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    position, chunks = 8, {}
+    idat = b""
+    while position < len(data):
+        length, kind = struct.unpack(">I4s", data[position:position + 8])
+        body = data[position + 8:position + 8 + length]
+        if kind == b"IDAT":
+            idat += body
+        else:
+            chunks[kind] = body
+        position += 12 + length
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", chunks[b"IHDR"])
+    assert depth == 8 and colour in (2, 6) and interlace == 0
+    channels = 3 if colour == 2 else 4
+    raw, stride, rows, previous = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            left = line[x - channels] if x >= channels else 0
+            up, corner = previous[x], previous[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 255
+            elif kind == 2:
+                line[x] = (line[x] + up) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                best = min((abs(p - left), 0, left), (abs(p - up), 1, up), (abs(p - corner), 2, corner))[2]
+                line[x] = (line[x] + best) & 255
+        rows.append([tuple(line[x:x + 3]) for x in range(0, stride, channels)])
+        previous = line
+    return width, height, rows
+
+
+def screenshot(driver):
+    import base64
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
+    return png_pixels(base64.b64decode(shot["data"]))
+
+
+BOXES = """
+const list = document.querySelector('.rowmotion-list'), l = list.getBoundingClientRect();
+const box = (el) => { const r = el.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+return {list: box(list), clientWidth: list.clientWidth, scrollTop: list.scrollTop, ratio: devicePixelRatio,
+  rows: Array.from(list.querySelectorAll('.rowmotion-section > .rowmotion-row')).map((row) => ({
+    id: row.getAttribute('data-item-id'), box: box(row), image: !!row.querySelector('.cell-image'),
+    last: row === row.parentNode.querySelector(':scope > .rowmotion-row:last-of-type'),
+    radius: getComputedStyle(row).borderTopLeftRadius, background: getComputedStyle(row).backgroundColor,
+    text: row.textContent, accessory: (row.querySelector('.cell-accessory') || {}).textContent || null,
+    accessoryLabel: row.querySelector('.cell-accessory') ? row.querySelector('.cell-accessory').getAttribute('aria-label') : null})),
+  headers: Array.from(list.querySelectorAll('.rowmotion-section > .rowmotion-header')).map((h) => ({text: h.textContent, box: box(h)})),
+  listBackground: getComputedStyle(list).backgroundColor};
+"""
+
+PICTURED = {
+    "title": "Chats", "height": 400,
+    "cell": {"style": "subtitle", "title": "name", "subtitle": "text", "image": "name"},
+    "steps": [{"sections": [
+        {"id": "pinned", "header": "Pinned", "items": [{"id": "a", "name": "Ana", "text": "Hi"}, {"id": "b", "name": "Ben", "text": "Yo"}]},
+        {"id": "plain", "header": "Others", "items": [{"id": "c", "name": "Cy", "text": "Ok"}, {"id": "d", "name": "Dee", "text": "Hey"}]},
+    ]}],
+}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_separators_are_inset_16pt_and_start_after_the_image(driver, tmp_path, scheme):
+    """Issue 29, item 2: UITableView's separators start 16 pt in from the
+    leading edge, past the image when a cell has one, and no scrollbar
+    gutter cuts them short at the trailing edge: read from the pixels."""
+    sequence = json.loads(json.dumps(INBOX))
+    sequence["cell"]["image"] = "sender"
+    for section in PICTURED["steps"][0]["sections"]:
+        section.pop("cell", None)
+    driver.set_window_size(1280, 900)
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    try:
+        sequence["height"] = 900
+        for case, image in ((sequence, True), ({**INBOX, "title": "Text only", "height": 900}, False)):
+            folder = tmp_path / ("pictured" if image else "text")
+            folder.mkdir()
+            driver.get(build(folder, case).as_uri())
+            driver.execute_script("document.querySelector('.rowmotion-list').scrollIntoView()")
+            boxes = driver.execute_script(BOXES)
+            assert boxes["ratio"] == 1
+            width, height, pixels = screenshot(driver)
+            checked = 0
+            for row in boxes["rows"]:
+                if row["last"] or row["box"]["bottom"] > min(boxes["list"]["bottom"], height):
+                    continue
+                left, right = int(row["box"]["left"]), int(row["box"]["right"])
+                # The hairline's pixel row: the one of the last two of the
+                # cell that differs most from the cell's own fill.
+                candidates = []
+                for y in (math.ceil(row["box"]["bottom"]) - 1, math.ceil(row["box"]["bottom"]) - 2):
+                    line = pixels[y]
+                    fill = pixels[y - 4][left + 2]
+                    candidates.append([x for x in range(left, right) if max(abs(a - b) for a, b in zip(line[x], fill)) > 12])
+                drawn = max(candidates, key=len)
+                assert drawn, f"no separator under {row['id']}"
+                assert drawn[0] - left == (64 if image else 16), (row["id"], drawn[0] - left)
+                assert right - 1 - drawn[-1] <= 1, (row["id"], "separator stops short of the trailing edge", right, drawn[-1])
+                checked += 1
+            assert checked >= 3
+            # No gutter: rows take the list's whole width.
+            assert all(abs((r["box"]["right"] - r["box"]["left"]) - boxes["clientWidth"]) < 1 for r in boxes["rows"])
+            assert boxes["clientWidth"] == pytest.approx(boxes["list"]["right"] - boxes["list"]["left"], abs=1)
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_plain_section_headers_stay_pinned_while_their_rows_scroll_and_grouped_ones_scroll_away(driver, tmp_path):
+    """Issue 29, item 2: in UITableView's plain style a section's header
+    stays at the top of the list while its rows scroll under it, until the
+    next header pushes it away; grouped styles scroll headers with the rows."""
+    driver.set_window_size(1280, 900)
+    driver.get(build(tmp_path, INBOX).as_uri())
+    scroll = "const l = document.querySelector('.rowmotion-list'); l.scrollTop = arguments[0]; return l.scrollTop"
+    boxes = driver.execute_script(BOXES)
+    yesterday = next(h for h in boxes["headers"] if h["text"] == "Yesterday")
+    # Just past Yesterday's header: it stays at the list's top, over its first row.
+    into = yesterday["box"]["top"] - boxes["list"]["top"] + 10
+    assert driver.execute_script(scroll, into) == pytest.approx(into, abs=1)
+    boxes = driver.execute_script(BOXES)
+    header = next(h for h in boxes["headers"] if h["text"] == "Yesterday")
+    assert header["box"]["top"] == pytest.approx(boxes["list"]["top"], abs=1), header
+    today = next(h for h in boxes["headers"] if h["text"] == "Today")
+    assert today["box"]["bottom"] <= boxes["list"]["top"] + 1, "Today's header was not pushed away"
+    hit = driver.execute_script("const h = arguments[0]; const e = document.elementFromPoint(h.left + 20, h.top + 5);"
+                                "return e.closest('.rowmotion-header') ? e.closest('.rowmotion-header').textContent : e.className", header["box"])
+    assert hit == "Yesterday", "the pinned header is drawn under the rows"
+    grouped = tmp_path / "grouped"
+    grouped.mkdir()
+    driver.get(build(grouped, {**INBOX, "style": "grouped"}).as_uri())
+    before = next(h for h in driver.execute_script(BOXES)["headers"] if h["text"] == "Yesterday")
+    driver.execute_script(scroll, 100)
+    after = next(h for h in driver.execute_script(BOXES)["headers"] if h["text"] == "Yesterday")
+    assert after["box"]["top"] == pytest.approx(before["box"]["top"] - 100, abs=1)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_inset_grouped_sections_are_rounded_cards_inset_16pt_on_the_grouped_background(driver, tmp_path, scheme):
+    """Issue 29, item 2: `style: insetGrouped` draws each section's rows as a
+    card inset 16 pt from both edges, rounded at its first and last rows, on
+    the grouped background, in light and dark."""
+    driver.set_window_size(1280, 900)
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    try:
+        driver.get(build(tmp_path, {**INBOX, "style": "insetGrouped", "height": 900}).as_uri())
+        boxes = driver.execute_script(BOXES)
+        for row in boxes["rows"]:
+            assert row["box"]["left"] - boxes["list"]["left"] == pytest.approx(16, abs=0.5)
+            assert boxes["list"]["right"] - row["box"]["right"] == pytest.approx(16, abs=0.5)
+            assert row["background"] != boxes["listBackground"]
+        firsts = {"m1", "m4", "m6"}
+        assert all((r["radius"] == "10px") == (r["id"] in firsts) for r in boxes["rows"]), [(r["id"], r["radius"]) for r in boxes["rows"]]
+        driver.save_screenshot(str(SCREENSHOTS / f"inbox-inset-grouped-{scheme}.png"))
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+TASKS = {
+    "title": "Tasks",
+    "steps": [
+        {"items": [{"id": "t1", "title": "Fix the crash on launch", "done": False, "assignee": "Bo"},
+                   {"id": "t2", "title": "Review the design", "done": True, "assignee": "Cy"}]},
+        {"items": [{"id": "t1", "title": "Fix the crash on launch", "done": True, "assignee": "Bo"},
+                   {"id": "t2", "title": "Review the design", "done": True, "assignee": "Cy"}]},
+    ],
+}
+
+
+def test_rows_without_cell_are_value1_cells_whose_booleans_are_checkmarks(driver, tmp_path):
+    """Issue 29, item 3: without `cell:`, a row is a Settings row — its
+    first text on the left, the next on the right, right-aligned, a true
+    boolean a checkmark a screen reader calls "checked" — never
+    "Fix the crash on launch false Bo"; the same once a step refills it."""
+    driver.set_window_size(1280, 900)
+    driver.get(build(tmp_path, TASKS).as_uri())
+    for step in (0, 1):
+        go(driver, step)
+        rows = driver.execute_script(BOXES)["rows"]
+        first = rows[0]
+        assert "false" not in first["text"] and "true" not in first["text"]
+        assert first["text"].startswith("Fix the crash on launch")
+        assert (first["accessory"], first["accessoryLabel"]) == ((None, None) if step == 0 else ("✓", "checked"))
+        assert (rows[1]["accessory"], rows[1]["accessoryLabel"]) == ("✓", "checked")
+        parts = driver.execute_script("""
+            const row = document.querySelector('[data-item-id="t1"]');
+            return Array.from(row.children).map((s) => ({slot: s.getAttribute('data-slot'), text: s.textContent,
+              left: s.getBoundingClientRect().left, right: s.getBoundingClientRect().right, align: getComputedStyle(s).textAlign}));""")
+        title = next(p for p in parts if p["slot"] == "title")
+        detail = next(p for p in parts if p["slot"] == "detail")
+        assert (title["text"], detail["text"], detail["align"]) == ("Fix the crash on launch", "Bo", "right")
+        assert title["right"] < detail["left"]
+
+
+def test_at_a_phones_width_the_list_is_the_phones_width_right_under_the_title(driver):
+    """Issue 29, item 2: at 390 px the list was 278 px wide under 420 px of
+    controls; now it spans the screen (less the page's own scrollbar) and
+    starts right under the player's title."""
+    from conftest import SITE
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+    driver.get((SITE / "examples" / "messenger.html").as_uri())
+    geometry = driver.execute_script("""
+        const p = document.querySelector('.rowmotion-player'), l = p.querySelector('.rowmotion-list');
+        const c = p.querySelector('figcaption').getBoundingClientRect();
+        return {width: l.getBoundingClientRect().width, page: document.documentElement.clientWidth,
+                gap: l.getBoundingClientRect().top - c.bottom};""")
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert geometry["page"] > 360 and geometry["width"] == pytest.approx(geometry["page"], abs=1), geometry
+    assert geometry["gap"] < 24, geometry

@@ -13,18 +13,21 @@ import pytest
 
 from conftest import BINARY, ROOT, record_figures
 
-def test_theme_js_and_css_are_under_28_kb_gzipped():
+def test_theme_js_and_css_are_under_32_kb_gzipped():
     # 12 KB until issue 14 added the timeline model, scrubbing and the review
     # controls; 20 KB until the gaps that arriving and leaving cells keep to;
     # 22 KB until issue 17's search box, navigation tree and Swift colours
     # (23.3 KB then); 24 KB until issue 18's cells (styles, image tiles,
     # badges) and the controls' SVG glyphs (24.6 KB with cells alone); 26 KB
     # until issue 29's keyboard (roving timeline, arrows from every button),
-    # the scrubber's words and reduced motion's deletion marks (26.4 KB). About
-    # 4 KB of it is the script's comments (shipped as written).
+    # the scrubber's words and reduced motion's deletion marks (26.4 KB); 28 KB
+    # until issue 29's device look (table styles, pinned headers, accessories,
+    # the scroll indicator), the change scrolled into sight and spring timing
+    # (30.7 KB). About 4.5 KB of it is the script's comments (shipped as
+    # written; issue 31's build-time bundling is where they can go).
     total = sum(len(gzip.compress((ROOT / "templates" / name).read_bytes(), compresslevel=9))
                 for name in ("rowmotion.js", "rowmotion.css"))
-    assert total < 28 * 1024, f"{total} bytes gzipped"
+    assert total < 32 * 1024, f"{total} bytes gzipped"
 
 
 def sequence(rows, steps, changes, seed):

@@ -66,7 +66,7 @@ extension SiteBuilder {
                                    presentation: sequence.presentation, make: make) ?? make()
         return PlayerView(name: example.name, title: sequence.title, step: min(spec?.step ?? 0, sequence.steps.count - 1),
                           autoplay: spec?.autoplay ?? false, compare: spec?.compare,
-                          initialHTML: parts.initialHTML, data: parts.data, cellStyle: sequence.cell?.style.rawValue,
+                          initialHTML: parts.initialHTML, data: parts.data, cellStyle: sequence.drawnCellStyle.rawValue,
                           tableStyle: sequence.presentation.style == .plain ? nil : sequence.presentation.style.rawValue,
                           framing: framingStyle(sequence.presentation))
     }
@@ -128,9 +128,27 @@ extension SiteBuilder {
                 }
                 continue
             }
+            if slot == "accessory" {
+                let (glyph, name) = Self.accessory(field[1])
+                html += " data-value=\"\(HTMLText.escape(field[1]))\"" + (name.map { " role=\"img\" aria-label=\"\($0)\"" } ?? " aria-hidden=\"true\"")
+                    + ">" + glyph + "</span>"
+                continue
+            }
             html += ">" + HTMLText.escape(field[1]) + "</span>"
         }
         return html + "</div>"
+    }
+
+    /// An accessory's glyph, and its name for a screen reader when it says
+    /// something about the row (a checkmark); as `ACCESSORIES` in rowmotion.js.
+    static func accessory(_ type: String) -> (glyph: String, name: String?) {
+        switch type {
+        case "checkmark": return ("✓", "checked")
+        case "disclosureIndicator": return ("›", nil)
+        case "detailButton": return ("ⓘ", nil)
+        case "detailDisclosureButton": return ("ⓘ ›", nil)
+        default: return ("", nil)
+        }
     }
 
     /// An image slot's value that is a picture to load rather than text for a tile.

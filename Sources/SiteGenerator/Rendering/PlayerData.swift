@@ -182,7 +182,7 @@ public struct PlayerData: Codable, Equatable, Sendable {
         self.init(example: name, title: sequence.title,
                   animations: Animations(insert: animations.insert.rawValue, delete: animations.delete.rawValue,
                                          reload: animations.reload.rawValue),
-                  labels: sequence.steps.map(\.label), steps: steps, cell: sequence.cell?.style.rawValue)
+                  labels: sequence.steps.map(\.label), steps: steps, cell: sequence.drawnCellStyle.rawValue)
         presentation = Framing(sequence.presentation)
     }
 
