@@ -743,8 +743,31 @@
     });
     ghost.classList.add('rowmotion-ghost');
     ghost.setAttribute('aria-hidden', 'true');
+    if (element.hasAttribute('data-item-id')) ghost.setAttribute('data-ghost-of', element.getAttribute('data-item-id'));
     ghost.style.top = y + 'px';
     return ghost;
+  }
+
+  // While a step is held, a row that changes says where it was, where it
+  // goes and the call that takes it there: "[0, 2] → [0, 0] moveRow". A row
+  // that only shifts says its index paths; one that stays says nothing.
+  var SECTION_CALLS = { move: 'moveSection', insert: 'insertSections', reload: 'reloadSections', delete: 'deleteSections' };
+  function indexPath(p) { return '[' + p[0] + ', ' + p[1] + ']'; }
+  function arrivingLabel(traced, a, r) {
+    var how = traced.rows[a][r], to = indexPath([a, r]), from = how.from ? indexPath(how.from) + ' ' : '';
+    var moved = how.from && (how.from[0] !== a || how.from[1] !== r);
+    if (how.how === 'insert') return '→ ' + to + ' insertRows';
+    if (how.how === 'move') return from + '→ ' + to + ' moveRow';
+    if (how.how === 'reload') return moved ? from + '→ ' + to + ' reloadRows' : from + 'reloadRows';
+    if (how.how === 'section') return '→ ' + to + ' ' + SECTION_CALLS[traced.sections[a].how];
+    if (traced.sections[a].how === 'move') return from + '→ ' + to + ' moveSection';
+    return moved ? from + '→ ' + to : null;
+  }
+  function leavingLabel(traced, part) {
+    var from = indexPath([part.s, part.r]) + ' → ';
+    var section = traced.leftSections.filter(function (left) { return left.from === part.s; })[0];
+    if (section) return from + SECTION_CALLS[section.how];
+    return part.role === 'delete' ? from + 'deleteRows' : null;
   }
 
   function keyframes(part, base) {
@@ -862,13 +885,19 @@
   // animates) and `container`, a box of no height pinned to its top, holds
   // the sections, so a height that changes every frame does not lay out
   // every row again every frame.
+  // The page's HTML has the two boxes already (the default theme's does), so
+  // adopting them moves no row: moving them would lay every row out again.
   function makeSurface(host) {
-    var frame = document.createElement('div');
-    frame.className = 'rowmotion-sections';
-    var container = frame.appendChild(document.createElement('div'));
-    container.className = 'rowmotion-content';
+    var frame = host.firstElementChild, container = frame && frame.firstElementChild;
+    var adopted = frame && frame.classList.contains('rowmotion-sections') && container && container.classList.contains('rowmotion-content');
+    if (!adopted) {
+      frame = document.createElement('div');
+      frame.className = 'rowmotion-sections';
+      container = frame.appendChild(document.createElement('div'));
+      container.className = 'rowmotion-content';
+    }
     var state = [], views = [];
-    Array.prototype.slice.call(host.children).forEach(function (el) {
+    Array.prototype.slice.call((adopted ? container : host).children).forEach(function (el) {
       if (!el.hasAttribute('data-section-id')) return;
       var section = { id: el.getAttribute('data-section-id'), header: null, footer: null, items: [] };
       var view = { el: el, header: null, footer: null, rows: [] };
@@ -890,9 +919,9 @@
       });
       state.push(section);
       views.push(view);
-      container.appendChild(el);
+      if (!adopted) container.appendChild(el);
     });
-    host.replaceChildren(frame);
+    if (!adopted) host.replaceChildren(frame);
     var surface = { host: host, frame: frame, container: container, shown: null, known: new WeakMap(), width: -1 };
     if (views.length) surface.shown = { state: state, views: views, laid: null };
     return surface;
@@ -935,20 +964,27 @@
     holder.replaceChildren();
   }
 
-  // The end state at once (a jump, or reloadData()).
-  function showState(surface, state) {
+  // The end state at once (a jump, or reloadData()). `later` leaves it
+  // unmeasured: the content stays in flow, so the list has its height
+  // without a layout forced here, and it is measured after the first frame
+  // (a 1,000-row page spent its longest load task laying every row out
+  // while measuring) or when a batch needs it, whichever comes first.
+  function showState(surface, state, later) {
     var views = viewsByKey(state, surface.shown && surface.shown.views, surface.shown && surface.shown.state, surface.known);
     arrange(surface.container, views);
-    var laid = layout(state, heightsOf(surface, views, surface.frame.clientWidth));
-    surface.frame.style.height = laid.height + 'px';
-    surface.shown = { state: state, views: views, laid: laid };
+    surface.shown = { state: state, views: views, laid: null };
+    if (!later) { relayout(surface); return; }
+    surface.frame.setAttribute('data-unmeasured', '');
+    surface.frame.style.height = '';
+    requestAnimationFrame(function () { setTimeout(function () { if (!surface.shown.laid) relayout(surface); }, 0); });
   }
 
-  // Lays the shown state out again (the width changed).
+  // Lays the shown state out (again, when the width changed).
   function relayout(surface) {
     if (!surface.shown) return;
     var laid = layout(surface.shown.state, heightsOf(surface, surface.shown.views, surface.frame.clientWidth));
     surface.frame.style.height = laid.height + 'px';
+    surface.frame.removeAttribute('data-unmeasured');
     surface.shown.laid = laid;
   }
 
@@ -1029,12 +1065,14 @@
       stopping.animations.forEach(function (animation) { animation.cancel(); });
       stopping.ghosts.forEach(function (ghost) { ghost.remove(); });
       stopping.lifted.forEach(function (el) { el.style.zIndex = ''; el.removeAttribute('data-rowmotion-part'); el.removeAttribute('data-moving'); });
+      surface.container.querySelectorAll('[data-path]').forEach(function (el) { el.removeAttribute('data-path'); });
       element.removeAttribute('data-playing-batch');
     }
 
     // Plays one batch from what is shown. Resolves when it has settled, or
     // at once when it was stopped (a newer call took over).
     function playBatch(batch, info, changed) {
+      if (!surface.shown.laid) relayout(surface);
       var before = surface.shown;
       var traced = trace(before.state, batch);
       var inspect = element.hasAttribute('data-rowmotion-inspect');
@@ -1111,6 +1149,15 @@
       var t = timing();
       var plan = timeline({ trace: traced, before: before.laid, after: laid, styles: data.animations,
         width: width, viewport: viewport });
+      if (held) plan.parts.forEach(function (part) {
+        if (part.type !== 'row' || part.side !== 'new') return;
+        var text = arrivingLabel(traced, part.s, part.r);
+        if (text) partElement(views, part).setAttribute('data-path', text);
+      });
+      function labelLeaving(ghost, part) {
+        var text = held && part.type === 'row' ? leavingLabel(traced, part) : null;
+        if (text) ghost.setAttribute('data-path', text);
+      }
       element.setAttribute('data-playing-batch', String(info.batch + 1));
       // Told once the batch's animations exist (held or running).
       function started() {
@@ -1138,6 +1185,7 @@
           if (!source) return;
           var ghost = ghostOf(source, part.frames[0].y);
           if (part.type === 'row') ghost.setAttribute('data-change', 'deleted');
+          labelLeaving(ghost, part);
           ghost.style.zIndex = String(part.z);
           surface.container.appendChild(ghost);
           ongoing.ghosts.push(ghost);
@@ -1161,6 +1209,7 @@
           var source = copies.get(part.s + ':' + part.type + ':' + part.r);
           if (!source) return;
           el = ghostOf(source, part.frames[0].y);
+          labelLeaving(el, part);
           surface.container.appendChild(el);
           ongoing.ghosts.push(el);
         } else {
@@ -1257,6 +1306,7 @@
       }
       generation += 1;
       held = null;
+      element.removeAttribute('data-held');
       stopRunning();
       playing = null;
       var token = generation;
@@ -1283,6 +1333,7 @@
         // state at once, wherever the step is held.
         showCompare(current + 1);
         held = { step: current + 1, batch: index, position: position };
+        element.setAttribute('data-held', '');
         var state = stateAt(current);
         for (var k = 0; k < index; k++) { state = applyBatch(state, step.batches[k]); showState(surface, state); }
         playing = { step: current + 1, batch: index, count: count, role: step.batches[index].role };
@@ -1624,6 +1675,103 @@
         });
       }
     };
+    // An example page's step list: hovering a call marks the rows and
+    // sections it names in the list, and hovering a row marks the calls of
+    // the step shown (or held) that name it.
+    function linkCalls() {
+      var steps = document.querySelector('.step-list');
+      if (!steps || element !== document.querySelector('[data-rowmotion-player]')) return;
+      var marked = [];
+      function unmark() { marked.forEach(function (el) { el.removeAttribute('data-hovered'); }); marked = []; }
+      function mark(el) { el.setAttribute('data-hovered', ''); marked.push(el); }
+      // A batch's calls as lines, each a span (split the first time).
+      function callLines(pre) {
+        var code = pre.querySelector('code') || pre;
+        if (!code.hasAttribute('data-lines')) {
+          var text = code.textContent.replace(/\n$/, '').split('\n');
+          code.replaceChildren.apply(code, text.map(function (line, i) {
+            var span = document.createElement('span');
+            span.className = 'call-line';
+            span.textContent = line + (i < text.length - 1 ? '\n' : '');
+            return span;
+          }));
+          code.setAttribute('data-lines', '');
+        }
+        return Array.prototype.slice.call(code.children);
+      }
+      function batchOf(pre) {
+        var item = pre.closest('li[id^="step-"]');
+        var n = item ? Number(item.id.slice(5)) : NaN;
+        var k = item ? Array.prototype.indexOf.call(item.querySelectorAll('pre.swift-calls'), pre) : -1;
+        return data.steps[n - 1] && data.steps[n - 1].batches[k] ? { n: n, k: k } : null;
+      }
+      // What each call of batch k of step n names, in the order its calls
+      // are written: [['row', id] | ['section', id], ...] per call.
+      function named(n, k) {
+        var step = data.steps[n - 1], before = stateAt(n - 1);
+        for (var j = 0; j < k; j++) before = applyBatch(before, step.batches[j]);
+        var batch = step.batches[k], after = applyBatch(before, batch), out = [];
+        function row(state, p) { var section = state[p[0]], item = section && section.items[p[1]]; return item ? ['row', item.id] : null; }
+        function section(state, i) { return state[i] ? ['section', state[i].id] : null; }
+        function call(list) { out.push(list.filter(Boolean)); }
+        var s = batch.sections, r = batch.rows;
+        if (s.delete.length) call(s.delete.map(function (i) { return section(before, i); }));
+        if (s.insert.length) call(s.insert.map(function (i) { return section(after, i); }));
+        s.move.forEach(function (m) { call([section(before, m[0])]); });
+        if (s.reload.length) call(s.reload.map(function (i) { return section(before, i); }));
+        if (r.delete.length) call(r.delete.map(function (p) { return row(before, p); }));
+        if (r.insert.length) call(r.insert.map(function (p) { return row(after, p); }));
+        r.move.forEach(function (m) { call([row(before, m[0])]); });
+        if (r.reload.length) call(r.reload.map(function (p) { return row(before, p); }));
+        return out;
+      }
+      function elementsOf(thing) {
+        var id = CSS.escape(thing[1]);
+        return element.querySelectorAll(thing[0] === 'row' ? '[data-item-id="' + id + '"], [data-ghost-of="' + id + '"]' : '[data-section-id="' + id + '"]');
+      }
+      var hovered = null;
+      steps.addEventListener('pointerover', function (event) {
+        var line = event.target.closest && event.target.closest('.call-line, pre.swift-calls');
+        if (line && line.tagName === 'PRE') {
+          callLines(line);
+          line = event.target.closest('.call-line');
+        }
+        if (line === hovered) return;
+        unmark();
+        hovered = line;
+        if (!line) return;
+        var pre = line.closest('pre.swift-calls'), where = batchOf(pre);
+        if (!where) return;
+        var lines = callLines(pre), names = named(where.n, where.k);
+        if (lines.length !== names.length) return;
+        mark(line);
+        names[lines.indexOf(line)].forEach(function (thing) { Array.prototype.forEach.call(elementsOf(thing), mark); });
+      });
+      steps.addEventListener('pointerleave', function () { unmark(); hovered = null; });
+      list.addEventListener('pointerover', function (event) {
+        var el = event.target.closest && event.target.closest('[data-item-id], [data-ghost-of], [data-section-id]');
+        if (el === hovered) return;
+        unmark();
+        hovered = el;
+        if (!el) return;
+        var thing = el.hasAttribute('data-section-id') ? ['section', el.getAttribute('data-section-id')]
+          : ['row', el.getAttribute('data-item-id') || el.getAttribute('data-ghost-of')];
+        var n = held ? held.step : Math.max(1, current), item = document.getElementById('step-' + n);
+        if (!item || !data.steps[n - 1]) return;
+        var hit = false;
+        Array.prototype.forEach.call(item.querySelectorAll('pre.swift-calls'), function (pre, k) {
+          var lines = callLines(pre), names = data.steps[n - 1].batches[k] ? named(n, k) : [];
+          if (lines.length !== names.length) return;
+          names.forEach(function (things, i) {
+            if (things.some(function (t) { return t[0] === thing[0] && t[1] === thing[1]; })) { mark(lines[i]); hit = true; }
+          });
+        });
+        if (hit) mark(el);
+      });
+      list.addEventListener('pointerleave', function () { unmark(); hovered = null; });
+    }
+    linkCalls();
+
     internals.set(element, {
       goTo: goTo,
       control: function (kind, value) {
@@ -1639,7 +1787,7 @@
     var hash = /^#step-(\d+)$/.exec(window.location.hash || '');
     if (hash && element === document.querySelector('[data-rowmotion-player]')) start = Number(hash[1]);
     current = pending = Math.min(start, data.steps.length);
-    showState(surface, stateAt(current));
+    showState(surface, stateAt(current), true);
     showCompare(current);
     settle(current);
     if (typeof ResizeObserver === 'function') {

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import BINARY, ROOT, record_figures
 
-def test_theme_js_and_css_are_under_32_kb_gzipped():
+def test_theme_js_and_css_are_under_34_kb_gzipped():
     # 12 KB until issue 14 added the timeline model, scrubbing and the review
     # controls; 20 KB until the gaps that arriving and leaving cells keep to;
     # 22 KB until issue 17's search box, navigation tree and Swift colours
@@ -23,11 +23,12 @@ def test_theme_js_and_css_are_under_32_kb_gzipped():
     # the scrubber's words and reduced motion's deletion marks (26.4 KB); 28 KB
     # until issue 29's device look (table styles, pinned headers, accessories,
     # the scroll indicator), the change scrolled into sight and spring timing
-    # (30.7 KB). About 4.5 KB of it is the script's comments (shipped as
+    # (30.7 KB); 32 KB until issue 29's held index-path labels and the links
+    # between calls and rows (32.5 KB). About 4.6 KB of it is the script's comments (shipped as
     # written; issue 31's build-time bundling is where they can go).
     total = sum(len(gzip.compress((ROOT / "templates" / name).read_bytes(), compresslevel=9))
                 for name in ("rowmotion.js", "rowmotion.css"))
-    assert total < 32 * 1024, f"{total} bytes gzipped"
+    assert total < 34 * 1024, f"{total} bytes gzipped"
 
 
 def sequence(rows, steps, changes, seed):
@@ -170,3 +171,72 @@ def test_large_list_step_start_is_reported(driver):
     parsed_rows, steps = measure_steps(driver, page, 10)
     record_figures("large_list_step_start", {"rows_added_while_loading": parsed_rows, **summary(steps)})
     assert parsed_rows == 1000, f"{parsed_rows} row elements were added for 1,000 rows: the player rebuilt rows"
+
+
+def traced_load(page, loads=5):
+    """Loads `page` `loads` times in a browser that records Chrome's trace
+    and returns, per load, the renderer main thread's events."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from chrome import paths
+    binary, chromedriver = paths()
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    options.add_experimental_option("perfLoggingPrefs", {"traceCategories": "toplevel,devtools.timeline", "enableNetwork": False, "enablePage": False})
+    browser = webdriver.Chrome(service=Service(chromedriver), options=options)
+    runs = []
+    try:
+        for _ in range(loads):
+            browser.get("about:blank")
+            browser.get_log("performance")
+            browser.get(page.as_uri())
+            browser.execute_async_script("const done = arguments[0]; setTimeout(done, 1200)")
+            browser.get("about:blank")
+            trace = [m["params"] for m in (json.loads(e["message"])["message"] for e in browser.get_log("performance"))
+                     if m.get("method") == "Tracing.dataCollected"]
+            main = next(t["tid"] for t in trace if t.get("name") == "ParseHTML")
+            runs.append([t for t in trace if t.get("tid") == main and t.get("ph") == "X"])
+    finally:
+        browser.quit()
+    return runs
+
+
+def test_the_1000_row_page_loads_without_laying_its_rows_out_twice():
+    """Issue 29, item 7: the 1,000-row page spent its longest load task in
+    the player's script, which laid every row out to measure it (and had
+    moved every row into new boxes first, so the browser laid them out
+    again). Now the page's HTML has the list's boxes, the script writes
+    and reads no geometry while it starts, and the rows are measured after
+    the first frame: no layout inside the script, one layout of the rows in
+    all. The longest task is reported (median of 5 loads, after one to warm
+    up), not asserted."""
+    page = ROOT / ".build" / "strict-site" / "examples" / "large-list.html"
+    if not page.exists():
+        pytest.skip("build the strict site first (make test does)")
+    runs = traced_load(page, 6)[1:]
+    longest, problems = [], []
+    for k, events in enumerate(runs):
+        tasks = [e for e in events if e["name"] == "ThreadControllerImpl::RunTask"]
+        longest.append(round(max(t["dur"] for t in tasks) / 1000, 1))
+        scripts = [e for e in events if e["name"] == "EvaluateScript" and "rowmotion." in json.dumps(e.get("args", {}))]
+        if not scripts:
+            problems.append(f"load {k}: the player's script was not seen in the trace")
+        for script in scripts:
+            start, end = script["ts"], script["ts"] + script["dur"]
+            inside = [e for e in events if e["name"] == "Layout" and start <= e["ts"] < end]
+            if inside:
+                objects = max(e.get("args", {}).get("beginData", {}).get("totalObjects", 0) for e in inside)
+                problems.append(f"load {k}: the player's script laid the page out ({objects} layout objects)")
+        # Every layout object laid out once, whichever frames the browser
+        # splits the work into (a frame of the half-parsed page, then the
+        # rest), and not all again when the script starts.
+        layouts = [e.get("args", {}).get("beginData", {}) for e in events if e["name"] == "Layout"]
+        dirty, total = sum(b.get("dirtyObjects", 0) for b in layouts), max(b.get("totalObjects", 0) for b in layouts)
+        if dirty > 1.5 * total:
+            problems.append(f"load {k}: {dirty} objects laid out for a page of {total}")
+    longest.sort()
+    record_figures("large_list_load", {"median_longest_task_ms": longest[len(longest) // 2], "max_longest_task_ms": longest[-1]})
+    assert problems == [], "\n".join(problems)
