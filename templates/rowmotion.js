@@ -1792,7 +1792,10 @@
     settle(current);
     if (typeof ResizeObserver === 'function') {
       new ResizeObserver(function () {
-        if (!running && surface.frame.clientWidth !== surface.width) relayout(surface);
+        // Unmeasured, the list is measured after the first frame at
+        // whatever width it has then; measuring here would lay every row
+        // out a second time in the first frame.
+        if (!running && surface.shown && surface.shown.laid && surface.frame.clientWidth !== surface.width) relayout(surface);
         if (compare && compare.frame.clientWidth !== compare.width) relayout(compare);
       }).observe(list);
     }
