@@ -20,6 +20,10 @@ enum ToolRunner {
         let result = try packageManager.build(.product("rowmotion"), parameters: .init(configuration: configuration, logging: .concise))
         guard result.succeeded,
               let tool = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "rowmotion" }) else {
+            if siteTraitIsOff(result.logText) {
+                Diagnostics.error(siteTraitAdvice)
+                throw PluginFailure.siteTraitOff
+            }
             Diagnostics.error("could not build rowmotion:\n\(result.logText)")
             throw PluginFailure.buildFailed
         }
@@ -99,12 +103,32 @@ final class LineRelay: @unchecked Sendable {
     }
 }
 
+extension ToolRunner {
+    /// The site generator's packages are built only with Rowmotion's `Site`
+    /// trait (on by default); a dependency line with `traits: []` leaves
+    /// them out, and the tool cannot build. The build log says so only as a
+    /// missing module.
+    static func siteTraitIsOff(_ log: String) -> Bool {
+        ["CYaml", "Yams", "ArgumentParser", "Mustache", "TOMLKit"].contains { log.contains("no such module '\($0)'") }
+    }
+
+    static let siteTraitAdvice = """
+        the rowmotion tool needs Rowmotion's Site trait, which this package's dependency on Rowmotion turns off (traits: []).
+        To use the plugins, remove `traits: []` from that line in Package.swift, keeping its URL and version:
+            .package(url: …, from: "0.1.0"),                // the plugins, ListDiff and SequenceRecorder
+        rather than
+            .package(url: …, from: "0.1.0", traits: []),    // ListDiff and SequenceRecorder only, no plugins
+        """
+}
+
 enum PluginFailure: Error, CustomStringConvertible {
     case buildFailed
+    case siteTraitOff
     case toolFailed(Int32)
 
     var description: String {
         switch self {
+        case .siteTraitOff: return "rowmotion needs the Site trait (see above)"
         case .buildFailed: return "rowmotion did not build"
         case .toolFailed(let status): return "rowmotion exited with status \(status)"
         }

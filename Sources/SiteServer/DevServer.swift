@@ -29,6 +29,8 @@ public final class DevServer: @unchecked Sendable {
         public var hasSite: Bool
         /// The site's files it changed, added or removed.
         public var changed: [String]
+        /// The first site this server built: nothing changed, it is all new.
+        public var first = false
         public var pageCount: Int
         /// Pages (example pages and the index included) rendered by this build, and taken from the last one.
         public var rendered: Int
@@ -43,6 +45,7 @@ public final class DevServer: @unchecked Sendable {
 
     private let lock = NSLock()
     private var lastFiles: [String: [UInt8]] = [:]
+    private var servedOnce = false
     private var builds = 0
     private var stopped = false
     private var server: EventLoopServer?
@@ -76,6 +79,8 @@ public final class DevServer: @unchecked Sendable {
             .map { Self.relativeToProject($0.description) }
         let status: LiveStatus = lock.withLock {
             if !failed {
+                outcome.first = !servedOnce
+                servedOnce = true
                 outcome.changed = Self.changedFiles(from: lastFiles, to: site.files)
                 lastFiles = site.files
                 if !outcome.changed.isEmpty { builds += 1 }

@@ -16,6 +16,17 @@ struct Rowmotion: AsyncParsableCommand {
     /// has errors, 2 wrong usage (the parser's own default is 64).
     static func main() async {
         var command: any ParsableCommand
+        // A mistyped subcommand ("buidl"): the parser only says the
+        // argument is unexpected.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, !first.hasPrefix("-") {
+            let names = configuration.subcommands.map { $0._commandName } + ["help"]
+            if !names.contains(first) {
+                let hint = KeySuggestions.hint(for: first, in: names)
+                FileHandle.standardError.write(Data("Error: unknown command '\(first)'\(hint.isEmpty ? "; the commands are " + names.dropLast().joined(separator: ", ") : hint)\nSee 'rowmotion --help'.\n".utf8))
+                Foundation.exit(2)
+            }
+        }
         do {
             command = try parseAsRoot()
         } catch {

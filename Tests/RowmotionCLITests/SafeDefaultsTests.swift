@@ -20,6 +20,30 @@ import Testing
         #expect(allowed.stdout.hasPrefix("built 0 pages and 0 examples"))
     }
 
+    /// Issue 30, item 2: `check` in a wrong folder said "checked 0 files"
+    /// and exited 0, while its help says finding nothing is an error.
+    @Test func aCheckThatFindsNothing_failsUnlessAllowEmpty() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-empty-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("notes"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let empty = try CLI.run(["check"], in: root)
+        #expect(empty.status == 1)
+        #expect(empty.stderr.hasPrefix("site:1:1: error: found no pages in 'site' and no examples in 'examples' (from "), "\(empty.stderr)")
+        #expect(empty.stderr.contains("--allow-empty checks nothing on purpose"))
+        // A folder named that holds no sequence file: the same rule.
+        let folder = try CLI.run(["check", "notes"], in: root)
+        #expect(folder.status == 1)
+        #expect(folder.stderr.hasPrefix("notes:1:1: error: found no snapshot sequence files (.json, .yaml, .yml) in 'notes'"), "\(folder.stderr)")
+        let allowed = try CLI.run(["check", "--allow-empty"], in: root)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout == "checked 0 files: 0 errors, 0 warnings\n")
+        // An empty site folder: the site's build says it, once.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("site"), withIntermediateDirectories: true)
+        let site = try CLI.run(["check"], in: root)
+        #expect(site.status == 1)
+        #expect(site.stderr.components(separatedBy: "error: found no pages").count == 2, "\(site.stderr)")
+    }
+
     @Test func aStepPastTheLastSnapshot_isAnErrorAtItsLine() throws {
         let root = try ProjectTrapsTests.project()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -6,9 +6,11 @@ import hashlib
 import json
 import os
 import queue
+import re
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -181,3 +183,35 @@ def test_serve_refusesAPortInUse_withAClearError(served):
     result = subprocess.run([str(BINARY), "serve", "--port", port], cwd=project, capture_output=True, text=True, timeout=30)
     assert result.returncode == 1
     assert f"error: cannot listen on 127.0.0.1:{port}: the address is already in use" in result.stderr
+
+
+@pytest.mark.skipif(sys.platform != "linux" or not os.path.exists("/usr/bin/xdg-open"), reason="xdg-open on Linux")
+def test_serve_says_its_first_build_made_the_site_and_when_no_browser_opens(tmp_path):
+    """Issue 30, item 7: the first build said "9 files changed" (nothing had
+    changed: there was nothing before), and --open said nothing when xdg-open
+    found no browser (a machine without a desktop)."""
+    write(tmp_path / "site" / "index.md", "# Home\n\n```rowmotion\nexample: tiny.yml\n```\n")
+    write(tmp_path / "examples" / "tiny.yml", EXAMPLE)
+    environment = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")}
+    process = subprocess.Popen([str(BINARY), "serve", "--port", "0", "--open"], cwd=tmp_path, env=environment,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = queue.Queue(), queue.Queue()
+        threading.Thread(target=lambda: [out.put(line) for line in process.stdout], daemon=True).start()
+        threading.Thread(target=lambda: [err.put(line) for line in process.stderr], daemon=True).start()
+        said, warned = [], []
+        deadline = time.time() + 60
+        while time.time() < deadline and not (any(l.startswith("serving ") for l in said) and warned):
+            try:
+                said.append(out.get(timeout=0.2))
+            except queue.Empty:
+                pass
+            while not err.empty():
+                warned.append(err.get())
+        built = [line for line in said if line.startswith("built in ")]
+        assert built and re.fullmatch(r"built in \d+ ms: 2 pages, 2 rendered, 0 from the cache\n", built[0]), said
+        assert not any("changed" in line for line in said), said
+        assert any("could not open a browser" in line and "yourself" in line for line in warned), warned
+    finally:
+        process.kill()
+        process.wait()

@@ -40,6 +40,10 @@ swift package --allow-writing-to-package-directory rowmotion build --site Source
 check test $? -ne 0
 check grep -q "error: found no pages in 'Sources' and no examples in 'Sources'" empty.log
 check test ! -e _empty
+# check finds nothing in folders with no page and no example: an error through the plugin too.
+swift package rowmotion-check --site Sources --examples Sources > check-empty.log 2>&1
+check test $? -ne 0
+check grep -q "error: found no pages in 'Sources' and no examples in 'Sources'" check-empty.log
 # init through the plugin: it says so while the tool builds, and its hint is the plugin's command.
 swift package --allow-writing-to-package-directory rowmotion init fresh > init.log 2>&1
 check test $? -eq 0
@@ -78,6 +82,30 @@ printf 'steps:\n  - items: [a, a]\n' > examples/broken.yml
 swift package --allow-writing-to-package-directory rowmotion check > broken.log 2>&1
 check test $? -ne 0
 check grep -q "examples/broken.yml:2:16: error: duplicate row id 'a' in this snapshot" broken.log
+# A package that depends on Rowmotion with traits: [] (ListDiff only): the
+# plugin says which line to change instead of a missing module.
+lean="$work/lean"
+mkdir -p "$lean/Sources/Lean" "$lean/examples"
+cat > "$lean/Package.swift" <<EOF
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Lean",
+    dependencies: [.package(path: "$root", traits: [])],
+    targets: [.target(name: "Lean", dependencies: [.product(name: "ListDiff", package: "$(basename "$root")")])]
+)
+EOF
+printf 'import ListDiff\npublic let rows = 1\n' > "$lean/Sources/Lean/Lean.swift"
+cp examples/inbox.yml "$lean/examples/"
+(cd "$lean" && swift build > build.log 2>&1)
+check test $? -eq 0
+(cd "$lean" && swift package rowmotion-check > check.log 2>&1)
+check test $? -ne 0
+check grep -q "needs Rowmotion's Site trait, which this package's dependency on Rowmotion turns off (traits: \[\])" "$lean/check.log"
+check grep -qF 'remove `traits: []` from that line in Package.swift' "$lean/check.log"
+check test "$(grep -c "no such module" "$lean/check.log")" -eq 0
+[ "$failed" -eq 0 ] || { echo "--- lean/check.log"; tail -20 "$lean/check.log"; } >&2
 [ "$failed" -eq 0 ] || { echo "--- build.log"; tail -20 build.log; echo "--- broken.log"; tail -20 broken.log; } >&2
 echo "plugin: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -75,6 +75,9 @@ struct Chrome: MustacheParent, Sendable {
         case "nav": return Navigation.tree(navItems?() ?? nav)
         case "navList": return navItems?() ?? nav
         case "navigationHTML": return navigationHTML
+        // A page titled as the site says so (the home page): <title> then
+        // names the site once, not "Rowmotion — Rowmotion".
+        case "titleIsSite": return false
         default: return nil
         }
     }
@@ -271,6 +274,7 @@ extension PageContext: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "title": return self.title
+        case "titleIsSite": return self.title == chrome.siteTitle
         case "description": return self.description
         case "content": return self.content
         case "showTitle": return self.showTitle
@@ -360,6 +364,7 @@ extension IndexContext: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "title": return self.title
+        case "titleIsSite": return self.title == chrome.siteTitle
         case "description": return self.description
         case "content": return self.content
         case "examples": return self.examples

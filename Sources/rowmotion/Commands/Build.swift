@@ -22,7 +22,7 @@ struct SiteOptions: ParsableArguments {
     @Flag(help: "Treat warnings (broken links, examples no page shows, UIKit rule problems) as errors.")
     var strict = false
 
-    @Flag(help: "Build even when there is no page and no example (without it, that is an error: a wrong folder in CI).")
+    @Flag(help: "Go on when there is no page and no example (without it, that is an error: a wrong folder in CI).")
     var allowEmpty = false
 
     func buildOptions(out: String = "_site", baseURL: String = "/") -> BuildOptions {
@@ -43,6 +43,7 @@ struct SiteOptions: ParsableArguments {
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build the site: a page per Markdown file, a page per example, and an index.",
+        usage: "rowmotion build [--site <folder>] [--examples <folder>] [--out <folder>] [--strict] [--baseline <revision>] [<other options>]",
         discussion: "The site is written to a temporary folder beside --out and swapped in; a failed build leaves the previous site untouched, and a folder Rowmotion did not create is never replaced.")
 
     @OptionGroup var siteOptions: SiteOptions
@@ -50,7 +51,7 @@ struct Build: ParsableCommand {
     @Option(help: "The folder to write the site to.")
     var out = "_site"
 
-    @Option(name: .customLong("base-url"), help: "The URL path the site is served under (default: relative links, for file://).")
+    @Option(name: .customLong("base-url"), help: "The URL path the site is served under; with / every link is relative, for file://.")
     var baseURL = "/"
 
     @Option(name: .customLong("report"), help: "Also write a JSON summary here: every page, every example with its steps' batches and change counts, every diagnostic.")

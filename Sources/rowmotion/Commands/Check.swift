@@ -26,7 +26,18 @@ struct Check: ParsableCommand {
         }
         let files = SequenceFiles.collect(paths.isEmpty && FileManager.default.fileExists(atPath: options.examples) ? [options.examples] : paths)
         var all = DiagnosticReport(files.problems)
-        if paths.isEmpty && FileManager.default.fileExists(atPath: options.site) {
+        let buildsSite = paths.isEmpty && FileManager.default.fileExists(atPath: options.site)
+        // Nothing to check is an error, as for `build` (the site's own
+        // build says so when the site folder is there): a check that finds
+        // nothing in a wrong folder must not pass in CI.
+        if files.found.isEmpty, files.problems.isEmpty, !buildsSite, !options.allowEmpty {
+            let here = FileManager.default.currentDirectoryPath
+            let message = paths.isEmpty
+                ? "found no pages in '\(options.site)' and no examples in '\(options.examples)' (from \(here)): run in the project's folder or name the folders with --site and --examples; --allow-empty checks nothing on purpose"
+                : "found no snapshot sequence files (\(SnapshotReader.extensions.sorted().map { "." + $0 }.joined(separator: ", "))) in " + paths.map { "'\($0)'" }.joined(separator: ", ") + "; --allow-empty checks nothing on purpose"
+            all.append(.error("nothing-to-check", at: SourceLocation(file: paths.first ?? options.site, line: 1, column: 1), message))
+        }
+        if buildsSite {
             // The whole build, in memory: its diagnostics include the examples'.
             all.append(contentsOf: SiteBuilder.build(options).diagnostics)
             for file in files.found {

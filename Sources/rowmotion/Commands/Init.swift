@@ -8,7 +8,7 @@ struct Init: ParsableCommand {
         abstract: "Start a Rowmotion site in a folder: site/index.md, one example, and _site/ and .build/ in .gitignore.",
         discussion: "Refuses to overwrite any file that already exists.")
 
-    @Argument(help: "The folder to start in (default: the current folder).")
+    @Argument(help: "The folder to start in.")
     var folder = "."
 
     static let files: [(path: String, text: String)] = [

@@ -115,6 +115,12 @@ struct Serve: AsyncParsableCommand {
             process.arguments = [address]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
+            // xdg-open on a machine with no desktop fails after it starts:
+            // say so rather than leave the user waiting for a window.
+            process.terminationHandler = { done in
+                guard done.terminationStatus != 0 else { return }
+                FileHandle.standardError.write(Data("rowmotion: \(opener) could not open a browser (exit \(done.terminationStatus)); open \(address) yourself\n".utf8))
+            }
             if (try? process.run()) != nil { return }
         }
         FileHandle.standardError.write(Data("rowmotion: no browser opener found (xdg-open); open \(address) yourself\n".utf8))
@@ -166,6 +172,12 @@ struct Console: Sendable {
             return
         }
         let rendered = outcome.rendered
+        // The first build changes nothing: it is what there is to serve.
+        if outcome.first {
+            let pages = rendered + outcome.reused
+            line("built in \(time): \(pages) page\(pages == 1 ? "" : "s"), \(rendered) rendered, \(outcome.reused) from the cache")
+            return
+        }
         line("built in \(time): \(outcome.changed.count) file\(outcome.changed.count == 1 ? "" : "s") changed, "
              + "\(rendered) page\(rendered == 1 ? "" : "s") rendered, \(outcome.reused) from the cache")
     }
