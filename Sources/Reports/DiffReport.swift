@@ -3,7 +3,7 @@ import Diagnostics
 import ListDiff
 
 /// What `rowmotion diff` prints for a sequence: every step's batches, as the
-/// JSON contract of DESIGN.md or as the Swift calls a developer would write.
+/// stable JSON (the reference page's "The JSON format") or as the Swift calls a developer would write.
 public struct DiffReport {
     /// One step: from snapshot `from` to snapshot `to`.
     public struct Step {
@@ -45,7 +45,7 @@ public struct DiffReport {
 
     // MARK: JSON
 
-    /// The stable JSON of DESIGN.md: keys always present, sections as
+    /// The stable JSON: keys always present, sections as
     /// integers, rows as `[section, row]`, moves as `[from, to]`, ids as
     /// strings.
     public var json: String {
@@ -82,20 +82,38 @@ public struct DiffReport {
 
     // MARK: Swift calls
 
-    /// Each step as the calls a developer would make inside
-    /// `performBatchUpdates`, one block per batch.
-    public var swiftCalls: String {
+    /// Each step as the code a developer would paste into an app: one
+    /// `performBatchUpdates` per batch, a step's later batch run from the
+    /// completion of the one before (it must not start until that batch
+    /// has been applied), with what the data source must hold in each.
+    public var swiftCalls: String { swiftCalls(flavor: .table) }
+
+    public func swiftCalls(flavor: CallFlavor) -> String {
         let animations = sequence.animations
         var lines: [String] = []
         for step in steps {
             lines.append("// Step \(step.to): \(TerminalText.escaped(step.label)) (snapshot \(step.from) → \(step.to))")
             if step.changeset.isEmpty { lines.append("// Nothing changes.") }
-            let count = step.changeset.stages.count
-            for (number, stage) in step.changeset.stages.enumerated() {
-                lines.append("// Batch \(number + 1) of \(count): \(Self.explanation(of: step.changeset.stages, at: number))")
-                lines.append("tableView.performBatchUpdates {")
-                lines.append(contentsOf: Self.calls(for: stage.batch, animations: animations).map { "    " + $0 })
-                lines.append("}")
+            let stages = step.changeset.stages
+            var indent = ""
+            for (number, stage) in stages.enumerated() {
+                let last = number == stages.count - 1
+                lines.append(indent + "// Batch \(number + 1) of \(stages.count): \(Self.explanation(of: stages, at: number))")
+                lines.append(indent + "\(flavor.view).performBatchUpdates" + (last ? " {" : "({"))
+                lines.append(indent + "    // Update the data source to " + (last
+                    ? "snapshot \(step.to) here, then:"
+                    : "the rows after batch \(number + 1) here (its \"after\" in --format json; not yet snapshot \(step.to)), then:"))
+                lines.append(contentsOf: Self.calls(for: stage.batch, animations: animations, flavor: flavor).map { indent + "    " + $0 })
+                if last {
+                    lines.append(indent + "}")
+                } else {
+                    lines.append(indent + "}, completion: { _ in")
+                    indent += "    "
+                }
+            }
+            while !indent.isEmpty {
+                indent.removeLast(4)
+                lines.append(indent + "})")
             }
             for problem in step.diagnostics { lines.append("// warning: \(problem)") }
             lines.append("")
@@ -129,7 +147,8 @@ public struct DiffReport {
         return explanation(of: stage.role)
     }
 
-    public static func calls(for batch: Batch, animations: RowAnimations) -> [String] {
+    public static func calls(for batch: Batch, animations: RowAnimations, flavor: CallFlavor = .table) -> [String] {
+        if flavor == .collection { return collectionCalls(for: batch) }
         func indexPath(_ path: RowPath) -> String { "IndexPath(row: \(path.row), section: \(path.section))" }
         func indexPaths(_ paths: [RowPath]) -> String { "[" + paths.map(indexPath).joined(separator: ", ") + "]" }
         func indexSet(_ sections: [Int]) -> String {
@@ -160,7 +179,39 @@ public struct DiffReport {
     }
 }
 
-/// JSON string literals for the `diff` contract, which keeps DESIGN.md's
+/// Which view the Swift calls are written for.
+public enum CallFlavor: String, CaseIterable, Sendable {
+    /// `UITableView`: rows, with a row animation per call.
+    case table
+    /// `UICollectionView`: items, no row animations, and a reload that only
+    /// changes a cell's content as `reconfigureItems(at:)` (iOS 15), which
+    /// keeps the cell instead of replacing it.
+    case collection
+
+    var view: String { self == .table ? "tableView" : "collectionView" }
+}
+
+extension DiffReport {
+    static func collectionCalls(for batch: Batch) -> [String] {
+        func indexPath(_ path: RowPath) -> String { "IndexPath(item: \(path.row), section: \(path.section))" }
+        func indexPaths(_ paths: [RowPath]) -> String { "[" + paths.map(indexPath).joined(separator: ", ") + "]" }
+        func indexSet(_ sections: [Int]) -> String {
+            sections.count == 1 ? "IndexSet(integer: \(sections[0]))" : "IndexSet([" + sections.map(String.init).joined(separator: ", ") + "])"
+        }
+        var calls: [String] = []
+        if !batch.sectionDeletes.isEmpty { calls.append("collectionView.deleteSections(\(indexSet(batch.sectionDeletes)))") }
+        if !batch.sectionInserts.isEmpty { calls.append("collectionView.insertSections(\(indexSet(batch.sectionInserts)))") }
+        for move in batch.sectionMoves { calls.append("collectionView.moveSection(\(move.from), toSection: \(move.to))") }
+        if !batch.sectionReloads.isEmpty { calls.append("collectionView.reloadSections(\(indexSet(batch.sectionReloads)))") }
+        if !batch.rowDeletes.isEmpty { calls.append("collectionView.deleteItems(at: \(indexPaths(batch.rowDeletes)))") }
+        if !batch.rowInserts.isEmpty { calls.append("collectionView.insertItems(at: \(indexPaths(batch.rowInserts)))") }
+        for move in batch.rowMoves { calls.append("collectionView.moveItem(at: \(indexPath(move.from)), to: \(indexPath(move.to)))") }
+        if !batch.rowReloads.isEmpty { calls.append("collectionView.reconfigureItems(at: \(indexPaths(batch.rowReloads)))") }
+        return calls
+    }
+}
+
+/// JSON string literals for the `diff` contract, which keeps its documented
 /// layout (key order, line breaks) byte for byte; everything else the tool
 /// writes as JSON goes through Foundation's encoder (`SafeJSON`).
 enum JSONText {

@@ -12,7 +12,7 @@ struct Rowmotion: AsyncParsableCommand {
         subcommands: [Build.self, Serve.self, Diff.self, Check.self, Init.self]
     )
 
-    /// Parses and runs, with DESIGN.md's exit codes: 0 success, 1 an input
+    /// Parses and runs, with the documented exit codes: 0 success, 1 an input
     /// has errors, 2 wrong usage (the parser's own default is 64).
     static func main() async {
         var command: any ParsableCommand

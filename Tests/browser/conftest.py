@@ -30,6 +30,20 @@ def rowmotion():
     return run
 
 
+def build_site(folder, name, sequence, page):
+    """A project in `folder` with one example `name` (a sequence, written as
+    JSON) and `site/index.md` holding `page`, built --strict into
+    folder/_site, which is returned."""
+    import json
+    (folder / "site").mkdir(parents=True)
+    (folder / "examples").mkdir()
+    (folder / "site" / "index.md").write_text(page)
+    (folder / "examples" / name).write_text(json.dumps(sequence))
+    subprocess.run([str(BINARY), "build", "--strict", "--site", "site", "--examples", "examples", "--out", "_site"],
+                   cwd=folder, check=True, capture_output=True, text=True)
+    return folder / "_site"
+
+
 REPORT = ROOT / ".build" / "browser-report.json"
 
 

@@ -8,14 +8,12 @@ beside it, https://developer.apple.com/documentation/uikit/uitableviewcell/cells
 settled and held mid-step; what the script draws is what the page's first
 rows were; a long text is shown in full, nothing scrolls sideways, and the
 example page gives the player room."""
-import json
-import subprocess
 
 import pytest
 import yaml
 from selenium.webdriver.common.by import By
 
-from conftest import BINARY, ROOT, SCREENSHOTS, SITE
+from conftest import ROOT, SCREENSHOTS, SITE, build_site
 
 CELLS = """
 const player = window.Rowmotion.players[arguments[0]];
@@ -109,13 +107,7 @@ def test_value1_cells_put_the_price_on_the_right_and_the_change_on_a_badge(drive
 
 
 def build(tmp_path, example, page="# Cells\n\n```rowmotion\nexample: cells.json\n```\n"):
-    (tmp_path / "site").mkdir()
-    (tmp_path / "examples").mkdir()
-    (tmp_path / "site" / "index.md").write_text(page)
-    (tmp_path / "examples" / "cells.json").write_text(json.dumps(example))
-    subprocess.run([str(BINARY), "build", "--strict", "--site", "site", "--examples", "examples", "--out", "_site"],
-                   cwd=tmp_path, check=True, capture_output=True, text=True)
-    return tmp_path / "_site"
+    return build_site(tmp_path, "cells.json", example, page)
 
 
 LONG = ("A preview long enough to need three lines at a phone's width, with a word like "

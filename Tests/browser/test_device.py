@@ -11,17 +11,11 @@ import subprocess
 
 import pytest
 
-from conftest import BINARY, SCREENSHOTS
+from conftest import BINARY, SCREENSHOTS, build_site
 
 
 def build(tmp_path, sequence, page="# Device\n\n```rowmotion\nexample: inbox.json\n```\n"):
-    (tmp_path / "site").mkdir()
-    (tmp_path / "examples").mkdir()
-    (tmp_path / "site" / "index.md").write_text(page)
-    (tmp_path / "examples" / "inbox.json").write_text(json.dumps(sequence))
-    subprocess.run([str(BINARY), "build", "--strict", "--site", "site", "--examples", "examples", "--out", "_site"],
-                   cwd=tmp_path, check=True, capture_output=True, text=True)
-    return tmp_path / "_site" / "index.html"
+    return build_site(tmp_path, "inbox.json", sequence, page) / "index.html"
 
 
 def mail(id, sender, subject):

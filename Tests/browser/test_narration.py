@@ -4,12 +4,9 @@ that takes it there; hovering a call in the page's step list marks the rows
 it names in the player, and hovering a row marks its calls. The expected
 labels are worked out here by hand from the snapshots (IndexPath(row:
 section:) as UIKit numbers them), not by the player's code."""
-import json
-import subprocess
-
 from selenium.webdriver.common.action_chains import ActionChains
 
-from conftest import BINARY, SCREENSHOTS
+from conftest import SCREENSHOTS, build_site
 
 
 def row(id, value="1"):
@@ -32,13 +29,8 @@ SEQUENCE = {
 
 
 def build(tmp_path):
-    (tmp_path / "site").mkdir()
-    (tmp_path / "examples").mkdir()
-    (tmp_path / "site" / "index.md").write_text("# Narration\n\n```rowmotion\nexample: narrated.json\n```\n")
-    (tmp_path / "examples" / "narrated.json").write_text(json.dumps(SEQUENCE))
-    subprocess.run([str(BINARY), "build", "--strict", "--site", "site", "--examples", "examples", "--out", "_site"],
-                   cwd=tmp_path, check=True, capture_output=True, text=True)
-    return tmp_path / "_site" / "examples" / "narrated.html"
+    page = "# Narration\n\n```rowmotion\nexample: narrated.json\n```\n"
+    return build_site(tmp_path, "narrated.json", SEQUENCE, page) / "examples" / "narrated.html"
 
 
 def go(driver, step):

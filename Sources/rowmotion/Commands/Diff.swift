@@ -6,7 +6,7 @@ import ListDiff
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the batches of every step of a snapshot sequence.",
-        discussion: "The text format is what a developer would write inside performBatchUpdates; the JSON format is stable (see DESIGN.md); the SVG format is a filmstrip, one frame per snapshot, that shows the changes without JavaScript (for a pull request).")
+        discussion: "The text format is what a developer would write inside performBatchUpdates; the JSON format is stable (documented in the site's reference page, under 'The JSON format'); the SVG format is a filmstrip, one frame per snapshot, that shows the changes without JavaScript (for a pull request).")
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json, svg
@@ -17,6 +17,9 @@ struct Diff: ParsableCommand {
 
     @Option(help: "Output format: text (Swift calls), json, or svg (a filmstrip).")
     var format: Format = .text
+
+    @Option(help: "With --format text: the calls for a table view (UITableView: rows) or a collection view (UICollectionView: items, reconfigureItems for content changes).")
+    var flavor: CallFlavor = .table
 
     @Option(help: "Only the step into snapshot N (1 is the first change).")
     var step: Int?
@@ -41,7 +44,7 @@ struct Diff: ParsableCommand {
             throw ExitCode(1)
         }
         switch format {
-        case .text: print(diffReport.swiftCalls)
+        case .text: print(diffReport.swiftCalls(flavor: flavor))
         case .json: print(diffReport.json, terminator: "")
         case .svg: print(Filmstrip().svg(for: diffReport), terminator: "")
         }
@@ -49,3 +52,4 @@ struct Diff: ParsableCommand {
 }
 
 extension DiffStrategy: ExpressibleByArgument {}
+extension CallFlavor: ExpressibleByArgument {}
