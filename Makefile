@@ -60,8 +60,9 @@ fuzz: deps node
 	.build/debug/rowmotion build --strict --out .build/strict-site
 	ROWMOTION_CALL_FUZZ=1000 ROWMOTION_FRAME_SEQUENCES=200 $(VENV)/bin/pytest -q Tests/browser/test_call_fuzz.py Tests/browser/test_frames.py
 
+## Every target and the tests, failing on a compiler warning in our own files.
 build:
-	$(SWIFT) build
+	bash scripts/build-without-warnings.sh $(SWIFT)
 
 release:
 	$(SWIFT) build -c release --product rowmotion

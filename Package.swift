@@ -95,7 +95,8 @@ let package = Package(
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
         .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "Reports", "Diagnostics", "ListDiff", "SeededRandom", "SequenceRecorder", .product(name: "Yams", package: "Yams", condition: site)],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Diagnostics", "SnapshotFormat", "Reports", "SeededRandom"], exclude: ["Fixtures"]),
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Diagnostics", "SnapshotFormat", "Reports", "SeededRandom", "ListDiff", "SequenceRecorder"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "SiteServerTests", dependencies: ["SiteServer", "Diagnostics"]),
         // Runs the built `rowmotion` binary end to end.
         .testTarget(name: "RowmotionCLITests", dependencies: ["rowmotion"]),

@@ -1911,6 +1911,13 @@
     }
   });
 
+  // The review page: each filmstrip scrolls the frame it outlines (the
+  // first step that animates differently) to its middle.
+  document.querySelectorAll('.filmstrip-mark').forEach(function (mark) {
+    var box = mark.closest('.filmstrip-scroll');
+    if (box) box.scrollLeft = Math.max(0, mark.offsetLeft - (box.clientWidth - mark.offsetWidth) / 2);
+  });
+
   var players = Array.prototype.map.call(document.querySelectorAll('[data-rowmotion-player]'), makePlayer);
   // A strategy comparison's panes follow whichever one is driven, the same
   // way: a queued step queues in every pane, a jump jumps every pane.

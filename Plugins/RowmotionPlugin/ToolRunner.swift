@@ -15,9 +15,23 @@ enum ToolRunner {
             ProcessInfo.processInfo.environment["ROWMOTION_PLUGIN_CONFIGURATION"] == "debug" ? .debug : .release
         // Building the tool takes a minute or two the first time: say so at
         // once rather than sit silent (a progress message: what a plugin
-        // writes to its output is shown only when it exits).
-        Diagnostics.progress("rowmotion: building the tool (\(configuration == .debug ? "debug" : "release"); the first time takes a minute or two)…")
+        // writes to its output is shown only when it exits). Once it is
+        // built, the package manager only checks it is up to date: nothing
+        // is said unless that turns into a rebuild that takes a while.
+        let name = configuration == .debug ? "debug" : "release"
+        let stamp = context.pluginWorkDirectoryURL.appendingPathComponent("rowmotion-tool-\(name)")
+        var slowBuild: (any DispatchSourceTimer)?
+        if toolIsBuilt(stamp: stamp, package: context.package.directoryURL, configuration: name) {
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + 4)
+            timer.setEventHandler { Diagnostics.progress("rowmotion: rebuilding the tool (\(name))…") }
+            timer.resume()
+            slowBuild = timer
+        } else {
+            Diagnostics.progress("rowmotion: building the tool (\(name); the first time takes a minute or two)…")
+        }
         let result = try packageManager.build(.product("rowmotion"), parameters: .init(configuration: configuration, logging: .concise))
+        slowBuild?.cancel()
         guard result.succeeded,
               let tool = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "rowmotion" }) else {
             if siteTraitIsOff(result.logText) {
@@ -27,6 +41,8 @@ enum ToolRunner {
             Diagnostics.error("could not build rowmotion:\n\(result.logText)")
             throw PluginFailure.buildFailed
         }
+        try? FileManager.default.createDirectory(at: context.pluginWorkDirectoryURL, withIntermediateDirectories: true)
+        try? Data(tool.url.path.utf8).write(to: stamp)
         let process = Process()
         process.executableURL = tool.url
         process.arguments = arguments
@@ -104,6 +120,15 @@ final class LineRelay: @unchecked Sendable {
 }
 
 extension ToolRunner {
+    /// Whether a build of the tool is there already: the one this plugin
+    /// last ran (its path kept in `stamp`), or one in the package's usual
+    /// build folder (another of the plugins, or `swift build`, built it).
+    static func toolIsBuilt(stamp: URL, package: URL, configuration: String) -> Bool {
+        let manager = FileManager.default
+        if let path = try? String(contentsOf: stamp, encoding: .utf8), manager.isExecutableFile(atPath: path) { return true }
+        return manager.isExecutableFile(atPath: package.appendingPathComponent(".build/\(configuration)/rowmotion").path)
+    }
+
     /// The site generator's packages are built only with Rowmotion's `Site`
     /// trait (on by default); a dependency line with `traits: []` leaves
     /// them out, and the tool cannot build. The build log says so only as a

@@ -40,6 +40,25 @@ public struct Filmstrip {
         self.rowLimit = rowLimit
     }
 
+    /// Where the frame of snapshot `index` is drawn, in the SVG's units
+    /// (its pixels at its own size): its left edge and its width.
+    public static func frame(ofSnapshot index: Int) -> (x: Int, width: Int) {
+        (margin + index * (frameWidth + gutter), frameWidth)
+    }
+
+    /// The size a filmstrip's SVG gives itself (its root's `width` and
+    /// `height`), nil for text that does not start as a filmstrip does.
+    public static func size(of svg: String) -> (width: Int, height: Int)? {
+        guard svg.hasPrefix("<svg "), let end = svg.firstIndex(of: ">") else { return nil }
+        let tag = svg[..<end]
+        func number(_ name: String) -> Int? {
+            guard let start = tag.range(of: " \(name)=\"") else { return nil }
+            return Int(tag[start.upperBound...].prefix { $0.isNumber })
+        }
+        guard let width = number("width"), let height = number("height") else { return nil }
+        return (width, height)
+    }
+
     /// One frame: a snapshot, and what the step into it did.
     struct Frame {
         var number: Int

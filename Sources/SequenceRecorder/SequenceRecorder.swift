@@ -4,30 +4,39 @@ import ListDiff
 /// Records the snapshots an app's data source goes through, in the app's
 /// own unit tests, and writes them as a snapshot sequence file that
 /// `rowmotion check`, `diff` and `build` read: the docs then replay exactly
-/// what the app's list did.
+/// what the app's list did, drawn as the app draws it.
 ///
 /// ```swift
-/// var recorder = SequenceRecorder<String, Chat>(title: "Inbox") { ["name": $0.name, "preview": $0.preview] }
+/// var recorder = SequenceRecorder<String, Chat>(
+///     title: "Inbox",
+///     options: SequenceOptions(animation: .fade, cell: .init(style: .subtitle, title: "name", subtitle: "preview", badge: "unread"))
+/// ) { ["name": $0.name, "preview": $0.preview, "unread": $0.unread] }
 /// recorder.record(dataSource.snapshot, label: "Initial")
 /// viewModel.receive(message)
 /// recorder.record(dataSource.snapshot, label: "Dave replies")
 /// try recorder.write(to: "examples/inbox.json")
 /// ```
 ///
-/// `fields` names what a row shows; two rows with the same id and the same
-/// fields are the same row to the file's reader, so give every field your
-/// row's `==` compares, or the file's batches will leave out reloads your
-/// app makes. Depends on ListDiff and Foundation only.
+/// `fields` names what a row shows, in the order a cell takes them, with
+/// their values' own types (a count stays a number, a flag a boolean). Two
+/// rows with the same id and the same fields are the same row to the file's
+/// reader, so give every field your row's `==` compares, or the file's
+/// batches will leave out reloads your app makes. Depends on ListDiff and
+/// Foundation only.
 public struct SequenceRecorder<SectionID: Hashable & CustomStringConvertible, Row: DiffableRow>
 where Row.ID: CustomStringConvertible {
     public var title: String
     public var description: String?
-    private let fields: (Row) -> [String: String]
-    private var steps: [SequenceFile.Step] = []
+    /// How the docs draw the rows and animate the changes.
+    public var options: SequenceOptions
+    private let fields: (Row) -> KeyValuePairs<String, any RecordableValue>
+    private var steps: [RecordedStep] = []
 
-    public init(title: String, description: String? = nil, fields: @escaping (Row) -> [String: String] = { _ in [:] }) {
+    public init(title: String, description: String? = nil, options: SequenceOptions = SequenceOptions(),
+                fields: @escaping (Row) -> KeyValuePairs<String, any RecordableValue> = { _ in [:] }) {
         self.title = title
         self.description = description
+        self.options = options
         self.fields = fields
     }
 
@@ -37,62 +46,368 @@ where Row.ID: CustomStringConvertible {
     /// Adds `snapshot` as the sequence's next step.
     public mutating func record(_ snapshot: Snapshot<SectionID, Row>, label: String? = nil) {
         let sections = snapshot.sections.map { section in
-            SequenceFile.Section(id: section.id.description, header: section.header, footer: section.footer,
-                         items: section.rows.map { SequenceFile.Item(id: $0.id.description, fields: fields($0)) })
+            RecordedSection(id: section.id.description, header: section.header, footer: section.footer,
+                            rows: section.rows.map { row in
+                                RecordedRow(id: row.id.description, fields: fields(row).map { ($0.key, $0.value.fieldValue) })
+                            })
         }
-        steps.append(SequenceFile.Step(label: label, sections: sections))
+        steps.append(RecordedStep(label: label, sections: sections))
     }
 
-    /// The sequence file's text (JSON, keys sorted: the same snapshots give
-    /// the same bytes).
-    public func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(SequenceFile(title: title, description: description, steps: steps))) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+    /// The sequence file's text: JSON, each row's fields in the order the
+    /// closure gives them (a cell without `cell:` takes its title and detail
+    /// in that order), everything else in a fixed order, so the same
+    /// snapshots give the same bytes.
+    ///
+    /// - Throws: `SequenceRecorderError` for what the file's reader would
+    ///   reject: no snapshot, a field named `id` or named twice in a row, a
+    ///   number that is not finite, a row without the `version` or
+    ///   `moveHint` field the options name, a `cell:` part naming a field
+    ///   no row has.
+    public func json() throws(SequenceRecorderError) -> String {
+        try check()
+        var out = JSONText()
+        out.object { top in
+            top.member("title") { $0.string(title) }
+            if let description { top.member("description") { $0.string(description) } }
+            options.write(into: &top)
+            top.member("steps") { list in
+                list.array(steps) { item, step in
+                    item.object { object in
+                        if let label = step.label { object.member("label") { $0.string(label) } }
+                        object.member("sections") { list in
+                            list.array(step.sections) { item, section in
+                                item.object { object in
+                                    object.member("id") { $0.string(section.id) }
+                                    if let header = section.header { object.member("header") { $0.string(header) } }
+                                    if let footer = section.footer { object.member("footer") { $0.string(footer) } }
+                                    object.member("items") { list in
+                                        list.array(section.rows) { item, row in
+                                            item.inlineObject { object in
+                                                object.member("id") { $0.string(row.id) }
+                                                for (name, value) in row.fields { object.member(name) { $0.value(value) } }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out.text + "\n"
     }
 
     /// Writes the file (atomically); `.json` is the name to give it.
     public func write(to path: String) throws {
         try Data(json().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
+
+    /// What the reader would reject, found before the file is written.
+    private func check() throws(SequenceRecorderError) {
+        guard !steps.isEmpty else { throw .noSnapshots }
+        var seen = Set<String>()
+        for (index, step) in steps.enumerated() {
+            for section in step.sections {
+                for row in section.rows {
+                    var names = Set<String>()
+                    for (name, value) in row.fields {
+                        if name == "id" { throw .reservedField(step: index, row: row.id) }
+                        if !names.insert(name).inserted { throw .repeatedField(name, step: index, row: row.id) }
+                        if case .double(let number) = value, !number.isFinite {
+                            throw .nonFiniteNumber(field: name, step: index, row: row.id)
+                        }
+                    }
+                    for (key, field) in [("version", options.version), ("moveHint", options.moveHint)] {
+                        if let field, !names.contains(field) { throw .missingField(field, option: key, step: index, row: row.id) }
+                    }
+                    seen.formUnion(names)
+                }
+            }
+        }
+        for (part, field) in options.cell?.parts ?? [] where !seen.contains(field) {
+            throw .unknownField(field, cellPart: part, known: seen.sorted())
+        }
+    }
 }
 
-/// What `SequenceRecorder` writes: `title`, `description`, `steps` of
-/// `label` and `sections` of `id`, `header`, `footer` and `items` (each an
-/// `id` and the row's fields).
-fileprivate struct SequenceFile: Encodable {
-    var title: String
-    var description: String?
-    var steps: [Step]
+/// What `SequenceRecorder.json()` and `write(to:)` refuse to write, because
+/// the file's reader would reject it. Steps are counted from 0, as the
+/// player's steps are.
+public enum SequenceRecorderError: Error, Equatable, CustomStringConvertible {
+    case noSnapshots
+    case reservedField(step: Int, row: String)
+    case repeatedField(String, step: Int, row: String)
+    case nonFiniteNumber(field: String, step: Int, row: String)
+    case missingField(String, option: String, step: Int, row: String)
+    case unknownField(String, cellPart: String, known: [String])
 
-    struct Step: Encodable {
-        var label: String?
-        var sections: [Section]
+    public var description: String {
+        switch self {
+        case .noSnapshots:
+            return "no snapshot was recorded; a sequence needs at least one (call record(_:label:))"
+        case .reservedField(let step, let row):
+            return "step \(step), row '\(row)': a field is named 'id', which the file gives the row's id; name it otherwise"
+        case .repeatedField(let name, let step, let row):
+            return "step \(step), row '\(row)': the field '\(name)' is given twice"
+        case .nonFiniteNumber(let field, let step, let row):
+            return "step \(step), row '\(row)': '\(field)' is not a finite number, which a JSON file cannot hold"
+        case .missingField(let field, let option, let step, let row):
+            return "step \(step), row '\(row)' has no '\(field)' field, which the options' \(option) names"
+        case .unknownField(let field, let part, let known):
+            return "the cell's \(part) names '\(field)', a field no recorded row has"
+                + (known.isEmpty ? "" : " (fields: \(known.joined(separator: ", ")))")
+        }
+    }
+}
+
+/// A value a recorded row's field can hold, written with its type: text,
+/// a whole number, a number, a flag, or nothing.
+public protocol RecordableValue {
+    var fieldValue: FieldValue { get }
+}
+
+extension FieldValue: RecordableValue { public var fieldValue: FieldValue { self } }
+extension String: RecordableValue { public var fieldValue: FieldValue { .string(self) } }
+extension Substring: RecordableValue { public var fieldValue: FieldValue { .string(String(self)) } }
+extension Int: RecordableValue { public var fieldValue: FieldValue { .int(self) } }
+extension Int32: RecordableValue { public var fieldValue: FieldValue { .int(Int(self)) } }
+extension Int64: RecordableValue { public var fieldValue: FieldValue { .int(Int(self)) } }
+extension Double: RecordableValue { public var fieldValue: FieldValue { .double(self) } }
+extension Float: RecordableValue { public var fieldValue: FieldValue { .double(Double(self)) } }
+extension Bool: RecordableValue { public var fieldValue: FieldValue { .bool(self) } }
+extension Optional: RecordableValue where Wrapped: RecordableValue {
+    public var fieldValue: FieldValue { self?.fieldValue ?? .null }
+}
+
+/// How the docs draw and replay a recorded sequence: the keys a sequence
+/// file has beside its steps (`animation`, `cell`, `version`, `moveHint`,
+/// `prefer`, and the list's size, style and timing). Nil leaves a key out,
+/// so the reader's default applies.
+public struct SequenceOptions: Equatable, Sendable {
+    /// `UITableView.RowAnimation`.
+    public enum Animation: String, CaseIterable, Sendable {
+        case fade, right, left, top, bottom, none, middle, automatic
     }
 
-    struct Section: Encodable {
-        var id: String
-        var header: String?
-        var footer: String?
-        var items: [Item]
+    /// `UITableView.Style`.
+    public enum TableStyle: String, CaseIterable, Sendable {
+        case plain, grouped, insetGrouped
     }
 
-    struct Item: Encodable {
-        var id: String
-        var fields: [String: String]
-
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
+    /// How rows are drawn: a `UITableViewCell` of a system style, with the
+    /// fields named as its parts (the sequence file's `cell:`).
+    public struct Cell: Equatable, Sendable {
+        /// `UITableViewCell.CellStyle`.
+        public enum Style: String, CaseIterable, Sendable {
+            case `default`, subtitle, value1, value2
         }
 
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(id, forKey: Key(stringValue: "id"))
-            for (name, value) in fields where name != "id" { try container.encode(value, forKey: Key(stringValue: name)) }
+        public var style: Style?
+        public var title: String?
+        public var subtitle: String?
+        public var detail: String?
+        public var image: String?
+        public var badge: String?
+        /// A field (whose `true` is a checkmark) or an accessory's name for
+        /// every row (`disclosureIndicator`).
+        public var accessory: String?
+        /// Fields never shown.
+        public var hide: [String]
+
+        public init(style: Style? = nil, title: String? = nil, subtitle: String? = nil, detail: String? = nil,
+                    image: String? = nil, badge: String? = nil, accessory: String? = nil, hide: [String] = []) {
+            (self.style, self.title, self.subtitle, self.detail) = (style, title, subtitle, detail)
+            (self.image, self.badge, self.accessory, self.hide) = (image, badge, accessory, hide)
         }
+
+        /// The accessories named for every row rather than by a field.
+        static let accessories: Set<String> = ["checkmark", "disclosureIndicator", "detailButton", "detailDisclosureButton"]
+
+        /// The parts that name a field, with the field, in the file's order.
+        var parts: [(String, String)] {
+            let named: [(String, String?)] = [("title", title), ("subtitle", subtitle), ("detail", detail), ("image", image),
+                                               ("badge", badge), ("accessory", accessory.flatMap { Self.accessories.contains($0) ? nil : $0 })]
+            return named.compactMap { part, field in field.map { (part, $0) } } + hide.map { ("hide", $0) }
+        }
+    }
+
+    public var animation: Animation?
+    /// Per kind of change, over `animation`.
+    public var insertAnimation: Animation?
+    public var deleteAnimation: Animation?
+    public var reloadAnimation: Animation?
+    public var cell: Cell?
+    /// A field whose change alone marks a row as changed.
+    public var version: String?
+    /// A field whose change marks a row as the one that moved, among equally small move sets.
+    public var moveHint: String?
+    public var prefer: MoveDirection?
+    /// The list's visible height and its width, in points.
+    public var height: Double?
+    public var width: Double?
+    public var style: TableStyle?
+    /// Seconds per batch (UIKit's 0.3 when nil).
+    public var duration: Double?
+    /// `usingSpringWithDamping:initialSpringVelocity:`; nil: ease-in-out.
+    public var springDamping: Double?
+    public var springVelocity: Double?
+
+    public init(animation: Animation? = nil, insertAnimation: Animation? = nil, deleteAnimation: Animation? = nil,
+                reloadAnimation: Animation? = nil, cell: Cell? = nil, version: String? = nil, moveHint: String? = nil,
+                prefer: MoveDirection? = nil, height: Double? = nil, width: Double? = nil, style: TableStyle? = nil,
+                duration: Double? = nil, springDamping: Double? = nil, springVelocity: Double? = nil) {
+        (self.animation, self.insertAnimation, self.deleteAnimation, self.reloadAnimation) = (animation, insertAnimation, deleteAnimation, reloadAnimation)
+        (self.cell, self.version, self.moveHint, self.prefer) = (cell, version, moveHint, prefer)
+        (self.height, self.width, self.style, self.duration) = (height, width, style, duration)
+        (self.springDamping, self.springVelocity) = (springDamping, springVelocity)
+    }
+
+    /// The keys, as the sequence file names them.
+    func write(into top: inout JSONText.Members) {
+        if let animation { top.member("animation") { $0.string(animation.rawValue) } }
+        let kinds = [("insert", insertAnimation), ("delete", deleteAnimation), ("reload", reloadAnimation)].compactMap { kind, style in
+            style.map { (kind, $0) }
+        }
+        if !kinds.isEmpty {
+            top.member("animations") { value in
+                value.inlineObject { object in for (kind, style) in kinds { object.member(kind) { $0.string(style.rawValue) } } }
+            }
+        }
+        if let version { top.member("version") { $0.string(version) } }
+        if let moveHint { top.member("moveHint") { $0.string(moveHint) } }
+        if let prefer { top.member("prefer") { $0.string(prefer.rawValue) } }
+        if let cell {
+            top.member("cell") { value in
+                value.inlineObject { object in
+                    if let style = cell.style { object.member("style") { $0.string(style.rawValue) } }
+                    for (part, field) in [("title", cell.title), ("subtitle", cell.subtitle), ("detail", cell.detail), ("image", cell.image),
+                                          ("badge", cell.badge), ("accessory", cell.accessory)] {
+                        if let field { object.member(part) { $0.string(field) } }
+                    }
+                    if !cell.hide.isEmpty { object.member("hide") { list in list.array(cell.hide, multiline: false) { $0.string($1) } } }
+                }
+            }
+        }
+        if let height { top.member("height") { $0.value(.double(height)) } }
+        if let width { top.member("width") { $0.value(.double(width)) } }
+        if let style { top.member("style") { $0.string(style.rawValue) } }
+        if let duration { top.member("duration") { $0.value(.double(duration)) } }
+        if let springDamping {
+            top.member("spring") { value in
+                value.inlineObject { object in
+                    object.member("damping") { $0.value(.double(springDamping)) }
+                    if let springVelocity { object.member("velocity") { $0.value(.double(springVelocity)) } }
+                }
+            }
+        }
+    }
+}
+
+struct RecordedStep {
+    var label: String?
+    var sections: [RecordedSection]
+}
+
+struct RecordedSection {
+    var id: String
+    var header: String?
+    var footer: String?
+    var rows: [RecordedRow]
+}
+
+struct RecordedRow {
+    var id: String
+    /// In the closure's order.
+    var fields: [(String, FieldValue)]
+}
+
+/// JSON written in the order it is given (Foundation's encoder keeps no
+/// key order unless it sorts): objects over several lines, two spaces an
+/// indent, rows and small mappings on one line each.
+struct JSONText {
+    private(set) var text = ""
+    private var depth = 0
+
+    struct Members {
+        fileprivate var json: JSONText
+        fileprivate var count = 0
+        fileprivate let multiline: Bool
+
+        mutating func member(_ key: String, _ value: (inout JSONText) -> Void) {
+            json.text += count == 0 ? "" : ","
+            json.text += multiline ? "\n" + String(repeating: "  ", count: json.depth) : (count == 0 ? "" : " ")
+            count += 1
+            json.string(key)
+            json.text += ": "
+            value(&json)
+        }
+    }
+
+    mutating func object(_ body: (inout Members) -> Void) { members(multiline: true, body) }
+
+    mutating func inlineObject(_ body: (inout Members) -> Void) { members(multiline: false, body) }
+
+    private mutating func members(multiline: Bool, _ body: (inout Members) -> Void) {
+        text += "{"
+        depth += 1
+        var members = Members(json: self, multiline: multiline)
+        text = ""  // so the members' copy of the text is the only one, and grows in place
+        body(&members)
+        self = members.json
+        depth -= 1
+        if multiline, members.count > 0 { text += "\n" + String(repeating: "  ", count: depth) }
+        text += "}"
+    }
+
+    mutating func array<Element>(_ elements: [Element], multiline: Bool = true, _ write: (inout JSONText, Element) -> Void) {
+        text += "["
+        depth += 1
+        for (index, element) in elements.enumerated() {
+            if index > 0 { text += "," }
+            if multiline {
+                text += "\n" + String(repeating: "  ", count: depth)
+            } else if index > 0 {
+                text += " "
+            }
+            write(&self, element)
+        }
+        depth -= 1
+        if multiline, !elements.isEmpty { text += "\n" + String(repeating: "  ", count: depth) }
+        text += "]"
+    }
+
+    mutating func value(_ value: FieldValue) {
+        switch value {
+        case .string(let string): self.string(string)
+        case .int(let number): text += String(number)
+        case .double(let number):
+            // Whole numbers as integers: the reader reads both alike, and 2 reads better than 2.0.
+            text += number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        case .bool(let flag): text += flag ? "true" : "false"
+        case .null: text += "null"
+        }
+    }
+
+    mutating func string(_ string: String) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        text += "\""
     }
 }

@@ -74,7 +74,7 @@ struct BaselineTests {
         try repository.edit("examples/messenger.yml", Self.daveRepliesWithoutAnEdit)
         let result = try repository.build("--baseline", "HEAD", "--summary", "s.md", "--fail-on-changes")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("rowmotion: 1 examples animate differently since HEAD"), "\(result.stderr)")
+        #expect(result.stderr.contains("rowmotion: 1 example animates differently since HEAD"), "\(result.stderr)")
         // The site is written all the same, for the job to upload.
         let page = repository.read("_site/changes.html")
         let changed = page.components(separatedBy: "data-rowmotion-change=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
@@ -82,12 +82,20 @@ struct BaselineTests {
         #expect(page.components(separatedBy: "data-rowmotion-player=\"messenger.yml\"").count - 1 == 2, "the baseline's and the current player")
         #expect(page.contains("Before (HEAD)") && page.contains(">Now<"))
         #expect(page.contains("Step 2: Dave replies"))
-        #expect(page.contains("dave is no longer reloaded"))
+        #expect(page.contains("“Dave” is no longer reloaded"), "rows are named by their titles, not their ids")
+        // A reviewer starts where it changed (issue 30, item 4): both players
+        // open at step 2, both filmstrips outline its frame, and the step
+        // links to the example's page at #step-2.
+        #expect(page.components(separatedBy: "data-rowmotion-player=\"messenger.yml\" data-step=\"2\"").count - 1 == 2, "both players at step 2")
+        #expect(page.components(separatedBy: "<span class=\"filmstrip-mark\" data-step=\"2\" style=\"left: 494px; width: 202px\">").count - 1 == 2)
+        #expect(page.contains("(step 2 outlined)"))
+        #expect(page.contains("<h3><a href=\"examples/messenger.html#step-2\">Step 2: Dave replies</a></h3>"))
+        #expect(page.contains("<a href=\"examples/messenger.html#step-2\">the example's page at step 2</a>"))
         #expect(FileManager.default.fileExists(atPath: repository.root.appendingPathComponent("_site/changes/messenger.before.svg").path))
         #expect(repository.read("_site/index.html").contains("href=\"changes.html\""))
         let summary = repository.read("s.md")
         #expect(summary.contains("| `messenger.yml`"), "\(summary)")
-        #expect(summary.contains("- step 2 (“Dave replies”): now 1 batch (was 2); dave is no longer reloaded"), "\(summary)")
+        #expect(summary.contains("- step 2 (“Dave replies”): now 1 batch (was 2); “Dave” is no longer reloaded"), "\(summary)")
         #expect(summary.contains("| changed | 4 | 6 → 5 |"), "\(summary)")
 
         // Committed, nothing changes any more.
@@ -121,7 +129,7 @@ struct BaselineTests {
         let summary = repository.read("s.md")
         #expect(summary.contains("| `profile.yml`") && summary.contains("| removed |"))
         #expect(summary.contains("| `profile-renamed.yml`") && summary.contains("| added |"))
-        #expect(summary.contains("Pages whose text changed: `getting-started.html` (changed), `scenarios/profile.html` (changed), `uikit-rules.html` (changed)"),
+        #expect(summary.contains("Pages whose text changed: `site/getting-started.md` (changed), `site/scenarios/profile.md` (changed), `site/uikit-rules.md` (changed)"),
                 "\(summary)")
         let failing = try repository.build("--baseline", "HEAD", "--fail-on-changes")
         #expect(failing.status == 1)
@@ -180,9 +188,9 @@ struct BaselineTests {
 
         let result = try repository.build("--baseline-report", "main.json", "--summary", "s.md", "--fail-on-changes")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("rowmotion: 1 examples animate differently since main.json"))
+        #expect(result.stderr.contains("rowmotion: 1 example animates differently since main.json"))
         let summary = repository.read("s.md")
-        #expect(summary.contains("- step 1 (“Carol writes; Alice edits her last message”): now 2 batches (was 1); alice's reload now waits for a second batch"),
+        #expect(summary.contains("- step 1 (“Carol writes; Alice edits her last message”): now 2 batches (was 1); the reload of “Alice” now waits for a second batch"),
                 "\(summary)")
         #expect(repository.read("_site/changes.html").contains("data-rowmotion-change=\"messenger.yml\""))
     }
@@ -242,7 +250,7 @@ struct BaselineTests {
         try repository.commit("the pull request, with a report of its own tree as origin/main")
         let result = try repository.build("--baseline", "origin/main", "--fail-on-changes")
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("rowmotion: 1 examples animate differently since origin/main"), "\(result.stderr)")
+        #expect(result.stderr.contains("rowmotion: 1 example animates differently since origin/main"), "\(result.stderr)")
     }
 
     /// A report is data: a forged filmstrip (script in the SVG a reviewer
@@ -298,7 +306,7 @@ struct BaselineTests {
         try repository.edit("examples/messenger.yml", Self.daveRepliesWithoutAnEdit)
         let result = try repository.build("--baseline", "HEAD", "--fail-on-changes")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("rowmotion: 1 examples animate differently since HEAD"), "\(result.stderr)")
+        #expect(result.stderr.contains("rowmotion: 1 example animates differently since HEAD"), "\(result.stderr)")
     }
 
     /// A symbolic link in the revision that leads out of the project is

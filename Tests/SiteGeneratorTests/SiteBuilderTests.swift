@@ -478,6 +478,27 @@ struct SiteBuilderTests {
         #expect(warnings.first == "\(links):6:10: warning: link to '#step-9', which is not a heading or element id of \(example); its steps are step-0 to step-1")
     }
 
+    /// An example page's calls are coloured as every Swift block is, a
+    /// line per call, in the spans the player's script marks on hover
+    /// (issue 30, item 7: they were plain text beside coloured pages).
+    @Test func examplePageCalls_areColouredSwift_aLinePerCall() throws {
+        let project = try FixtureProject(files: sampleFiles)
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        let html = String(decoding: site.files["examples/list.html"] ?? [], as: UTF8.self)
+        let start = try #require(html.range(of: "<pre class=\"swift-calls\"><code data-lines>"))
+        let end = try #require(html.range(of: "</code></pre>", range: start.upperBound..<html.endIndex))
+        let calls = String(html[start.upperBound..<end.lowerBound])
+        #expect(calls.hasPrefix("<span class=\"call-line\">"))
+        #expect(calls.contains("<span class=\"hl-type\">IndexPath</span>"))
+        #expect(calls.contains("<span class=\"hl-number\">0</span>"))
+        // One span per call, and the text is the calls' own text.
+        let lines = calls.components(separatedBy: "<span class=\"call-line\">").dropFirst()
+        #expect(lines.count == 1, "list.yml's one step moves c to the front: one call")
+        let text = calls.replacingOccurrences(of: "<[^>]+>", with: "", options: .regularExpression)
+        #expect(text == "tableView.moveRow(at: IndexPath(row: 2, section: 0), to: IndexPath(row: 0, section: 0))")
+    }
+
     /// A theme's page template may read `nav` itself besides including the
     /// memoized partial: the items are there when it asks.
     @Test func aPageTemplateReadingNavItself_getsTheItems_besidesTheMemoizedPartial() throws {

@@ -78,6 +78,28 @@ def test_changesPage_playsBothVersions_linked_eachAsRowmotionDiffReportsIt(drive
             assert [batch["rows"] for batch in step["batches"]] == [batch["rows"] for batch in reported["batches"]]
     assert [len(s["batches"]) for s in reports[0]["steps"]] != [len(s["batches"]) for s in reports[1]["steps"]]
 
+    # A reviewer starts where it changed (issue 30, item 4): both players
+    # open at step 2, the first that animates differently, and each
+    # filmstrip has scrolled its outlined frame of step 2 into view.
+    opened = driver.execute_script("return arguments[0].map((i) => window.Rowmotion.players[i].step)", indexes)
+    assert opened == [2, 2]
+    figures = blocks[0].find_elements(By.CSS_SELECTOR, ".change-filmstrips figure")
+    assert len(figures) == 2
+    for figure in figures:
+        seen = driver.execute_script("""
+            const figure = arguments[0], mark = figure.querySelector('.filmstrip-mark'), image = figure.querySelector('img');
+            const box = figure.getBoundingClientRect(), outline = mark.getBoundingClientRect();
+            return {step: mark.dataset.step, scrolled: figure.scrollLeft, wider: figure.scrollWidth > figure.clientWidth,
+                    inView: outline.left >= box.left && outline.right <= box.right, drawnAt: image.getBoundingClientRect().width,
+                    natural: image.naturalWidth};
+        """, figure)
+        assert seen["step"] == "2" and seen["wider"] and seen["scrolled"] > 0 and seen["inView"], seen
+        assert seen["drawnAt"] == seen["natural"], "the outline is placed in the filmstrip's own pixels"
+    driver.execute_async_script("""
+        const [indexes, done] = arguments;
+        Promise.all(indexes.map((i) => window.Rowmotion.players[i].goTo(0))).then(() => done());
+    """, indexes)
+
     # Driving the current player drives the baseline; each settles on its own version's target.
     for number in range(1, len(reports[1]["steps"]) + 1):
         settled = driver.execute_async_script(SETTLE, list(reversed(indexes)), "next")

@@ -164,7 +164,7 @@ public struct FrontMatter: Equatable, Sendable {
     /// Front matter read by the YAML parser, every problem reported; nil
     /// when it is not a mapping (see `read`).
     static func parsed(_ yaml: String, file: String, diagnostics: inout [Diagnostic]) -> FrontMatter? {
-        var matter = FrontMatter()
+        let matter = FrontMatter()
         guard !yaml.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return matter }
         let value: LocatedValue
         switch LocatedYAML.parse(yaml, file: file, lineOffset: 1) {

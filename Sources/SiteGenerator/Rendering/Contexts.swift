@@ -129,7 +129,11 @@ struct PlayerView {
 struct BatchView {
     var number: Int
     var explanation: String
+    /// The calls as text, a line each (themes from before `callsHTML`).
     var calls: String
+    /// The calls coloured as other Swift code, each line a `.call-line`
+    /// span (what the player's script marks on hover).
+    var callsHTML: String
 }
 
 struct StepView {
@@ -218,6 +222,12 @@ struct ChangeView: MustacheParent {
     var playersHTML: String
     var beforeFilmstrip: String?
     var afterFilmstrip: String?
+    /// Where each filmstrip's frame of the first changed step is.
+    var beforeMark: FilmstripMarkView?
+    var afterMark: FilmstripMarkView?
+    /// The example's page, at the first changed step (`#step-N`).
+    var exampleHref: String?
+    var firstStep: Int?
 
     func child(named key: String) -> Any? {
         switch key {
@@ -229,6 +239,10 @@ struct ChangeView: MustacheParent {
         case "playersHTML": return playersHTML
         case "beforeFilmstrip": return beforeFilmstrip
         case "afterFilmstrip": return afterFilmstrip
+        case "beforeMark": return beforeMark
+        case "afterMark": return afterMark
+        case "exampleHref": return exampleHref
+        case "firstStep": return firstStep
         default: return nil
         }
     }
@@ -240,6 +254,8 @@ struct StepChangeView: MustacheParent {
     var summary: String
     var counts: String?
     var listingHTML: String
+    /// The step on the example's page (`#step-N`), where it still has it.
+    var href: String?
 
     func child(named key: String) -> Any? {
         switch key {
@@ -249,6 +265,7 @@ struct StepChangeView: MustacheParent {
         case "counts": return counts
         case "hasListing": return !listingHTML.isEmpty
         case "listingHTML": return listingHTML
+        case "href": return href
         default: return nil
         }
     }
@@ -258,12 +275,15 @@ struct PageChangeView: MustacheParent {
     var title: String
     var href: String?
     var kind: String
+    /// The Markdown file, as the pull request names it.
+    var source: String?
 
     func child(named key: String) -> Any? {
         switch key {
         case "title": return title
         case "href": return href
         case "kind": return kind
+        case "source": return source
         default: return nil
         }
     }
@@ -312,6 +332,7 @@ extension BatchView: MustacheParent {
         case "number": return self.number
         case "explanation": return self.explanation
         case "calls": return self.calls
+        case "callsHTML": return self.callsHTML
         default: return nil
         }
     }

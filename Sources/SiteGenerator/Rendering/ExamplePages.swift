@@ -161,6 +161,15 @@ extension SiteBuilder {
         value.first.map { String($0).uppercased() } ?? ""
     }
 
+    /// A batch's calls as the example page shows them: coloured as every
+    /// Swift block is, each call a `.call-line` span ending in its line
+    /// break (the last has none), as the player's script would split them.
+    static func callLinesHTML(_ calls: [String]) -> String {
+        calls.enumerated().map { index, call in
+            "<span class=\"call-line\">" + SwiftHighlighter.html(call) + (index < calls.count - 1 ? "\n" : "") + "</span>"
+        }.joined()
+    }
+
     /// The example's page, its filmstrip, and any UIKit rule problems its
     /// batches have.
     static func examplePage(_ example: Example, theme: Theme, chrome: Chrome, shared: PlayerParts? = nil) throws(Diagnostic) -> (html: String, svg: String, problems: [RuleViolation]) {
@@ -176,8 +185,9 @@ extension SiteBuilder {
                 counts.append("\(count) \(label)")
             }
             let batches = step.changeset.stages.enumerated().map { number, stage in
-                BatchView(number: number + 1, explanation: DiffReport.explanation(of: step.changeset.stages, at: number),
-                          calls: DiffReport.calls(for: stage.batch, animations: sequence.animations).joined(separator: "\n"))
+                let calls = DiffReport.calls(for: stage.batch, animations: sequence.animations)
+                return BatchView(number: number + 1, explanation: DiffReport.explanation(of: step.changeset.stages, at: number),
+                                 calls: calls.joined(separator: "\n"), callsHTML: callLinesHTML(calls))
             }
             return StepView(number: step.to, label: step.label, counts: counts.isEmpty ? "no row changes" : counts.joined(separator: ", "),
                             deferred: batches.count > 1, batchCount: batches.count, batches: batches)

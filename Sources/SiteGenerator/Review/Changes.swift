@@ -64,6 +64,9 @@ public struct Changes: Codable, Equatable, Sendable {
         public var output: String
         public var title: String
         public var kind: Kind
+        /// The Markdown file (`site/index.md`), as a reviewer finds it in
+        /// the pull request's files; nil in reports written before it was kept.
+        public var source: String?
     }
 
     /// Whether any example was added, removed or animates differently.
@@ -94,9 +97,10 @@ public struct Changes: Codable, Equatable, Sendable {
         let newPages = Dictionary(current.pages.map { ($0.output, $0) }) { first, _ in first }
         pages = Set(oldPages.keys).union(newPages.keys).sorted().compactMap { output in
             switch (oldPages[output], newPages[output]) {
-            case let (old?, new?): return old.hash == new.hash ? nil : PageChange(output: output, title: new.title, kind: .changed)
-            case let (old?, nil): return PageChange(output: output, title: old.title, kind: .removed)
-            case let (nil, new?): return PageChange(output: output, title: new.title, kind: .added)
+            case let (old?, new?):
+                return old.hash == new.hash ? nil : PageChange(output: output, title: new.title, kind: .changed, source: new.source)
+            case let (old?, nil): return PageChange(output: output, title: old.title, kind: .removed, source: old.source)
+            case let (nil, new?): return PageChange(output: output, title: new.title, kind: .added, source: new.source)
             case (nil, nil): return nil
             }
         }
@@ -111,6 +115,7 @@ public struct Changes: Codable, Equatable, Sendable {
                                       listing: [], summary: "the first snapshot's rows changed"))
         }
         let sameStyles = a.player.animations == b.player.animations
+        let names = StepWords.Names(current: b, baseline: a)
         for index in 0..<max(a.steps.count, b.steps.count) {
             let oldStep = index < a.steps.count ? a.steps[index] : nil
             let newStep = index < b.steps.count ? b.steps[index] : nil
@@ -127,7 +132,7 @@ public struct Changes: Codable, Equatable, Sendable {
                 removedCalls: listing.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) },
                 addedCalls: listing.filter { $0.hasPrefix("+") }.map { String($0.dropFirst()) },
                 listing: listing,
-                summary: StepWords.describe(before: oldStep, after: newStep, oldCells: oldPlayer, newCells: newPlayer)))
+                summary: StepWords.describe(before: oldStep, after: newStep, oldCells: oldPlayer, newCells: newPlayer, names: names)))
         }
         return changes
     }

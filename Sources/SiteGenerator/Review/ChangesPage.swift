@@ -1,3 +1,4 @@
+import Mustache
 import Diagnostics
 import Reports
 
@@ -15,38 +16,58 @@ extension SiteBuilder {
     }
 
     /// The page, and the baseline filmstrips it shows (path → bytes).
-    static func changesPage(_ changes: Changes, baseline: BuildReport, current: SiteInputs, theme: Theme, chrome: Chrome,
-                            shared: PlayerParts) throws(Diagnostic) -> (html: String, files: [String: [UInt8]]) {
+    static func changesPage(_ changes: Changes, baseline: BuildReport, current: SiteInputs, currentReport: BuildReport, theme: Theme,
+                            chrome: Chrome, shared: PlayerParts) throws(Diagnostic) -> (html: String, files: [String: [UInt8]]) {
         let before = Dictionary(baseline.examples.map { ($0.example, $0) }) { first, _ in first }
+        let after = Dictionary(currentReport.examples.map { ($0.example, $0) }) { first, _ in first }
         var files: [String: [UInt8]] = [:]
         var views: [ChangeView] = []
         for change in changes.examples {
+            // Both players open at the first step that animates differently,
+            // and both filmstrips mark it: a reviewer starts where it changed.
+            let first = change.steps.first?.step
             var players = ""
             var beforeFilmstrip: String?, afterFilmstrip: String?
+            var beforeMark: FilmstripMarkView?, afterMark: FilmstripMarkView?
             if let old = before[change.example], change.kind != .added {
-                players += try theme.render("player", baselinePlayer(old, base: changes.base))
+                var view = baselinePlayer(old, base: changes.base)
+                view.step = min(first ?? 0, max(0, old.stepCount - 1))
+                players += try theme.render("player", view)
                 let path = baselineFilmstripPath(change.example)
                 files[path] = Array(old.animation.filmstrip.utf8)
                 beforeFilmstrip = path
+                beforeMark = FilmstripMarkView(svg: old.animation.filmstrip, step: first, snapshots: old.stepCount)
             }
+            var exampleHref: String?
             if let example = current.examplesByName[change.example], change.kind != .removed {
                 var view = playerView(example, spec: nil, shared: shared)
                 view.strategyLabel = "Now"
                 view.moveSummary = summary(of: example.changesets.map(\.rowCounts.moved), snapshots: example.sequence.steps.count)
+                view.step = min(first ?? 0, max(0, example.sequence.steps.count - 1))
                 players += try theme.render("player", view)
                 afterFilmstrip = filmstripPath(example.name)
+                afterMark = after[change.example].flatMap {
+                    FilmstripMarkView(svg: $0.animation.filmstrip, step: first, snapshots: example.sequence.steps.count)
+                }
+                exampleHref = RelativeURL.safe(examplePath(example.name))
             }
+            let stepsAfter = change.stepsAfter
             views.append(ChangeView(
                 name: change.example, title: change.title, kind: change.kind.rawValue,
                 stepsSummary: stepsSummary(change),
                 steps: change.steps.map { step in
                     StepChangeView(step: step.step, label: step.label, summary: step.summary, counts: counts(step),
-                                   listingHTML: listingHTML(step.listing))
+                                   listingHTML: listingHTML(step.listing),
+                                   href: step.step < stepsAfter ? exampleHref.map { $0 + "#step-\(step.step)" } : nil)
                 },
-                playersHTML: players, beforeFilmstrip: beforeFilmstrip, afterFilmstrip: afterFilmstrip))
+                playersHTML: players, beforeFilmstrip: beforeFilmstrip, afterFilmstrip: afterFilmstrip,
+                beforeMark: beforeMark, afterMark: afterMark,
+                exampleHref: exampleHref.map { href in first.map { $0 < stepsAfter ? href + "#step-\($0)" : href } ?? href },
+                firstStep: first))
         }
         let pages = changes.pages.map { page in
-            PageChangeView(title: page.title, href: page.kind == .removed ? nil : RelativeURL.safe(page.output), kind: page.kind.rawValue)
+            PageChangeView(title: page.title, href: page.kind == .removed ? nil : RelativeURL.safe(page.output), kind: page.kind.rawValue,
+                           source: page.source)
         }
         let context = ChangesContext(chrome: chrome, title: "Changes since \(changes.base)",
                                      description: "What animates differently since \(changes.base)", base: changes.base,
@@ -104,7 +125,7 @@ extension SiteBuilder {
         listing.map { line in
             let kind = line.hasPrefix("-") ? "diff-del" : line.hasPrefix("+") ? "diff-add" : "diff-same"
             let sign = line.hasPrefix("-") ? "−" : line.hasPrefix("+") ? "+" : " "
-            return "<span class=\"\(kind)\">\(sign) \(HTMLText.escape(String(line.dropFirst())))</span>"
+            return "<span class=\"\(kind)\">\(sign) \(SwiftHighlighter.html(String(line.dropFirst())))</span>"
         }.joined()
     }
 }
@@ -128,8 +149,8 @@ extension BuiltSite {
         let changes = Changes(base: baseline.name, baseline: baseline.report, current: current)
         self.changes = changes
         do {
-            let page = try SiteBuilder.changesPage(changes, baseline: baseline.report, current: inputs, theme: inputs.theme,
-                                                   chrome: chrome, shared: shared)
+            let page = try SiteBuilder.changesPage(changes, baseline: baseline.report, current: inputs, currentReport: current,
+                                                   theme: inputs.theme, chrome: chrome, shared: shared)
             files[SiteBuilder.changesPath] = Array(page.html.utf8)
             files.merge(page.files) { _, new in new }
         } catch {
@@ -137,5 +158,34 @@ extension BuiltSite {
         }
         guard !changes.examples.isEmpty || !changes.pages.isEmpty else { return nil }
         return ChangesLink(href: SiteBuilder.changesPath, text: "Changes since \(baseline.name): " + SiteBuilder.headline(changes))
+    }
+}
+
+/// A filmstrip's size, and the box around the frame of the step a review
+/// starts at, in the filmstrip's pixels.
+struct FilmstripMarkView: MustacheParent {
+    var width: Int
+    var height: Int
+    var step: Int
+    var left: Int
+    var markWidth: Int
+
+    /// Nil when the filmstrip has no frame for `step` (or there is no step).
+    init?(svg: String, step: Int?, snapshots: Int) {
+        guard let step, step < snapshots, let size = Filmstrip.size(of: svg) else { return nil }
+        let frame = Filmstrip.frame(ofSnapshot: step)
+        (width, height, self.step) = (size.width, size.height, step)
+        (left, markWidth) = (frame.x - 6, frame.width + 12)
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "width": return width
+        case "height": return height
+        case "step": return step
+        case "left": return left
+        case "markWidth": return markWidth
+        default: return nil
+        }
     }
 }

@@ -35,7 +35,8 @@ public enum ChangesSummary {
             }
         }
         if !changes.pages.isEmpty {
-            lines.append("Pages whose text changed: " + changes.pages.map { "`\(code($0.output))` (\($0.kind.rawValue))" }.joined(separator: ", "))
+            // Named by their Markdown file, as the pull request's files list them.
+            lines.append("Pages whose text changed: " + changes.pages.map { "`\(code($0.source ?? $0.output))` (\($0.kind.rawValue))" }.joined(separator: ", "))
             lines.append("")
         }
         return lines.joined(separator: "\n")

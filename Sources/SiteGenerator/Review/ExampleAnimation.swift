@@ -45,6 +45,30 @@ public struct ExampleAnimation: Codable, Equatable, Sendable {
             && player.steps == other.player.steps
     }
 
+    /// What names each row and section in words, as the list shows them:
+    /// a row by its title (its cell's title, else its first shown text), a
+    /// section by its header; where a later step reloads or inserts a row,
+    /// its newest title. Ids stand for rows and sections without text.
+    public func names() -> (rows: [String: String], sections: [String: String]) {
+        var rows: [String: String] = [:], sections: [String: String] = [:]
+        func take(_ section: PlayerData.Section) {
+            if let header = section.header, !header.isEmpty { sections[section.id] = header }
+            section.items.forEach(take)
+        }
+        func take(_ row: PlayerData.Row) {
+            let title = row.fields.first { $0.count > 2 && $0[2] == "title" } ?? row.fields.first { $0.count == 2 }
+            if let text = title?[1], !text.isEmpty { rows[row.id] = text }
+        }
+        initial.forEach(take)
+        for step in player.steps {
+            for batch in step.batches {
+                batch.newSections.forEach(take)
+                (batch.insertedRows + batch.reloadedRows).forEach(take)
+            }
+        }
+        return (rows, sections)
+    }
+
     init(_ example: SiteBuilder.Example) {
         let sequence = example.sequence
         initial = sequence.steps[0].snapshot.sections.map { PlayerData.section($0, of: sequence) }

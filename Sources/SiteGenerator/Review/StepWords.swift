@@ -1,12 +1,49 @@
-/// What changed in one step, in words a reviewer reads in a pull request:
-/// "now 2 batches (was 1); carol's reload now waits for a second batch;
-/// bob is no longer moved".
+/// What changed in one step, in words a reviewer reads in a pull request,
+/// naming rows as the list shows them: "now 2 batches (was 1); the reload
+/// of “Carol” now waits for a second batch; “Bob” is no longer moved".
 enum StepWords {
     /// The most phrases a step's summary lists before "and N more".
     static let limit = 4
 
+    /// How rows and sections are named: by their title or header in
+    /// quotes, with the id beside it where two share one; by the id where
+    /// they have no text.
+    struct Names {
+        var rows: [String: String] = [:]
+        var sections: [String: String] = [:]
+        private var sharedRowTitles: Set<String> = []
+        private var sharedSectionTitles: Set<String> = []
+
+        init() {}
+
+        /// The current build's names, the baseline's for what it alone has.
+        init(current: ExampleAnimation?, baseline: ExampleAnimation?) {
+            let none: (rows: [String: String], sections: [String: String]) = ([:], [:])
+            let old = baseline?.names() ?? none, new = current?.names() ?? none
+            rows = old.rows.merging(new.rows) { _, newer in newer }
+            sections = old.sections.merging(new.sections) { _, newer in newer }
+            sharedRowTitles = Self.shared(rows)
+            sharedSectionTitles = Self.shared(sections)
+        }
+
+        static func shared(_ names: [String: String]) -> Set<String> {
+            var count: [String: Int] = [:]
+            for title in names.values { count[title, default: 0] += 1 }
+            return Set(count.filter { $0.value > 1 }.keys)
+        }
+
+        func row(_ id: String) -> String { Self.name(id, rows[id], shared: sharedRowTitles) }
+
+        func section(_ id: String) -> String { "section " + Self.name(id, sections[id], shared: sharedSectionTitles) }
+
+        static func name(_ id: String, _ title: String?, shared: Set<String>) -> String {
+            guard let title, title != id else { return id.isEmpty ? "“”" : id }
+            return "“\(title)”" + (shared.contains(title) ? " (\(id))" : "")
+        }
+    }
+
     static func describe(before: ExampleAnimation.Step?, after: ExampleAnimation.Step?,
-                         oldCells: PlayerData.Step?, newCells: PlayerData.Step?) -> String {
+                         oldCells: PlayerData.Step?, newCells: PlayerData.Step?, names: Names = Names()) -> String {
         guard let before else { return "a new step" + (after.map { ", \(batches($0.batches.count))" } ?? "") }
         guard let after else { return "the step was removed" }
         var phrases: [String] = []
@@ -18,11 +55,11 @@ enum StepWords {
             for id in Set(old.keys).union(new.keys).sorted() {
                 let was = old[id] ?? [:], now = new[id] ?? [:]
                 for kind in ["delete", "insert", "move", "reload"] {
-                    let name = noun == "row" ? id : "section \(id)"
+                    let name = noun == "row" ? names.row(id) : names.section(id)
                     switch (was[kind], now[kind]) {
                     case let (from?, to?) where from != to:
-                        phrases.append(to > from ? "\(name)'s \(kind) now waits for \(ordinal(to)) batch"
-                                                 : "\(name)'s \(kind) now comes in \(ordinal(to)) batch (was \(ordinal(from)))")
+                        phrases.append(to > from ? "the \(kind) of \(name) now waits for \(ordinal(to)) batch"
+                                                 : "the \(kind) of \(name) now comes in \(ordinal(to)) batch (was \(ordinal(from)))")
                     case (nil, _?): phrases.append("\(name) is now \(past(kind))")
                     case (_?, nil): phrases.append("\(name) is no longer \(past(kind))")
                     default: break

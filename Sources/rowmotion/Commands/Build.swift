@@ -157,8 +157,8 @@ struct Build: ParsableCommand {
             if let changes = site.changes { print("compared with \(changes.base): \(SiteBuilder.headline(changes)) (\(out)/\(SiteBuilder.changesPath))") }
         }
         if failOnChanges, let changes = site.changes, !changes.examples.isEmpty {
-            // The wording the CI recipe's readers match, whatever the count.
-            FileHandle.standardError.write(Data("rowmotion: \(changes.examples.count) examples animate differently since \(changes.base)\n".utf8))
+            let count = changes.examples.count
+            FileHandle.standardError.write(Data("rowmotion: \(count) example\(count == 1 ? " animates" : "s animate") differently since \(changes.base)\n".utf8))
             throw ExitCode(1)
         }
     }
