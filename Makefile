@@ -9,7 +9,7 @@ VENV   := .venv
 # converter the CommonMark spec comparison checks pages against).
 APT_PACKAGES := libcmark-dev cmark
 
-.PHONY: site test fuzz build release deps check-portability venv node browser commonmark-spec bench bench-page clean
+.PHONY: site test fuzz install build release deps check-portability venv node browser commonmark-spec bench bench-page clean
 
 ## Build the tool, then the site: site/ and examples/ into _site/ with the
 ## default theme (a project's templates/ overrides it file by file). Strict:
@@ -60,6 +60,13 @@ fuzz: deps node
 	.build/debug/rowmotion build --strict --out .build/strict-site
 	ROWMOTION_CALL_FUZZ=1000 ROWMOTION_FRAME_SEQUENCES=200 $(VENV)/bin/pytest -q Tests/browser/test_call_fuzz.py Tests/browser/test_frames.py
 
+## The tool on your PATH: $(PREFIX)/bin/rowmotion (a release build).
+PREFIX ?= /usr/local
+install: deps release
+	mkdir -p "$(PREFIX)/bin"
+	install -m 755 .build/release/rowmotion "$(PREFIX)/bin/rowmotion"
+	@echo "installed $(PREFIX)/bin/rowmotion"
+
 ## Every target and the tests, failing on a compiler warning in our own files.
 build:
 	bash scripts/build-without-warnings.sh $(SWIFT)
@@ -104,10 +111,11 @@ browser:
 bench:
 	$(SWIFT) run -c release rowmotion-bench
 
-## Measure the engine and regenerate site/benchmarks.md (table and chart) from the figures.
+## Measure the engine and regenerate site/benchmarks.md (table and chart) from the figures,
+## keeping the page's hand-written part (the site build's figures, the history).
 bench-page:
 	$(SWIFT) run -c release rowmotion-bench --json > .build/bench.json
-	python3 scripts/benchmark-page.py .build/bench.json > site/benchmarks.md
+	python3 scripts/benchmark-page.py .build/bench.json site/benchmarks.md
 
 ## Install the system packages that are missing, if any: apt-get on
 ## Debian, Homebrew on macOS (scripts/install-deps.sh maps the names).

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes site/benchmarks.md from `rowmotion-bench --json` output: the
 measured table and an SVG bar chart of ListDiff against the standard
-library per case (log scale). `make bench-page` measures and regenerates it;
-nothing in the page is typed by hand."""
+library per case (log scale). `make bench-page` measures and regenerates it.
+The measured part is never typed by hand; what follows the MARKER line (the
+site build's figures and the history of the measurements) is, and a
+regeneration keeps it as it is."""
 import json
 import math
 import sys
@@ -66,7 +68,16 @@ def chart(results):
     return "\n".join(out)
 
 
-def page(results, source):
+MARKER = "<!-- Written by hand from here on: make bench-page keeps it. -->"
+
+
+def kept_part(existing):
+    """What follows the marker in the page as it is (the marker included), or nothing."""
+    index = existing.find(MARKER)
+    return existing[index:] if index >= 0 else ""
+
+
+def page(results, source, kept=""):
     ints = [r for r in results if r["case"].endswith("/int")]
     lines = [
         "---", "title: Benchmarks", "order: 8",
@@ -97,16 +108,30 @@ def page(results, source):
         if any(r["case"].split("/")[0] == key for r in results):
             lines.append(f"- **{key}**: {text}.")
     lines += ["", "Reproduce with `swift run -c release rowmotion-bench` (a table) or `--json`. The site build has a",
-              "benchmark of its own: `swift run -c release rowmotion-bench site`.", ""]
-    return "\n".join(lines)
+              "benchmark of its own: `swift run -c release rowmotion-bench site` (below).", ""]
+    text = "\n".join(lines)
+    return text + ("\n" + kept if kept else "")
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: benchmark-page.py BENCH.json  (the output of rowmotion-bench --json)")
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: benchmark-page.py BENCH.json [PAGE.md]  (BENCH.json: the output of rowmotion-bench --json;\n"
+                 "       PAGE.md is rewritten, keeping its hand-written part; without it the page goes to stdout)")
     with open(sys.argv[1], encoding="utf-8") as handle:
         results = json.load(handle)
-    sys.stdout.write(page(results, "rowmotion-bench --json"))
+    if len(sys.argv) == 2:
+        sys.stdout.write(page(results, "rowmotion-bench --json"))
+        return
+    try:
+        with open(sys.argv[2], encoding="utf-8") as handle:
+            kept = kept_part(handle.read())
+    except FileNotFoundError:
+        kept = ""
+    text = page(results, "rowmotion-bench --json", kept)
+    with open(sys.argv[2] + ".tmp", "w", encoding="utf-8") as handle:
+        handle.write(text)
+    import os
+    os.replace(sys.argv[2] + ".tmp", sys.argv[2])
 
 
 if __name__ == "__main__":

@@ -33,3 +33,17 @@ def test_page_hasEveryCase_andAValidChartWithTwoBarsPerIntCase():
     # The standard library's B bar is the longest, ListDiff's F bar the shortest.
     widths = [float(bar.get("width")) for bar in bars]
     assert max(widths) == widths[5] and min(widths) == widths[2]
+
+
+def test_regenerating_keeps_the_hand_written_part_after_the_marker(tmp_path):
+    results = tmp_path / "bench.json"
+    results.write_text(__import__("json").dumps(RESULTS))
+    target = tmp_path / "benchmarks.md"
+    target.write_text("old table\n\n" + benchmark_page.MARKER + "\n\n## Site build\n\nA diary.\n")
+    import subprocess, sys
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "benchmark-page.py"), str(results), str(target)], check=True)
+    text = target.read_text()
+    assert "old table" not in text and '<tr><td>B/int</td>' in text
+    assert text.endswith(benchmark_page.MARKER + "\n\n## Site build\n\nA diary.\n")
+    # And the project's own page has the marker, so its diary survives `make bench-page`.
+    assert benchmark_page.MARKER in (ROOT / "site" / "benchmarks.md").read_text()
