@@ -238,6 +238,11 @@ struct CLITests {
         let build = try CLI.run(["build", "--strict"], in: folder)
         #expect(build.status == 0, "\(build.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("_site/examples/inbox.html").path))
+        // Into a new folder: the paths and the next step are the ones to type from here.
+        let named = try CLI.run(["init", "docs"], in: folder)
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout == "created docs/site/index.md\ncreated docs/examples/inbox.yml\ncreated docs/.gitignore\n"
+                + "next: cd docs, then rowmotion build, then open _site/index.html\n", "\(named.stdout)")
         let again = try CLI.run(["init"], in: folder)
         #expect(again.status == 1)
         #expect(again.stderr.contains("site/index.md:1:1: error: already exists; rowmotion init does not overwrite files"))

@@ -76,7 +76,7 @@ struct Init: ParsableCommand {
                 // Exclusive create: fails rather than follows whatever
                 // appeared at the path since the check.
                 try Data(file.text.utf8).write(to: url, options: .withoutOverwriting)
-                print("created \(file.path)")
+                print("created \(shown(file.path))")
             }
             let ignore = root.appendingPathComponent(".gitignore")
             let current = (try? String(contentsOf: ignore, encoding: .utf8)) ?? ""
@@ -87,7 +87,7 @@ struct Init: ParsableCommand {
                 let separator = current.isEmpty || current.hasSuffix("\n") ? "" : "\n"
                 try Data((current + separator + missing.map { $0 + "\n" }.joined()).utf8)
                     .write(to: ignore, options: current.isEmpty ? .withoutOverwriting : .atomic)
-                print(current.isEmpty ? "created .gitignore" : "added \(missing.joined(separator: " and ")) to .gitignore")
+                print(current.isEmpty ? "created \(shown(".gitignore"))" : "added \(missing.joined(separator: " and ")) to \(shown(".gitignore"))")
             }
         } catch {
             report([.error("init", at: at(folder), "cannot write the site's files: \(FileError.reason(error, path: folder))")])
@@ -95,7 +95,12 @@ struct Init: ParsableCommand {
         }
         // Through the SwiftPM plugin, the next command is the plugin's.
         let command = ProcessInfo.processInfo.environment["ROWMOTION_COMMAND"] ?? "rowmotion"
-        print("next: \(command) build, then open _site/index.html")
+        print("next: " + (folder == "." ? "" : "cd \(folder), then ") + "\(command) build, then open _site/index.html")
+    }
+
+    /// A path as the user reaches it from where they ran `init`.
+    func shown(_ path: String) -> String {
+        folder == "." ? path : (folder.hasSuffix("/") ? folder : folder + "/") + path
     }
 
     static func isLink(_ path: String) -> Bool {
