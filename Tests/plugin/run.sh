@@ -50,7 +50,8 @@ check grep -q "error: found no pages in 'Sources' and no examples in 'Sources'" 
 # init through the plugin: its hint is the plugin's command.
 swift package --allow-writing-to-package-directory rowmotion init fresh > init.log 2>&1
 check test $? -eq 0
-check grep -q "next: swift package --allow-writing-to-package-directory rowmotion build, then open _site/index.html" init.log
+check grep -q "next: cd fresh, then swift package --allow-writing-to-package-directory rowmotion build, then open _site/index.html" init.log
+check grep -q "created fresh/site/index.md" init.log
 check grep -qx ".build/" fresh/.gitignore
 # The read-only verbs need no permission.
 swift package rowmotion-check --strict > readonly.log 2>&1
