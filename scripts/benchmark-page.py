@@ -17,6 +17,8 @@ CASE_NAMES = {
     "E": "10,000 rows, the last moved to the front",
     "F": "10,000 rows, the first moved to the end",
     "S": "10,000 rows, two swapped (rows 100 and 9,000)",
+    "I": "10,000 rows, one inserted in the middle",
+    "L": "10,000 rows, the last deleted",
     "A-sections": "A with the rows in sections of 100",
     "B-sections": "B with the rows in sections of 100",
 }

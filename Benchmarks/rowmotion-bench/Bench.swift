@@ -48,6 +48,8 @@ struct DiffBench: ParsableCommand {
             let worst = results.map(\.ratio).min() ?? 0
             print("\nmoves equal the minimum in every case: \(results.allSatisfy { $0.moves == $0.minMoves } ? "yes" : "NO")")
             print("smallest ratio stdlib / ListDiff: \(format(worst))×")
+            let floors = results.map(\.floorMultiple)
+            print("ListDiff ÷ hash floor: \(format(floors.min() ?? 0, digits: 2))× to \(format(floors.max() ?? 0, digits: 2))×")
         }
     }
 }

@@ -46,7 +46,17 @@ struct Case {
         let stdlib = !baseline ? .nan : medianMilliseconds(runs: runs, slowRuns: 3, slowAfterMs: 1_000) {
             _ = newRows.difference(from: oldRows).inferringMoves()
         }
-        return Result(name: name, rows: oldIDs.count, listDiffMs: listDiff, stdlibMs: stdlib,
+        // The hash floor: one dictionary of the old ids, every new id looked up.
+        var found = 0
+        let floor = medianMilliseconds(runs: runs) {
+            var index: [ID: Int] = [:]
+            index.reserveCapacity(oldRows.count)
+            for (offset, row) in oldRows.enumerated() { index[row.id] = offset }
+            found = 0
+            for row in newRows where index[row.id] != nil { found += 1 }
+        }
+        precondition(found <= newRows.count)
+        return Result(name: name, rows: oldIDs.count, listDiffMs: listDiff, stdlibMs: stdlib, floorMs: floor,
                       moves: changeset!.moveCount, minMoves: minimumMoves())
     }
 
@@ -110,8 +120,9 @@ func uuidString(_ value: Int) -> String {
 }
 
 /// The cases of issue 2: A and B (deletes, inserts, shuffles), C (reversed),
-/// D (insert at front), E (last to front), F (first to end), S (swap), and A
-/// and B again with rows in sections of 100.
+/// D (insert at front), E (last to front), F (first to end), S (swap); I (one
+/// row inserted in the middle) and L (the last row deleted) of issue 32; and
+/// A and B again with rows in sections of 100.
 func makeCases(kind: IDKind) -> [Case] {
     var cases: [Case] = []
     func add(_ name: String, _ old: [Int], _ new: [Int]) {
@@ -129,6 +140,9 @@ func makeCases(kind: IDKind) -> [Case] {
     var swapped = ten
     swapped.swapAt(100, 9_000)
     add("S", ten, swapped)
+    // Small edits inside the list, which the common prefix and suffix leave to a few rows.
+    add("I", ten, Array(ten[..<5_000]) + [10_000] + Array(ten[5_000...]))
+    add("L", ten, Array(ten.dropLast()))
     for (name, count, deletes, inserts, shuffles, seed) in [("A-sections", 5_000, 1_000, 1_000, 200, UInt64(3)),
                                                               ("B-sections", 100_000, 10_000, 10_000, 2_000, UInt64(4))] {
         cases.append(sectionedChurn(name: "\(name)/\(kind.rawValue)", count: count, deletes: deletes, inserts: inserts,

@@ -73,14 +73,15 @@ extension Changeset {
         for planned in plan.rows {
             let oldPath = planned.old >= 0 ? map.oldPath(ofFlat: Int(planned.old)) : nil
             let newPath = planned.new >= 0 ? map.newPath(ofFlat: Int(planned.new)) : nil
-            let oldRow = oldPath.map { old.sections[$0.section].rows[$0.row] }
-            let newRow = newPath.map { new.sections[$0.section].rows[$0.row] }
+            // Only the id is copied (rows are read in place, not copied out,
+            // which cost a retain and a release of each row's contents).
+            let id = newPath.map { new.sections[$0.section].rows[$0.row].id } ?? old.sections[oldPath!.section].rows[oldPath!.row].id
             var fields: [String] = []
-            if planned.kind.contains(.reloaded), let oldRow, let newRow {
-                fields = newRow.changedFields(comparedTo: oldRow)
+            if planned.kind.contains(.reloaded), let oldPath, let newPath {
+                fields = new.sections[newPath.section].rows[newPath.row]
+                    .changedFields(comparedTo: old.sections[oldPath.section].rows[oldPath.row])
             }
-            rows.append(RowChange(id: (newRow ?? oldRow)!.id, old: oldPath, new: newPath,
-                                  kind: planned.kind, changedFields: fields))
+            rows.append(RowChange(id: id, old: oldPath, new: newPath, kind: planned.kind, changedFields: fields))
         }
         self.init(stages: stages, rows: rows)
     }

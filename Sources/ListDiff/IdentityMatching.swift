@@ -112,11 +112,20 @@ struct PositionTable {
 /// Pairs the rows and sections of two snapshots by identity and records
 /// which kept rows and sections changed.
 ///
+/// Under `.reject`, the rows that keep their place at the start and the
+/// end of each kept section are paired by comparing ids, position by
+/// position; only the rows between are hashed.
+///
 /// - Throws: `ListDiffError.duplicateSectionID`, or
-///   `ListDiffError.duplicateRowID` under `.reject`.
-/// - Complexity: O(n + m) hashes and `==` calls on identities, plus one
-///   `hasChanges` and one `moveHintChanged` call per kept row, n and m the
-///   row counts of `old` and `new`.
+///   `ListDiffError.duplicateRowID` under `.reject` for an id repeated on
+///   one side among the rows between the ends, or between them and the
+///   ends. An id repeated only among rows that keep their place at the
+///   ends on both sides is not looked for: no call names those rows.
+/// - Complexity: O(n + m) `==` calls on identities and hashes of the rows
+///   between each kept section's common prefix and suffix (with a few rows
+///   between, a comparison per row and pair instead), plus one `hasChanges`
+///   and one `moveHintChanged` call per kept row, n and m the row counts
+///   of `old` and `new`.
 @inlinable
 func matchIdentities<SectionID, Row>(
     old: Snapshot<SectionID, Row>, new: Snapshot<SectionID, Row>, duplicates: DuplicatePolicy
@@ -234,80 +243,242 @@ struct SectionedRows<SectionID: Hashable, Row: DiffableRow>: RowIdentities {
     }
 }
 
+/// The rows the hash tables see: those of each kept section between its
+/// common prefix and suffix (rows that keep their place at the start and
+/// the end, paired by position with a comparison each), and every row of
+/// a deleted or inserted section. Flat ranges, ascending.
+@usableFromInline
+struct RowRanges {
+    @usableFromInline var oldMiddle: [Range<Int>] = []
+    @usableFromInline var newMiddle: [Range<Int>] = []
+    /// Rows paired by position, new side (the old side's are their pairs).
+    @usableFromInline var newTrimmed: [Range<Int>] = []
+    @usableFromInline var trimmedCount = 0
+    /// The rows the ends pair: runs of `count` rows from `old` and `new`.
+    @usableFromInline var pairs: [(old: Int, new: Int, count: Int)] = []
+
+    @inlinable init() {}
+
+    @inlinable var middleCount: Int {
+        var count = 0
+        for range in oldMiddle { count += range.count }
+        for range in newMiddle { count += range.count }
+        return count
+    }
+}
+
+/// Finds the common prefix and suffix of each kept section's rows, which
+/// pair by position, and the ranges left for hashing. Every row is read
+/// once at most on each side.
+@inlinable
+func trimCommonEnds<Identities: RowIdentities>(
+    old oldIDs: Identities, new newIDs: Identities, map: IdentityMap
+) -> RowRanges {
+    var ranges = RowRanges()
+    // Per new section: its middle, once its old section has been trimmed.
+    var newMiddleOf = [Range<Int>?](repeating: nil, count: map.newSectionCount)
+    var newTrimmedOf = [[Range<Int>]](repeating: [], count: map.newSectionCount)
+    for section in 0..<map.oldSectionCount {
+        let oldStart = map.oldSectionStarts[section], oldEnd = map.oldSectionStarts[section + 1]
+        let target = map.oldSectionToNew[section]
+        guard target >= 0 else {
+            if oldStart < oldEnd { ranges.oldMiddle.append(oldStart..<oldEnd) }
+            continue
+        }
+        let newStart = map.newSectionStarts[target], newEnd = map.newSectionStarts[target + 1]
+        let shorter = min(oldEnd - oldStart, newEnd - newStart)
+        var prefix = 0
+        while prefix < shorter && newIDs.id(at: newStart + prefix, equals: oldIDs, at: oldStart + prefix) { prefix += 1 }
+        var suffix = 0
+        while suffix < shorter - prefix && newIDs.id(at: newEnd - 1 - suffix, equals: oldIDs, at: oldEnd - 1 - suffix) { suffix += 1 }
+        if prefix > 0 { ranges.pairs.append((oldStart, newStart, prefix)) }
+        if suffix > 0 { ranges.pairs.append((oldEnd - suffix, newEnd - suffix, suffix)) }
+        if oldStart + prefix < oldEnd - suffix { ranges.oldMiddle.append((oldStart + prefix)..<(oldEnd - suffix)) }
+        newMiddleOf[target] = (newStart + prefix)..<(newEnd - suffix)
+        if prefix > 0 { newTrimmedOf[target].append(newStart..<(newStart + prefix)) }
+        if suffix > 0 { newTrimmedOf[target].append((newEnd - suffix)..<newEnd) }
+        ranges.trimmedCount += prefix + suffix
+    }
+    for section in 0..<map.newSectionCount {
+        let middle = newMiddleOf[section] ?? map.newSectionStarts[section]..<map.newSectionStarts[section + 1]
+        if !middle.isEmpty { ranges.newMiddle.append(middle) }
+        ranges.newTrimmed += newTrimmedOf[section]
+    }
+    return ranges
+}
+
 @inlinable
 func matchRows<Identities: RowIdentities>(
     old oldIDs: Identities, new newIDs: Identities, duplicates: DuplicatePolicy, into map: inout IdentityMap
 ) throws(ListDiffError) {
     let pairing = duplicates == .pairByOccurrence
-    var table = PositionTable(capacityFor: newIDs.count)
+    // Under `.reject`, rows that keep their place at both ends of a section
+    // cost a comparison each and no hash (an insert at the top of 10,000
+    // rows hashes one id). Pairing by occurrence pairs every row by hash.
+    var ranges = RowRanges()
+    if !pairing {
+        ranges = trimCommonEnds(old: oldIDs, new: newIDs, map: map)
+        // Trimmed, the rows between must each be compared with the ends
+        // for repeats: worth it while those comparisons cost less than
+        // hashing the ends would (a hash costs several comparisons).
+        let middle = ranges.middleCount
+        let pairs = middle.multipliedReportingOverflow(by: ranges.trimmedCount)
+        if ranges.trimmedCount == 0 || pairs.overflow || pairs.partialValue > 8 * (middle + ranges.trimmedCount) {
+            ranges = RowRanges()
+        }
+    }
+    if ranges.trimmedCount == 0 {
+        if oldIDs.count > 0 { ranges.oldMiddle = [0..<oldIDs.count] }
+        if newIDs.count > 0 { ranges.newMiddle = [0..<newIDs.count] }
+    }
+    for run in ranges.pairs {
+        for offset in 0..<run.count {
+            map.oldToNew[run.old + offset] = Int32(run.new + offset)
+            map.newToOld[run.new + offset] = Int32(run.old + offset)
+        }
+    }
+    var newMiddleCount = 0
+    for range in ranges.newMiddle { newMiddleCount += range.count }
+    var table = PositionTable(capacityFor: newMiddleCount)
     // Under `.pairByOccurrence`: for each new row, the next new row with the
     // same id; for a first occurrence, the next occurrence not yet paired.
     var nextOccurrence = pairing ? [Int32](repeating: -1, count: newIDs.count) : []
     var unpaired = pairing ? [Int32](repeating: -1, count: newIDs.count) : []
     var lastOccurrence = pairing ? [Int32](repeating: -1, count: newIDs.count) : []
 
-    for flat in 0..<newIDs.count {
-        var slot = newIDs.hash(at: flat) & table.mask
-        while true {
-            let entry = table.slots[slot]
-            if entry == 0 {
-                table.slots[slot] = flat + 1
-                if pairing { unpaired[flat] = Int32(flat); lastOccurrence[flat] = Int32(flat) }
-                break
-            }
-            let first = entry - 1
-            if newIDs.id(at: first, equals: newIDs, at: flat) {
-                guard pairing else {
-                    throw .duplicateRowID(id: String(describing: newIDs.id(at: flat)), side: .new,
-                                          first: map.newPath(ofFlat: first), second: map.newPath(ofFlat: flat))
-                }
-                nextOccurrence[Int(lastOccurrence[first])] = Int32(flat)
-                lastOccurrence[first] = Int32(flat)
-                break
-            }
-            slot = (slot + 1) & table.mask
-        }
-    }
-
-    var deleted: [Int] = []
-    var predicted = 0
-    for flat in 0..<oldIDs.count {
-        var match = -1
-        // Rows mostly keep their neighbours: try the row after the previous
-        // match before hashing (a run costs one hash, not one per row).
-        if !pairing && predicted < newIDs.count && newIDs.id(at: predicted, equals: oldIDs, at: flat) {
-            match = predicted
-        } else {
-            var slot = oldIDs.hash(at: flat) & table.mask
+    for range in ranges.newMiddle {
+        for flat in range {
+            var slot = newIDs.hash(at: flat) & table.mask
             while true {
                 let entry = table.slots[slot]
-                if entry == 0 { break }
-                if newIDs.id(at: entry - 1, equals: oldIDs, at: flat) {
-                    match = entry - 1
+                if entry == 0 {
+                    table.slots[slot] = flat + 1
+                    if pairing { unpaired[flat] = Int32(flat); lastOccurrence[flat] = Int32(flat) }
+                    break
+                }
+                let first = entry - 1
+                if newIDs.id(at: first, equals: newIDs, at: flat) {
+                    guard pairing else {
+                        throw .duplicateRowID(id: String(describing: newIDs.id(at: flat)), side: .new,
+                                              first: map.newPath(ofFlat: first), second: map.newPath(ofFlat: flat))
+                    }
+                    nextOccurrence[Int(lastOccurrence[first])] = Int32(flat)
+                    lastOccurrence[first] = Int32(flat)
                     break
                 }
                 slot = (slot + 1) & table.mask
             }
-            if match >= 0 && pairing {
-                let next = Int(unpaired[match])
-                if next >= 0 { unpaired[match] = nextOccurrence[next] }
-                match = next
+        }
+    }
+    if ranges.trimmedCount > 0 {
+        try rejectDuplicates(betweenMiddleAndEnds: ranges, old: oldIDs, new: newIDs, map: map)
+    }
+
+    var deleted: [Int] = []
+    // The new row the previous old row matched (-1 before the first: then
+    // the first new row is tried), and the direction its run goes.
+    var last = -1, step = 1
+    let firstNew = ranges.newMiddle.first?.lowerBound ?? 0
+    // Predictions that failed in a row, and rows left before predicting
+    // again: in a list that reverses, every prediction fails and costs a
+    // comparison of two different ids, so after 8 failures the next 64
+    // rows skip it (then 128, 256, … while it keeps failing).
+    var misses = 0, pause = 0, nextPause = 64
+    for range in ranges.oldMiddle {
+        for flat in range {
+            var match = -1
+            // Rows mostly keep their neighbours: try the row after the previous
+            // match before hashing (a run costs one hash, not one per row).
+            var tried = false
+            if !pairing && pause == 0 {
+                tried = true
+                // The run's direction first: a list sorted the other way
+                // round is one descending run, matched without a hash.
+                let ahead = last < 0 ? firstNew : last + step, behind = last < 0 ? -1 : last - step
+                if ahead >= 0 && ahead < newIDs.count && newIDs.id(at: ahead, equals: oldIDs, at: flat) {
+                    match = ahead
+                } else if behind >= 0 && behind < newIDs.count && newIDs.id(at: behind, equals: oldIDs, at: flat) {
+                    match = behind
+                }
+            } else if pause > 0 {
+                pause -= 1
             }
+            if match >= 0 {
+                misses = 0
+                nextPause = 64
+            } else {
+                if tried {
+                    misses += 1
+                    if misses == 8 { (misses, pause, nextPause) = (0, nextPause, min(nextPause * 2, 1 << 16)) }
+                }
+                var slot = oldIDs.hash(at: flat) & table.mask
+                while true {
+                    let entry = table.slots[slot]
+                    if entry == 0 { break }
+                    if newIDs.id(at: entry - 1, equals: oldIDs, at: flat) {
+                        match = entry - 1
+                        break
+                    }
+                    slot = (slot + 1) & table.mask
+                }
+                if match >= 0 && pairing {
+                    let next = Int(unpaired[match])
+                    if next >= 0 { unpaired[match] = nextOccurrence[next] }
+                    match = next
+                }
+            }
+            guard match >= 0 else {
+                deleted.append(flat)
+                continue
+            }
+            if map.newToOld[match] >= 0 {
+                let other = Int(map.newToOld[match])
+                throw .duplicateRowID(id: String(describing: oldIDs.id(at: flat)), side: .old,
+                                      first: map.oldPath(ofFlat: min(other, flat)), second: map.oldPath(ofFlat: max(other, flat)))
+            }
+            map.oldToNew[flat] = Int32(match)
+            map.newToOld[match] = Int32(flat)
+            if last >= 0 && abs(match - last) == 1 { step = match - last }
+            last = match
         }
-        guard match >= 0 else {
-            deleted.append(flat)
-            continue
-        }
-        if map.newToOld[match] >= 0 {
-            throw .duplicateRowID(id: String(describing: oldIDs.id(at: flat)), side: .old,
-                                  first: map.oldPath(ofFlat: Int(map.newToOld[match])), second: map.oldPath(ofFlat: flat))
-        }
-        map.oldToNew[flat] = Int32(match)
-        map.newToOld[match] = Int32(flat)
-        predicted = match + 1
     }
     if !pairing && deleted.count > 1 {
         try rejectDuplicates(amongDeleted: deleted, ids: oldIDs, map: map)
+    }
+}
+
+/// A row of the middle whose id is also the id of a row kept in place at
+/// an end is a repeated id on its side: each is compared with the ends
+/// (trimming happens only when they are few: a small edit).
+///
+/// What this does not look for: an id repeated among the rows that keep
+/// their place at the ends on both sides, which no call names.
+@inlinable
+func rejectDuplicates<Identities: RowIdentities>(
+    betweenMiddleAndEnds ranges: RowRanges, old oldIDs: Identities, new newIDs: Identities, map: IdentityMap
+) throws(ListDiffError) {
+    let middle = ranges.middleCount
+    guard middle > 0 else { return }
+    func newDuplicate(_ a: Int, _ b: Int) -> ListDiffError {
+        .duplicateRowID(id: String(describing: newIDs.id(at: a)), side: .new,
+                        first: map.newPath(ofFlat: min(a, b)), second: map.newPath(ofFlat: max(a, b)))
+    }
+    func oldDuplicate(_ a: Int, _ b: Int) -> ListDiffError {
+        .duplicateRowID(id: String(describing: oldIDs.id(at: a)), side: .old,
+                        first: map.oldPath(ofFlat: min(a, b)), second: map.oldPath(ofFlat: max(a, b)))
+    }
+    // Few rows between the ends (the caller trims only then): compare
+    // each with every row kept at an end.
+    for trimmed in ranges.newTrimmed {
+        for end in trimmed {
+            let pair = Int(map.newToOld[end])
+            for range in ranges.newMiddle {
+                for flat in range where newIDs.id(at: flat, equals: newIDs, at: end) { throw newDuplicate(flat, end) }
+            }
+            for range in ranges.oldMiddle {
+                for flat in range where oldIDs.id(at: flat, equals: oldIDs, at: pair) { throw oldDuplicate(flat, pair) }
+            }
+        }
     }
 }
 

@@ -55,21 +55,83 @@ func movers(ranks: [Int32], tieWeight: [Int] = []) -> [Bool] {
         next += 1
     }
 
-    // Maximum-weight increasing subsequence over blocks: weight is
-    // (size, summed tie weight), compared lexicographically, kept in a
-    // Fenwick tree of prefix maxima over rank order.
+    var previous = [Int32](repeating: -1, count: blockCount)
+    var bestBlock = -1
+    if tieWeight.isEmpty {
+        bestBlock = longestChain(blockStart: blockStart, order: order, previous: &previous)
+    } else {
+        bestBlock = heaviestChain(blockStart: blockStart, order: order, tieWeight: tieWeight, previous: &previous)
+    }
+
+    // Everything outside the chosen chain moves.
+    var stays = [Bool](repeating: false, count: blockCount)
+    var b = bestBlock
+    while b >= 0 {
+        stays[b] = true
+        b = Int(previous[b])
+    }
+    for block in 0..<blockCount where !stays[block] {
+        for t in blockStart[block]..<blockStart[block + 1] { moves[t] = true }
+    }
+    return moves
+}
+
+/// The longest chain of blocks increasing in rank (weight = size), with
+/// ties resolved exactly as `heaviestChain` resolves them when every tie
+/// weight is 0 — it is that function without the second component, on
+/// unchecked buffers: a reversed list of 10,000 rows is 10,000 blocks, and
+/// this loop was the planner's largest cost there.
+/// Returns the chain's last block; `previous` links each block to the one
+/// before it in its best chain.
+func longestChain(blockStart: [Int], order: [Int], previous: inout [Int32]) -> Int {
+    let blockCount = order.count
+    var treeSize = [Int](repeating: 0, count: blockCount + 1)
+    var treeBlock = [Int32](repeating: -1, count: blockCount + 1)
+    var best = (size: -1, block: -1)
+    treeSize.withUnsafeMutableBufferPointer { treeSize in
+        treeBlock.withUnsafeMutableBufferPointer { treeBlock in
+            previous.withUnsafeMutableBufferPointer { previous in
+                blockStart.withUnsafeBufferPointer { blockStart in
+                    order.withUnsafeBufferPointer { order in
+                        for b in 0..<blockCount {
+                            let size = blockStart[b + 1] - blockStart[b]
+                            var chainSize = 0, chainBlock: Int32 = -1
+                            var i = order[b]
+                            while i > 0 {
+                                if treeSize[i] > chainSize { (chainSize, chainBlock) = (treeSize[i], treeBlock[i]) }
+                                i -= i & -i
+                            }
+                            previous[b] = chainBlock
+                            let total = chainSize + size
+                            if total > best.size { best = (total, b) }
+                            i = order[b] + 1
+                            while i <= blockCount {
+                                if total > treeSize[i] { (treeSize[i], treeBlock[i]) = (total, Int32(b)) }
+                                i += i & -i
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return best.block
+}
+
+/// The maximum-weight chain of blocks increasing in rank: weight is (size,
+/// summed tie weight), compared lexicographically, kept in a Fenwick tree
+/// of prefix maxima over rank order. Returns the chain's last block.
+func heaviestChain(blockStart: [Int], order: [Int], tieWeight: [Int], previous: inout [Int32]) -> Int {
+    let blockCount = order.count
     var treeSize = [Int](repeating: 0, count: blockCount + 1)
     var treeTie = [Int](repeating: 0, count: blockCount + 1)
     var treeBlock = [Int32](repeating: -1, count: blockCount + 1)
-    var previous = [Int32](repeating: -1, count: blockCount)
     var best = (size: -1, tie: -1, block: -1)
 
     for b in 0..<blockCount {
         let size = blockStart[b + 1] - blockStart[b]
         var tie = 0
-        if !tieWeight.isEmpty {
-            for t in blockStart[b]..<blockStart[b + 1] { tie += tieWeight[t] }
-        }
+        for t in blockStart[b]..<blockStart[b + 1] { tie += tieWeight[t] }
         // Best chain ending in a block of lower rank.
         var chain = (size: 0, tie: 0, block: -1)
         var i = order[b]
@@ -94,18 +156,7 @@ func movers(ranks: [Int32], tieWeight: [Int] = []) -> [Bool] {
             i += i & -i
         }
     }
-
-    // Everything outside the chosen chain moves.
-    var stays = [Bool](repeating: false, count: blockCount)
-    var b = best.block
-    while b >= 0 {
-        stays[b] = true
-        b = Int(previous[b])
-    }
-    for block in 0..<blockCount where !stays[block] {
-        for t in blockStart[block]..<blockStart[block + 1] { moves[t] = true }
-    }
-    return moves
+    return best.block
 }
 
 /// The tie weights that express a caller's preferences: keeping a row whose

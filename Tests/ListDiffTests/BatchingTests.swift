@@ -109,6 +109,26 @@ struct BatchingTests {
         }
     }
 
+    /// Rows that keep their place at the ends are compared, not hashed
+    /// (issue 32), yet a repeat between them and the rows between is
+    /// caught on either side, in another section too; the repeat that is
+    /// not looked for is one in the same places on both sides, which no
+    /// call names.
+    @Test func repeatsBetweenTheEndsAndTheMiddle_areCaught_inPlaceRepeatsOnBothSidesAreNotNamed() throws {
+        #expect(throws: ListDiffError.duplicateRowID(id: "a", side: .new, first: RowPath(section: 0, row: 0),
+                                                     second: RowPath(section: 1, row: 1))) {
+            try Changeset(from: snapshot([("x", ["a", "b", "c"]), ("y", ["d"])]), to: snapshot([("x", ["a", "b", "c"]), ("y", ["d", "a"])]))
+        }
+        #expect(throws: ListDiffError.duplicateRowID(id: "c", side: .old, first: RowPath(section: 0, row: 1),
+                                                     second: RowPath(section: 0, row: 4))) {
+            try Changeset(from: list(["a", "c", "b", "d", "c"]), to: list(["a", "b", "d", "c"]))
+        }
+        // 'a' twice in the same places on both sides, untouched: no call names it.
+        let changeset = try Changeset(from: list(["a", "a", "b"]), to: list(["a", "a", "b", "c"]))
+        #expect(changeset.batches == [Batch(rowInserts: [RowPath(section: 0, row: 3)])])
+        #expect(try changeset.apply(to: list(["a", "a", "b"])).layout == list(["a", "a", "b", "c"]).layout)
+    }
+
     /// Content identity: equal rows pair up by occurrence.
     @Test func pairByOccurrence_pairsRepeatedIdentitiesInOrder() throws {
         let options = DiffOptions(duplicates: .pairByOccurrence)

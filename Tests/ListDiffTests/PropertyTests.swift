@@ -189,3 +189,52 @@ func displacesAReload(_ changeset: Changeset<String, Row>) -> Bool {
         return section != new.section
     }
 }
+
+/// Random pairs with one id repeated on one side, wherever it lands: the
+/// engine names the id and two places that hold it on that side. Rows that
+/// keep their place at both ends of a section are compared, not hashed
+/// (issue 32), and a copy on one side only can never be one of them on
+/// both: the other side has one copy fewer. (An id repeated in the same
+/// places on both sides, among rows no call names, is the one repeat that
+/// is not looked for; `BatchingTests` shows it.)
+@Suite("Random repeated ids")
+struct RepeatedIDPropertyTests {
+    static func check(seed: UInt64) -> String? {
+        var random = SeededGenerator(seed: seed ^ 0x5eed_d0b1e)
+        var (old, new, options) = randomPair(seed: seed)
+        let onNew = Bool.random(using: &random)
+        var side = onNew ? new : old
+        guard let copied = side.sections.flatMap(\.rows).randomElement(using: &random) else { return nil }
+        let section = Int.random(in: 0..<side.sections.count, using: &random)
+        side.sections[section].rows.insert(copied, at: Int.random(in: 0...side.sections[section].rows.count, using: &random))
+        if onNew { new = side } else { old = side }
+        let held = side.sections.enumerated().flatMap { s, section in
+            section.rows.enumerated().compactMap { $0.element.id == copied.id ? RowPath(section: s, row: $0.offset) : nil }
+        }
+        do {
+            _ = try Changeset(from: old, to: new, options: options)
+            return "seed \(seed): '\(copied.id)' repeated at \(held) on the \(onNew ? "new" : "old") side, not reported"
+        } catch let error {
+            guard case let .duplicateRowID(id, reported, first, second) = error, id == copied.id, reported == (onNew ? .new : .old),
+                  held.contains(first), held.contains(second),
+                  first.section < second.section || (first.section == second.section && first.row < second.row) else {
+                return "seed \(seed): reported \(error), the copy of '\(copied.id)' is on the \(onNew ? "new" : "old") side at \(held)"
+            }
+            return nil
+        }
+    }
+
+    @Test func anIDRepeatedOnOneSide_isNamedWithTwoOfItsPlaces_wherever_itLands() {
+        let environment = ProcessInfo.processInfo.environment
+        let base = UInt64(environment["LISTDIFF_SEED"] ?? "") ?? 20_261_125
+        let count = UInt64(environment["LISTDIFF_CASES"] ?? "") ?? 5_000
+        var failures: [String] = []
+        for seed in base..<(base + count) {
+            if let failure = Self.check(seed: seed) { failures.append(failure) }
+            if failures.count == 5 { break }
+        }
+        for failure in failures {
+            Issue.record(Comment(rawValue: failure + " (replay: LISTDIFF_SEED=<seed> LISTDIFF_CASES=1 swift test --filter RepeatedIDPropertyTests)"))
+        }
+    }
+}
