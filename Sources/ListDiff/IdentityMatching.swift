@@ -94,19 +94,25 @@ func sectionStarts<SectionID, Row>(of snapshot: Snapshot<SectionID, Row>) -> [In
 /// An open-addressing table from row identities to flat row indexes (plus
 /// one; zero is empty), built once per diff. Cheaper than a `Dictionary`
 /// because it never grows and stores one integer per slot; the identities'
-/// own seeded hashes keep probing short whatever the ids.
+/// own seeded hashes keep probing short whatever the ids. Its slots are
+/// its own memory, read and written without bounds or uniqueness checks
+/// (a slot index is always masked into range), and freed with it.
 @usableFromInline
-struct PositionTable {
-    @usableFromInline var slots: [Int]
+struct PositionTable: ~Copyable {
+    @usableFromInline let slots: UnsafeMutablePointer<Int>
     @usableFromInline let mask: Int
 
     @inlinable
     init(capacityFor count: Int) {
         var size = 16
         while size < count * 2 { size <<= 1 }
-        slots = Array(repeating: 0, count: size)
+        slots = .allocate(capacity: size)
+        slots.initialize(repeating: 0, count: size)
         mask = size - 1
     }
+
+    @inlinable
+    deinit { slots.deallocate() }
 }
 
 /// Pairs the rows and sections of two snapshots by identity and records
@@ -339,7 +345,7 @@ func matchRows<Identities: RowIdentities>(
     }
     var newMiddleCount = 0
     for range in ranges.newMiddle { newMiddleCount += range.count }
-    var table = PositionTable(capacityFor: newMiddleCount)
+    let table = PositionTable(capacityFor: newMiddleCount)
     // Under `.pairByOccurrence`: for each new row, the next new row with the
     // same id; for a first occurrence, the next occurrence not yet paired.
     var nextOccurrence = pairing ? [Int32](repeating: -1, count: newIDs.count) : []
@@ -399,6 +405,10 @@ func matchRows<Identities: RowIdentities>(
                     match = ahead
                 } else if behind >= 0 && behind < newIDs.count && newIDs.id(at: behind, equals: oldIDs, at: flat) {
                     match = behind
+                } else if last >= 0, case let skip = ahead + step, skip >= 0 && skip < newIDs.count,
+                          newIDs.id(at: skip, equals: oldIDs, at: flat) {
+                    // One row inserted in between.
+                    match = skip
                 }
             } else if pause > 0 {
                 pause -= 1
@@ -528,7 +538,7 @@ func recordChanges<SectionID, Row>(
 func rejectDuplicates<Identities: RowIdentities>(
     amongDeleted deleted: [Int], ids: Identities, map: IdentityMap
 ) throws(ListDiffError) {
-    var table = PositionTable(capacityFor: deleted.count)
+    let table = PositionTable(capacityFor: deleted.count)
     for flat in deleted {
         var slot = ids.hash(at: flat) & table.mask
         while true {
