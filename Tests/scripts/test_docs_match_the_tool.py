@@ -38,3 +38,23 @@ def test_ci_workflows_name_one_swift_image_and_publish_to_pages():
     for step in ("actions/upload-pages-artifact@", "actions/deploy-pages@", "GITHUB_STEP_SUMMARY", "rowmotion build --strict"):
         assert step in pages, step
     assert re.search(r"name: Job summary\n\s+if: always\(\)", pages), "the summary must be written when the build fails too"
+
+
+def test_the_readme_is_a_front_door_whose_links_into_the_site_lead_somewhere():
+    """README (issue 30, item 6): Install, a Quick start of exactly the two
+    commands, Concepts, then the rest; every relative link names a file of
+    the repository, so a reader who follows one into the site finds a page."""
+    readme = (ROOT / "README.md").read_text()
+    headings = re.findall(r"^## (.+)$", readme, flags=re.M)
+    assert headings[:3] == ["Install", "Quick start", "Concepts"], headings
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    commands = [line.split("#")[0].strip() for block in fenced_blocks(quick, "sh") for line in block.splitlines() if line.strip()]
+    assert commands == ["make site", "make test"], commands
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    relative = [link for link in links if "://" not in link]
+    assert any(link.startswith("site/") for link in relative), "README links into the site"
+    missing = [link for link in relative if not (ROOT / link).exists()]
+    assert missing == [], f"README links to files that do not exist: {missing}"
+    # The diaries and the history live in the site and the changelog, not here.
+    assert "### Site build" not in readme and "## Status" not in readme
+    assert (ROOT / "site" / "under-the-hood.md").exists() and "## Site build" in (ROOT / "site" / "benchmarks.md").read_text()
