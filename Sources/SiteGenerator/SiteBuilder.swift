@@ -11,6 +11,9 @@ public struct BuildOptions: Sendable {
     public var templates = "templates"
     public var out = "_site"
     public var baseURL = "/"
+    /// How a page's address is made from its file: `a/b.md` → `a/b.html`,
+    /// or `a/b/index.html` (`--pretty-urls`, Hugo's and MkDocs' default).
+    public var urls = URLStyle.plain
     public var drafts = false
     public var strict = false
     /// Where the content-hash cache of the previous build lives (nil: none).
@@ -32,6 +35,14 @@ public struct BuildOptions: Sendable {
     public var allowEmpty = false
 
     public init() {}
+}
+
+/// How pages are addressed: `guide/a.md` at `guide/a.html` (plain), or at
+/// `guide/a/index.html` (pretty), which a server shows at `/guide/a/`, as
+/// Hugo and MkDocs do by default. Either way a link may be written in both
+/// forms, and links the site writes name the file, so pages work from disk.
+public enum URLStyle: String, Sendable {
+    case plain, pretty
 }
 
 /// What a build reports as it goes, for `--verbose` and progress lines.
@@ -94,7 +105,7 @@ public enum SiteBuilder {
         if site.hasErrors { return site }
         let inputKey = options.cache.map { _ in
             BuildCache.inputKey(folders: [options.site, options.examples, options.templates],
-                                extra: [BuildCache.format, options.baseURL, String(options.drafts)])
+                                extra: [BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue])
         }
         let previous = BuildCache.load(from: options.cache, forSite: options.out)
         if options.allowShortcut, let inputKey, let unchanged = unchangedSite(options, previous: previous, inputKey: inputKey) {

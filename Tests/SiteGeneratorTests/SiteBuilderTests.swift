@@ -648,17 +648,22 @@ struct SiteBuilderTests {
         #expect(html("a.html").contains("<p>Body of A.</p>") && !html("a.html").contains("+++"))
     }
 
-    @Test func aliases_thatLeaveTheSiteOrTakeAnAddress_areErrorsAtTheAlias() throws {
+    @Test func aliases_thatLeaveTheSiteOrReplaceItsOwnFiles_areErrors_andOneNamingAPage_aWarningThatKeepsThePage() throws {
         let project = try FixtureProject(files: [
             ("site/index.md", "# Home\n"),
-            ("site/a.md", "---\naliases: [../../etc/x, index.html, /shared/]\n---\n# A\n"),
+            ("site/a.md", "---\naliases: [../../etc/x, index.html, /shared/, assets/rowmotion.js]\n---\n# A\n"),
             ("site/b.md", "---\naliases:\n  - shared\n---\n# B\n"),
         ])
         defer { project.remove() }
-        let messages = SiteBuilder.build(project.options).diagnostics.filter { $0.severity == .error }.map { "\($0.location.line):\($0.location.column) \($0.message)" }
-        #expect(messages.contains("2:11 the alias '../../etc/x' is not an address inside the site"), "\(messages)")
-        #expect(messages.contains("2:24 the alias 'index.html' would replace index.html, which the site already has"), "\(messages)")
-        #expect(messages.contains { $0.hasPrefix("3:5 the alias 'shared' is also an alias of ") }, "\(messages)")
+        let site = SiteBuilder.build(project.options)
+        let messages = site.diagnostics.map { "\($0.severity == .error ? "error" : "warning") \($0.location.line):\($0.location.column) \($0.message)" }
+        #expect(messages.contains("error 2:11 the alias '../../etc/x' is not an address inside the site"), "\(messages)")
+        #expect(messages.contains("error 2:46 the alias 'assets/rowmotion.js' would replace assets/rowmotion.js, which the site already has"), "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("error 3:5 the alias 'shared' is also an alias of ") }, "\(messages)")
+        // Hugo's behaviour: the page keeps its address, the alias is dropped with a warning.
+        #expect(messages.contains { $0.hasPrefix("warning 2:24 the alias 'index.html' names index.html, which is the page made from '")
+                && $0.hasSuffix("index.md'; the page stays there and no redirect is written") }, "\(messages)")
+        #expect(String(decoding: site.files["index.html"] ?? [], as: UTF8.self).contains("<h1 id=\"home\">Home</h1>"))
     }
 
     /// Links as real docs write them: percent-encoded names, a `?query`,

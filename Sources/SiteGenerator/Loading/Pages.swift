@@ -19,6 +19,11 @@ extension SiteBuilder {
         /// Whether the Markdown has a level-1 heading of its own (else the
         /// theme shows the front matter's title as the heading).
         var hasH1: Bool
+        /// The folder the page belongs to under `site/` (`guide` for
+        /// `guide/a.md` and `guide/index.md`), whatever its output.
+        var folder: String
+        /// Whether it is its folder's own page (`guide/index.md`).
+        var isSectionPage: Bool
     }
 
     static func loadPages(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [Page] {
@@ -31,7 +36,7 @@ extension SiteBuilder {
         let realSite = Paths.real(options.site)
         DispatchQueue.concurrentPerform(iterations: relative.count) { index in
             var found: [Diagnostic] = []
-            let page = loadPage(relative[index], site: options.site, realSite: realSite, diagnostics: &found)
+            let page = loadPage(relative[index], site: options.site, realSite: realSite, urls: options.urls, diagnostics: &found)
             loaded[index] = (page, found)
         }
         var pages: [Page] = []
@@ -39,13 +44,15 @@ extension SiteBuilder {
         for result in loaded.values {
             diagnostics.append(contentsOf: result.diagnostics)
             guard let page = result.page else { continue }
-            // `guide/index.md` and `guide/README.md` would both be `guide/index.html`.
+            // `guide/index.md` and `guide/README.md` would both be
+            // `guide/index.html`; with pretty URLs, `guide.md` too.
             if let first = claimed[page.output] {
                 let folder = parent(of: page.output)
                 diagnostics.append(.error("duplicate-section-page", at: SourceLocation(file: page.source, line: 1, column: 1),
                                           "'\(page.source)' and '\(first)' are both the page of "
                                               + (folder.isEmpty ? "the site's root" : "'\(folder)/'")
-                                              + " (\(page.output)); keep one of them"))
+                                              + " (\(page.output)); keep one of them"
+                                              + (options.urls == .pretty ? " (with pretty URLs, 'a.md' is 'a/index.html' as 'a/index.md' is)" : "")))
                 continue
             }
             claimed[page.output] = page.source
@@ -59,12 +66,17 @@ extension SiteBuilder {
     static let sectionPageNames: Set<String> = ["_index.md", "index.md", "README.md", "readme.md"]
 
     /// Where the page at `path` (relative, `.md`) is written: `a/b.md` →
-    /// `a/b.html`, a section page `a/README.md` → `a/index.html`. Links to
-    /// pages are rewritten the same way.
-    static func outputPath(ofPage path: String) -> String {
+    /// `a/b.html` (`a/b/index.html` with pretty URLs), a section page
+    /// `a/README.md` → `a/index.html`. Links to pages are rewritten the same way.
+    static func outputPath(ofPage path: String, urls: URLStyle = .plain) -> String {
+        if isSectionPage(path) { return parent(of: path).isEmpty ? "index.html" : parent(of: path) + "/index.html" }
+        return String(path.dropLast(3)) + (urls == .pretty ? "/index.html" : ".html")
+    }
+
+    /// Whether the page at `path` is its folder's own page (`guide/_index.md`).
+    static func isSectionPage(_ path: String) -> Bool {
         let folderEnd = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        if sectionPageNames.contains(String(path[folderEnd...])) { return path[..<folderEnd] + "index.html" }
-        return String(path.dropLast(3)) + ".html"
+        return sectionPageNames.contains(String(path[folderEnd...]))
     }
 
     /// `a/b/c.html` → `a/b`; `c.html` → "".
@@ -74,7 +86,7 @@ extension SiteBuilder {
     }
 
     /// One page of `site`, at `path` under it, or nil with its error.
-    static func loadPage(_ path: String, site: String, realSite: String, diagnostics: inout [Diagnostic]) -> Page? {
+    static func loadPage(_ path: String, site: String, realSite: String, urls: URLStyle, diagnostics: inout [Diagnostic]) -> Page? {
         let file = (site as NSString).appendingPathComponent(path)
         let start = SourceLocation(file: file, line: 1, column: 1)
         guard Paths.isInside(file, realFolder: realSite) else {
@@ -113,15 +125,16 @@ extension SiteBuilder {
             diagnostics.append(.warning("table-too-large", at: SourceLocation(file: file, line: problem.line + offset, column: 1), problem.message))
         }
         let heading = markdown.firstH1
-        let output = outputPath(ofPage: path)
+        let output = outputPath(ofPage: path, urls: urls)
         // Without a title or an `h1`: the file's name, or a section page's folder's.
         let folder = parent(of: path)
-        let name = output.hasSuffix("index.html") && !folder.isEmpty
+        let name = isSectionPage(path) && !folder.isEmpty
             ? String(folder.split(separator: "/").last ?? "").replacingOccurrences(of: "-", with: " ").capitalizedFirstLetter
             : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return Page(source: file, output: output,
                     title: matter.title ?? heading ?? name, frontMatter: matter, body: body, bodyLineOffset: offset,
-                    sourceKey: BuildCache.key([text]), markdown: markdown, hasH1: heading != nil)
+                    sourceKey: BuildCache.key([text]), markdown: markdown, hasH1: heading != nil, folder: folder,
+                    isSectionPage: isSectionPage(path))
     }
 
     /// An example, read and diffed.

@@ -50,7 +50,8 @@ struct SiteInputs: Sendable {
                           examplesURL: URL(fileURLWithPath: options.examples), pages: pages, home: home,
                           siteTitle: home?.title ?? "Rowmotion",
                           navigation: Navigation(pages: listed.map {
-                              Navigation.Page(output: $0.output, title: $0.frontMatter.linkTitle ?? $0.title, order: $0.frontMatter.navigationOrder)
+                              Navigation.Page(output: $0.output, title: $0.frontMatter.linkTitle ?? $0.title, order: $0.frontMatter.navigationOrder,
+                                              folder: $0.folder, isSectionPage: $0.isSectionPage)
                           }),
                           staticFiles: staticFiles, outputs: generated.union(staticFiles.map(\.path)))
     }

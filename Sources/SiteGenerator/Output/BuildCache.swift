@@ -234,7 +234,7 @@ struct OutputKeys: Sendable {
 
     init(options: BuildOptions, inputs: SiteInputs) {
         let theme = inputs.theme
-        global = BuildCache.key([BuildCache.format, options.baseURL, String(options.drafts), inputs.siteTitle]
+        global = BuildCache.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, inputs.siteTitle]
             + Theme.templateNames.map { theme.texts[$0 + ".mustache"] ?? "" } + Theme.assetNames.map { theme.assets[$0] ?? "" }
             + inputs.pages.map { "\($0.output)|\($0.title)|\($0.frontMatter.navigationOrder ?? -1)|\($0.frontMatter.linkTitle ?? "")" }
             + inputs.examples.map(\.name)

@@ -16,6 +16,17 @@ struct Navigation: Sendable {
         var output: String
         var title: String
         var order: Int?
+        /// The folder it is listed in, and whether it is that folder's own
+        /// page: from its source, since with pretty URLs `guide/a.md` is
+        /// `guide/a/index.html` too.
+        var folder: String
+        var isSectionPage: Bool
+
+        init(output: String, title: String, order: Int?, folder: String? = nil, isSectionPage: Bool? = nil) {
+            let section = isSectionPage ?? (output == "index.html" || output.hasSuffix("/index.html"))
+            (self.output, self.title, self.order, self.isSectionPage) = (output, title, order, section)
+            self.folder = folder ?? SiteBuilder.parent(of: output)
+        }
     }
 
     /// A folder or a page of the tree.
@@ -34,6 +45,8 @@ struct Navigation: Sendable {
     private var places: [String: Int] = [:]
     /// Each folder's node, by path.
     private var folders: [String: Int] = [:]
+    /// The folder each listed page (not a section page) is in.
+    private var pageFolders: [Int: String] = [:]
 
     /// - Parameter pages: the pages to list, the home page left out.
     init(pages: [Page]) {
@@ -61,8 +74,8 @@ struct Navigation: Sendable {
         var sectionPages: [Int: Key] = [:]
         for page in pages {
             let key: Key = (page.order ?? .max, page.title, page.output)
-            let folder = SiteBuilder.parent(of: page.output)
-            if page.output.hasSuffix("/index.html") {
+            let folder = page.folder
+            if page.isSectionPage, !folder.isEmpty {
                 // The folder's own page: its entry's title and link.
                 let node = folderNode(folder)
                 nodes[node].title = page.title
@@ -75,6 +88,7 @@ struct Navigation: Sendable {
             nodes.append(Node(title: page.title, href: page.output, folder: nil))
             keys.append(key)
             places[page.output] = node
+            pageFolders[node] = folder
             if folder.isEmpty { top.append(node) } else { let above = folderNode(folder); nodes[above].children.append(node) }
         }
         // Order from the leaves up: a folder sorts by its section page's
@@ -157,7 +171,7 @@ struct Navigation: Sendable {
     func group(of output: String, root: String) -> Group {
         if let node = places[output] {
             if let folder = nodes[node].folder { return Group(root: root, folder: folder) }
-            let folder = SiteBuilder.parent(of: output)
+            let folder = pageFolders[node] ?? SiteBuilder.parent(of: output)
             let siblings = folder.isEmpty ? top : folders[folder].map { nodes[$0].children } ?? top
             let block = siblings.count > Self.longFolder ? (siblings.firstIndex(of: node) ?? 0) / Self.blockSize : 0
             return Group(root: root, folder: folder, block: block)

@@ -21,7 +21,9 @@ extension SiteBuilder {
                        outputs: Set<String>, chrome: Chrome, options: BuildOptions, isHome: Bool,
                        shared: PlayerParts? = nil) -> RenderedPage {
         var result = RenderedPage()
-        let directory = (page.output as NSString).deletingLastPathComponent
+        let sourceFolder = page.folder
+        // A page written as `a/b/index.html` from `a/b.md`.
+        let outputIsDeeper = (page.output as NSString).deletingLastPathComponent != sourceFolder
         var links: [FragmentLink] = []
         let content = MarkdownRenderer.render(page.markdown, lineOffset: page.bodyLineOffset, player: { block in
             let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
@@ -79,12 +81,28 @@ extension SiteBuilder {
             let rest = url[end...]
             let fragment = rest.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(rest[rest.utf8.index(after: $0)...]) }
             // A folder's address is its index page (opened from disk too).
-            let rewritten = kind == .image ? target
-                : target.hasSuffix(".md") ? outputPath(ofPage: target)
+            var rewritten = kind == .image ? target
+                : target.hasSuffix(".md") ? outputPath(ofPage: target, urls: options.urls)
                 : target.hasSuffix("/") ? target + "index.html" : target
-            let path = rewritten.utf8.contains(UInt8(ascii: "%")) ? rewritten.removingPercentEncoding ?? rewritten : rewritten
-            let resolved = path.isEmpty ? page.output
-                : normalize(rootAbsolute || directory.isEmpty ? path : directory + "/" + path)
+            // Relative links are relative to the page's file, as on GitHub
+            // and in MkDocs (with pretty URLs `guide/a.md` is written one
+            // folder deeper, as `guide/a/index.html`).
+            func resolve(_ written: String) -> (path: String, resolved: String) {
+                let path = written.utf8.contains(UInt8(ascii: "%")) ? written.removingPercentEncoding ?? written : written
+                return (path, path.isEmpty ? page.output : normalize(rootAbsolute || sourceFolder.isEmpty ? path : sourceFolder + "/" + path))
+            }
+            var (path, resolved) = resolve(rewritten)
+            // A page's address in the other form (`/a/b/` for `a/b.html`,
+            // `a/b.html` for `a/b/index.html`, or `a/b` for either) leads to it.
+            if !path.isEmpty, kind != .image, !outputs.contains(resolved) {
+                for other in otherForms(of: rewritten) {
+                    let candidate = resolve(other)
+                    if outputs.contains(candidate.resolved) {
+                        (rewritten, path, resolved) = (other, candidate.path, candidate.resolved)
+                        break
+                    }
+                }
+            }
             let here = SourceLocation(file: page.source, line: max(line, 1), column: column)
             if !path.isEmpty, !outputs.contains(resolved), !resolved.hasPrefix("assets/") {
                 let isPage = rewritten.hasSuffix(".html") || !(rewritten.split(separator: "/").last ?? "").contains(".")
@@ -109,9 +127,10 @@ extension SiteBuilder {
                     links.append(FragmentLink(page: resolved, fragment: decoded, line: line, column: column))
                 }
             }
-            if kind == .rawHTML { return nil }
+            if kind == .rawHTML || path.isEmpty { return nil }
             // Only the path changes; the query and fragment stay as written.
             if rootAbsolute { return chrome.root + String(rewritten.dropFirst()) + rest }
+            if outputIsDeeper { return "../" + rewritten + rest }
             return rewritten == target ? nil : rewritten + rest
         })
         result.links = links
@@ -128,5 +147,22 @@ extension SiteBuilder {
             result.diagnostics.append(error)
         }
         return result
+    }
+}
+
+extension SiteBuilder {
+    /// The other ways of writing a page's address (`written` as a link
+    /// has it, `.md` already rewritten): `a/b/index.html` ↔ `a/b.html`,
+    /// and `a/b` (no extension) → either; tried in this order when the
+    /// address as written is not an output.
+    static func otherForms(of written: String) -> [String] {
+        if written.hasSuffix("/index.html") {
+            let folder = written.dropLast("/index.html".count)
+            return folder.isEmpty || folder.hasSuffix("/") || folder.hasSuffix(".") ? [] : [folder + ".html"]
+        }
+        if written.hasSuffix(".html") { return [written.dropLast(".html".count) + "/index.html"] }
+        let last = written.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        if last.isEmpty || last.contains(".") { return [] }
+        return [written + "/index.html", written + ".html"]
     }
 }

@@ -6,8 +6,9 @@ import Reports
 /// page that sends readers (and search engines, by its canonical link) to
 /// where the page is now, opened from disk or served.
 extension SiteBuilder {
-    /// Output path → bytes; an alias that would leave the site or take an
-    /// address the site already has is an error at the alias.
+    /// Output path → bytes; an alias that would leave the site or replace
+    /// one of the site's own files is an error at the alias, and one that
+    /// names a page or static file is a warning (the page wins, as in Hugo).
     static func redirects(_ inputs: SiteInputs, root: (String) -> String, diagnostics: inout [Diagnostic]) -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
         var owners: [String: String] = [:]
@@ -17,9 +18,18 @@ extension SiteBuilder {
                     diagnostics.append(.error("alias", at: alias.location, "the alias '\(alias.path)' is not an address inside the site"))
                     continue
                 }
-                if inputs.outputs.contains(output) || output.hasPrefix("assets/") || output == changesPath {
+                if output.hasPrefix("assets/") || output == changesPath || output == SearchIndex.path {
                     diagnostics.append(.error("alias", at: alias.location,
                                               "the alias '\(alias.path)' would replace \(output), which the site already has"))
+                    continue
+                }
+                if inputs.outputs.contains(output) {
+                    // Hugo keeps the page and drops the redirect: a page
+                    // that took over an old address wins over the alias.
+                    let owner = inputs.pages.first { $0.output == output }.map { "the page made from '\($0.source)'" } ?? "a file of the site"
+                    diagnostics.append(.warning("alias", at: alias.location,
+                                                "the alias '\(alias.path)' names \(output), which is \(owner); "
+                                                    + "the page stays there and no redirect is written"))
                     continue
                 }
                 if let other = owners[output] {

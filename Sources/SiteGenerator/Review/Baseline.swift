@@ -112,6 +112,7 @@ public struct Baseline: Sendable {
         // Each input folder as the revision has it, at the same path under the temporary folder.
         var baseOptions = BuildOptions()
         baseOptions.baseURL = options.baseURL
+        baseOptions.urls = options.urls
         baseOptions.drafts = options.drafts
         baseOptions.allowShortcut = false
         var wanted: [String] = []

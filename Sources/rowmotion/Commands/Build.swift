@@ -22,6 +22,10 @@ struct SiteOptions: ParsableArguments {
     @Flag(help: "Treat warnings (broken links, examples no page shows, UIKit rule problems) as errors.")
     var strict = false
 
+    @Flag(name: .customLong("pretty-urls"),
+          help: "Write each page as its own folder's index.html (guide/a.md → guide/a/index.html, served at /guide/a/), as Hugo and MkDocs do. Links in either form resolve.")
+    var prettyURLs = false
+
     @Flag(help: "Go on when there is no page and no example (without it, that is an error: a wrong folder in CI).")
     var allowEmpty = false
 
@@ -34,6 +38,7 @@ struct SiteOptions: ParsableArguments {
         options.out = out
         options.baseURL = baseURL
         options.drafts = drafts
+        options.urls = prettyURLs ? .pretty : .plain
         options.strict = strict
         options.allowEmpty = allowEmpty
         return options
