@@ -44,7 +44,8 @@ test: deps build venv node browser commonmark-spec
 ## and every hostile generator of Tests/hostile/test_linear_inputs.py grown
 ## by doubling until a build takes 4 s of CPU, its growth asserted linear,
 ## then 1,000 random player call sequences (and 500 on linked panes) and
-## the frame checks on 200 random sequences in Chromium.
+## the frame checks on 200 random sequences in Chromium, then 150 random
+## edits to pages and examples while `serve` runs (make test: 14).
 ## Each prints its cases per second, its seed, and every failure as a
 ## one-line replay command. Built aside (.build-fuzz) with testing enabled,
 ## so the release build `make site` uses stays as it is.
@@ -59,6 +60,7 @@ fuzz: deps node
 	$(MAKE) --no-print-directory build browser
 	.build/debug/rowmotion build --strict --out .build/strict-site
 	ROWMOTION_CALL_FUZZ=1000 ROWMOTION_FRAME_SEQUENCES=200 $(VENV)/bin/pytest -q Tests/browser/test_call_fuzz.py Tests/browser/test_frames.py
+	ROWMOTION_SERVE_EDITS=150 $(VENV)/bin/pytest -q Tests/browser/test_serve.py -k fuzz
 
 ## The tool on your PATH: $(PREFIX)/bin/rowmotion (a release build).
 PREFIX ?= /usr/local

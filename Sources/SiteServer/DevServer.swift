@@ -123,7 +123,7 @@ public final class DevServer: @unchecked Sendable {
         let server: EventLoopServer
         do {
             server = try EventLoopServer(host: host, port: configuration.port, limits: configuration.limits,
-                                         socketPath: LiveScript.socketPath, hub: hub, handler: files.handle)
+                                         livePath: LiveScript.livePath, hub: hub, handler: files.handle)
         } catch {
             throw ServeError(error.description)
         }
@@ -165,7 +165,7 @@ public final class DevServer: @unchecked Sendable {
         lock.withLock { stopped }
     }
 
-    /// Closes the pages' sockets, stops the server and the watch loop.
+    /// Closes the pages' live streams, stops the server and the watch loop.
     public func stop() {
         let server = lock.withLock {
             stopped = true

@@ -1,7 +1,7 @@
 import Foundation
 import SiteGenerator
 
-/// What the server tells open pages over the live-reload socket: the
+/// What the server tells open pages over the live-reload stream (Server-Sent Events): the
 /// number of the last build that was written, the pages it changed, and the
 /// errors of the last build if it failed (the site served is then the last
 /// good one).
@@ -49,8 +49,8 @@ public struct LiveStatus: Sendable, Equatable {
     }
 }
 
-/// Holds the open pages' live sockets and sends each of them every status.
-/// A socket is a sink for text (nil closes it); the server owns the socket.
+/// Holds the open pages' live streams and sends each of them every status.
+/// A stream is a sink for text (nil closes it); the server owns its connection.
 public final class LiveReloadHub: @unchecked Sendable {
     public typealias Sink = @Sendable (String?) -> Void
 
@@ -94,7 +94,7 @@ public final class LiveReloadHub: @unchecked Sendable {
         }
     }
 
-    /// Closes every page's socket (the server is stopping).
+    /// Closes every page's stream (the server is stopping).
     public func closeAll() {
         let open = lock.withLock {
             defer { clients = [:] }

@@ -1,9 +1,9 @@
 /// The script `serve` adds to every HTML page it serves (never to what
-/// `build` writes): it opens the live-reload socket, reloads the page when a
+/// `build` writes): it listens to the live-reload stream, reloads the page when a
 /// build changed it, and shows the last build's errors over the page.
 enum LiveScript {
-    /// The socket's path on the server.
-    static let socketPath = "/_rowmotion/live"
+    /// The live-reload stream's path on the server.
+    static let livePath = "/_rowmotion/live"
 
     /// The element `serve` inserts into a page served after build `build`.
     static func element(build: Int) -> String {
@@ -51,8 +51,11 @@ enum LiveScript {
         overlay.appendChild(list);
       }
       function connect() {
-        var socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "\(socketPath)");
-        socket.onmessage = function (event) {
+        // Server-Sent Events: the browser reconnects by itself when the
+        // stream ends (after the server's `retry`); a refusal closes it for
+        // good, so the page tries again a second later.
+        var source = new EventSource("\(livePath)");
+        source.onmessage = function (event) {
           var message = JSON.parse(event.data);
           live.messages.push(message);
           showErrors(message.errors);
@@ -65,7 +68,9 @@ enum LiveScript {
           }
           location.reload();
         };
-        socket.onclose = function () { setTimeout(connect, 1000); };
+        source.onerror = function () {
+          if (source.readyState === 2) setTimeout(connect, 1000);
+        };
       }
       connect();
     })();

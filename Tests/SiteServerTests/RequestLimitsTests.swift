@@ -104,41 +104,23 @@ import Testing
         #expect(!everywhere.allows(host: "rebound.example:8000"))
     }
 
-    @Test func liveSocket_onlyFromItsOwnOrigin() {
+    @Test func liveStream_onlyForPagesOfItsOwnOrigin() {
         let policy = HostPolicy(boundHost: "127.0.0.1", port: 8000)
-        #expect(policy.allows(origin: "http://127.0.0.1:8000", host: "127.0.0.1:8000"))
-        #expect(policy.allows(origin: "http://localhost:8000", host: "localhost:8000"))
-        #expect(!policy.allows(origin: "http://attacker.example", host: "127.0.0.1:8000"))
-        #expect(!policy.allows(origin: "http://localhost:8000", host: "127.0.0.1:8000"))
-        #expect(!policy.allows(origin: "null", host: "127.0.0.1:8000"))
-        #expect(!policy.allows(origin: nil, host: "127.0.0.1:8000"))
+        func allows(_ origin: String?, _ site: String? = nil, host: String = "127.0.0.1:8000") -> Bool {
+            policy.allowsLiveStream(origin: origin, fetchSite: site, host: host)
+        }
+        // A same-origin EventSource sends no Origin; Chromium says same-origin.
+        #expect(allows(nil) && allows(nil, "same-origin") && allows(nil, "none"))
+        #expect(allows("http://127.0.0.1:8000") && allows("http://localhost:8000", host: "localhost:8000"))
+        #expect(!allows("http://attacker.example") && !allows("null"))
+        #expect(!allows("http://localhost:8000"))
+        #expect(!allows(nil, "cross-site") && !allows(nil, "same-site"))
+        #expect(!allows(nil, host: "rebound.example:8000"))
     }
 
-    @Test func webSocketAccept_isRFC6455sExample_andSHA1MatchesKnownDigests() {
-        #expect(WebSocket.accept(key: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
-        let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
-        #expect(hex(SHA1.digest(Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
-        #expect(hex(SHA1.digest([])) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
-        #expect(hex(SHA1.digest(Array(String(repeating: "a", count: 1_000).utf8))) == "291e9a6c66994949b57ba5e650361e98fc36b1ba")
-    }
-
-    @Test func frames_declaringMoreThanTheLimit_areRefusedFromTheirHeader() {
-        // 2^40 bytes declared: refused with 1009 from the first 10 bytes
-        // (before, the process grew by 2 GB).
-        let huge: [UInt8] = [0x81, 0xFF] + (0..<8).map { UInt8(truncatingIfNeeded: (UInt64(1) << 40) >> UInt64(56 - $0 * 8)) }
-        #expect(WebSocket.parse(huge[...], maxPayload: 65_536) == .fail(code: 1009))
-        // Unmasked (a server's frame) and reserved bits are protocol errors.
-        #expect(WebSocket.parse([0x81, 0x01, 0x41][...], maxPayload: 10) == .fail(code: 1002))
-        #expect(WebSocket.parse([0xC1, 0x80, 0, 0, 0, 0][...], maxPayload: 10) == .fail(code: 1002))
-        // A masked "Hi", whole and in part.
-        let hi: [UInt8] = [0x81, 0x82, 1, 2, 3, 4, 0x48 ^ 1, 0x69 ^ 2]
-        #expect(WebSocket.parse(hi[...], maxPayload: 10) == .frame(opcode: 1, payload: Array("Hi".utf8), length: 8))
-        #expect(WebSocket.parse(hi[..<5], maxPayload: 10) == .needMore)
-    }
-
-    @Test func serverFrames_useTheShortestLength() {
-        #expect(WebSocket.frame(.text, Array("a".utf8)) == [0x81, 1, 0x61])
-        #expect(WebSocket.frame(.text, [UInt8](repeating: 0, count: 300)).prefix(4) == [0x81, 126, 1, 44])
-        #expect(WebSocket.frame(.text, [UInt8](repeating: 0, count: 70_000)).prefix(10) == [0x81, 127, 0, 0, 0, 0, 0, 1, 0x11, 0x70])
+    @Test func liveEvents_areOneDataLinePerLine_endedByABlankLine() {
+        #expect(EventLoopServer.event("{\"a\":1}") == Array("data: {\"a\":1}\n\n".utf8))
+        // A line break would end the field and lose the rest: each line is its own `data:`.
+        #expect(EventLoopServer.event("x\ny\r") == Array("data: x\ndata: y\n\n".utf8))
     }
 }

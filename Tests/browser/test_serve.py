@@ -1,12 +1,12 @@
-"""`rowmotion serve` end to end: a real server on a free port, a WebSocket
-client that reads the live-reload events, and Chromium showing the page
+"""`rowmotion serve` end to end: a real server on a free port, a client
+that reads the live-reload events (Server-Sent Events), and Chromium showing the page
 reload, the error overlay and the last good page; then a clean Ctrl-C."""
-import base64
-import hashlib
 import json
 import os
 import queue
+import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -21,8 +21,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import BINARY, SCREENSHOTS
 
-GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-
 EXAMPLE = """title: Tiny
 steps:
   - label: Start
@@ -32,44 +30,51 @@ steps:
 """
 
 
-class LiveSocket:
-    """A minimal RFC 6455 client: the handshake, then unmasked server frames."""
+class LiveStream:
+    """The live-reload stream read as a browser's EventSource reads it: a
+    GET, a 200 of `text/event-stream`, then events of `data:` lines."""
 
     def __init__(self, port):
         self.socket = socket.create_connection(("127.0.0.1", port), timeout=20)
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.socket.sendall((f"GET /_rowmotion/live HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-                             f"Origin: http://127.0.0.1:{port}\r\n\r\n").encode())
-        self.stream = self.socket.makefile("rb")
-        head = b""
-        while not head.endswith(b"\r\n\r\n"):
-            byte = self.stream.read(1)
-            assert byte, f"the server closed the socket during the handshake: {head!r}"
-            head += byte
-        assert head.startswith(b"HTTP/1.1 101"), head
-        accept = base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
-        assert f"sec-websocket-accept: {accept}".lower() in head.decode().lower(), head
+        self.socket.sendall((f"GET /_rowmotion/live HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n"
+                             f"Sec-Fetch-Site: same-origin\r\n\r\n").encode())
+        self.buffer = b""
+        head = self.read_until(b"\r\n\r\n")
+        assert head is not None, f"the server closed the stream before its head ended: {self.buffer!r}"
+        assert head.startswith(b"HTTP/1.1 200"), head
+        assert b"content-type: text/event-stream" in head.lower(), head
 
-    def frame(self):
-        """(opcode, payload) of the next frame; (None, b"") when the socket ends."""
-        header = self.stream.read(2)
-        if len(header) < 2:
-            return None, b""
-        opcode, length = header[0] & 0x0F, header[1] & 0x7F
-        if length == 126:
-            length = int.from_bytes(self.stream.read(2), "big")
-        elif length == 127:
-            length = int.from_bytes(self.stream.read(8), "big")
-        return opcode, self.stream.read(length)
+    def read_until(self, end, timeout=20):
+        """The bytes up to and including `end`; None when the stream ends.
+        Raises TimeoutError when nothing more comes for `timeout` seconds."""
+        while end not in self.buffer:
+            self.socket.settimeout(timeout)
+            try:
+                chunk = self.socket.recv(65536)
+            except socket.timeout as error:
+                raise TimeoutError from error
+            if not chunk:
+                return None
+            self.buffer += chunk
+        index = self.buffer.index(end) + len(end)
+        found, self.buffer = self.buffer[:index], self.buffer[index:]
+        return found
+
+    def event(self, timeout=20):
+        """The next event's data; None when the stream ends."""
+        while True:
+            block = self.read_until(b"\n\n", timeout)
+            if block is None:
+                return None
+            data = [line[len(b"data: "):] for line in block.split(b"\n") if line.startswith(b"data: ")]
+            if data:
+                return b"\n".join(data)
 
     def message(self):
-        """The next text message, as JSON."""
-        while True:
-            opcode, payload = self.frame()
-            assert opcode is not None, "the live socket closed"
-            if opcode == 0x1:
-                return json.loads(payload)
+        """The next message, as JSON."""
+        data = self.event()
+        assert data is not None, "the live stream ended"
+        return json.loads(data)
 
 
 def write(path, text):
@@ -112,7 +117,7 @@ def served(tmp_path):
 def test_serve_reloadsTheEditedPage_showsErrorsOverTheLastGoodPage_andStopsCleanly(served, driver):
     process, url, project = served
     port = int(url.rstrip("/").rsplit(":", 1)[1])
-    live = LiveSocket(port)
+    live = LiveStream(port)
     hello = live.message()
     assert hello["type"] == "hello" and hello["errors"] == [], hello
     first = hello["build"]
@@ -167,12 +172,10 @@ def test_serve_reloadsTheEditedPage_showsErrorsOverTheLastGoodPage_andStopsClean
     assert "guide.html" not in event["changed"], event
     assert "C rises to the top" in fetch(url + "examples/tiny.html")
 
-    # Ctrl-C: the socket is closed, the process exits 0, the port is free.
+    # Ctrl-C: the stream ends, the process exits 0, the port is free.
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=10) == 0, process.stderr.read()
-    opcode, _ = live.frame()
-    while opcode not in (None, 0x8):
-        opcode, _ = live.frame()
+    assert live.event() is None
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2)
 
@@ -215,3 +218,143 @@ def test_serve_says_its_first_build_made_the_site_and_when_no_browser_opens(tmp_
     finally:
         process.kill()
         process.wait()
+
+
+# Edits in any order while `serve` runs: pages and examples written, broken,
+# fixed, deleted and renamed, alone or several at once faster than the
+# watcher polls. Once the edits settle, the site `serve` wrote is the site a
+# fresh `rowmotion build` makes of the same files, byte for byte, or, when
+# that build fails, the last event carries its errors and the site on disk
+# is the last good one. `make test` runs a seeded share; `make fuzz` more.
+
+SERVE_EDITS = int(os.environ.get("ROWMOTION_SERVE_EDITS", "14"))
+SERVE_SEED = int(os.environ.get("ROWMOTION_SERVE_SEED", "20261125"))
+
+
+def site_files(folder):
+    return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def settle(live, quiet=1.6):
+    """The events until none comes for `quiet` seconds; the last one."""
+    last = None
+    try:
+        while True:
+            data = live.event(timeout=quiet)
+            assert data is not None, "the live stream ended"
+            last = json.loads(data)
+    except TimeoutError:
+        return last
+
+
+def save(path, text):
+    """Writes as editors save: a hidden file renamed over the old one, so
+    the watcher never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    hidden = path.parent / f".{path.name}.saving"
+    hidden.write_text(text)
+    hidden.rename(path)
+
+
+def random_edit(rng, project, step):
+    """One edit a user could make; returns what it did, for the replay."""
+    pages = sorted((project / "site").glob("*.md"))
+    examples = sorted((project / "examples").glob("*.yml"))
+    kind = rng.choice(["page", "page", "broken page", "delete page", "rename page", "example", "broken example",
+                       "delete example", "embed", "same bytes"])
+    page, example = f"p{rng.randrange(4)}.md", f"e{rng.randrange(3)}.yml"
+    if kind == "page":
+        save(project / "site" / page, f"---\ntitle: Page {step}\norder: {rng.randrange(5)}\n---\n# Page {step}\n\nText {rng.random()}.\n")
+        return f"page {page}"
+    if kind == "broken page":
+        save(project / "site" / page, f"---\ntitle: [unclosed {step}\n---\n# Broken\n")
+        return f"broken page {page}"
+    if kind == "example":
+        first = rng.sample("abcdef", rng.randint(1, 5))
+        save(project / "examples" / example,
+             f"title: Example {step}\nsteps:\n  - items: [{', '.join(first)}]\n  - items: [{', '.join(rng.sample(first, len(first)))}]\n")
+        return f"example {example}"
+    if kind == "broken example":
+        save(project / "examples" / example, "title: Broken\nsteps:\n  - items: [a, a]\n  - items: [\n")
+        return f"broken example {example}"
+    others = [path for path in pages if path.name != "index.md"]
+    if kind == "delete page" and others:
+        victim = rng.choice(others)
+        victim.unlink()
+        return f"delete page {victim.name}"
+    if kind == "rename page" and others and not (project / "site" / page).exists():
+        victim = rng.choice(others)
+        victim.rename(project / "site" / page)
+        return f"rename page {victim.name} to {page}"
+    if kind == "delete example" and examples:
+        victim = rng.choice(examples)
+        victim.unlink()
+        return f"delete example {victim.name}"
+    if kind == "embed" and examples:
+        shown = rng.choice(examples).name
+        save(project / "site" / "index.md", f"---\ntitle: Home\norder: 1\n---\n# Home\n\n```rowmotion\nexample: {shown}\n```\n")
+        return f"embed {shown}"
+    if kind == "same bytes" and pages:
+        victim = rng.choice(pages)
+        save(victim, victim.read_text())
+        return f"same bytes {victim.name}"
+    return f"nothing ({kind})"
+
+
+def sources(project):
+    return {f"{folder}/{name}": text for folder in ("site", "examples")
+            for name, text in site_files(project / folder).items() if not name.startswith(".")}
+
+
+def fresh_build(files, folder):
+    """The site a fresh `rowmotion build` makes of `files` (None if it fails)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(text)
+    result = subprocess.run([str(BINARY), "build", "--no-cache", "--out", "_site"], cwd=folder, capture_output=True, text=True)
+    return site_files(folder / "_site") if result.returncode == 0 else None
+
+
+def test_serve_fuzz_ofEditsInAnyOrder_leavesTheSiteAFreshBuildMakes(served, tmp_path_factory):
+    process, url, project = served
+    port = int(url.rstrip("/").rsplit(":", 1)[1])
+    rng = random.Random(SERVE_SEED)
+    replay = f"ROWMOTION_SERVE_SEED={SERVE_SEED} ROWMOTION_SERVE_EDITS={SERVE_EDITS} pytest Tests/browser/test_serve.py -k fuzz"
+    live = LiveStream(port)
+    live.message()
+    done = []
+    scratch = tmp_path_factory.mktemp("fresh")
+    last_good = site_files(project / "_site")
+    status, step = None, 0
+    while step < SERVE_EDITS:
+        # One edit, or a burst of several faster than the watcher polls;
+        # the sources after each, since serve may build any of them.
+        states = []
+        for _ in range(rng.choice([1, 1, 2, 3])):
+            done.append(random_edit(rng, project, step))
+            states.append(sources(project))
+            step += 1
+            time.sleep(rng.choice([0, 0.05, 0.3]))
+        time.sleep(0.3)
+        # Edits that changed nothing send nothing: the last status holds.
+        event = status = settle(live) or status
+        where = f"seed {SERVE_SEED}, after {done}; replay: {replay}"
+        assert process.poll() is None, f"serve exited {process.returncode}: {process.stderr.read()}; {where}"
+        on_disk = site_files(project / "_site")
+        expected = fresh_build(states[-1], scratch / "last")
+        if expected is not None:
+            assert event is None or event["errors"] == [], f"a fresh build succeeds but serve says {event['errors']}; {where}"
+            assert sorted(on_disk) == sorted(expected), f"{sorted(set(on_disk) ^ set(expected))}; {where}"
+            differing = [path for path in expected if on_disk[path] != expected[path]]
+            assert not differing, f"serve's {differing} differ from a fresh build's; {where}"
+        else:
+            assert event is not None and event["errors"], f"a fresh build fails but serve said no error; {where}"
+            # The last good site: from before the edits, or from a state
+            # the watcher caught between two of them.
+            good = [last_good] + [site for index, state in enumerate(states[:-1])
+                                  if (site := fresh_build(state, scratch / f"state{index}")) is not None]
+            assert on_disk in good, f"after a failed build the site on disk is no good build's; {where}"
+        last_good = on_disk
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=10) == 0

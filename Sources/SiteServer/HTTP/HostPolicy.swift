@@ -3,7 +3,7 @@ import Foundation
 /// Which `Host` and `Origin` headers the dev server answers: only names of
 /// the address it is bound to, and `localhost`. A page on another site that
 /// reaches the port by DNS rebinding sends its own name as `Host` and is
-/// refused; a page on another origin cannot open the live-reload socket.
+/// refused; a page on another origin cannot open the live-reload stream.
 struct HostPolicy: Sendable {
     /// The address listened on, as given (`127.0.0.1`, `::1`, `0.0.0.0`).
     var boundHost: String
@@ -23,11 +23,17 @@ struct HostPolicy: Sendable {
         return isWildcard && Self.isIPLiteral(name)
     }
 
-    /// Whether a WebSocket upgrade comes from a page this server served:
-    /// its `Origin` is `http://` and the `Host` it asked for.
-    func allows(origin: String?, host header: String) -> Bool {
-        guard let origin, allows(host: header) else { return false }
-        return origin.lowercased() == "http://" + header.lowercased()
+    /// Whether a request for the live-reload stream comes from a page this
+    /// server served. A browser names the origin of a cross-origin request
+    /// (`Origin`, and `Sec-Fetch-Site: cross-site`); a same-origin
+    /// `EventSource` sends no `Origin`. So: a `Host` of this server, and an
+    /// `Origin`, when there is one, of `http://` and that host, and no
+    /// `Sec-Fetch-Site` other than `same-origin` or `none`.
+    func allowsLiveStream(origin: String?, fetchSite: String?, host header: String) -> Bool {
+        guard allows(host: header) else { return false }
+        if let origin, origin.lowercased() != "http://" + header.lowercased() { return false }
+        if let fetchSite, !["same-origin", "none"].contains(fetchSite.lowercased()) { return false }
+        return true
     }
 
     /// `name` and port of a Host header: `a:1`, `[::1]:2`, `a`.

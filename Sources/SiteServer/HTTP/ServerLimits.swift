@@ -13,10 +13,6 @@ public struct ServerLimits: Sendable, Equatable {
     /// when it connected or its last answer was sent (so a client that
     /// trickles a byte at a time is closed too).
     public var headSeconds = 10.0
-    /// Payload bytes of one WebSocket frame from a page: the socket is
-    /// closed with 1009 past it (pages send nothing; the header says how
-    /// much a frame holds before any of it is read).
-    public var frameBytes = 64 * 1024
     /// Bytes waiting to be sent to one client: a page that stops reading is
     /// dropped rather than buffered for.
     public var pendingOutputBytes = 8 * 1024 * 1024
@@ -30,8 +26,8 @@ public struct ServerLimits: Sendable, Equatable {
     /// Open connections; more are closed as they arrive, and descriptors
     /// are kept back for the build.
     public var connections = 1024
-    /// Open live-reload sockets, of those connections: 503 past it.
-    public var webSockets = 256
+    /// Open live-reload streams, of those connections: 503 past it.
+    public var liveStreams = 256
 
     public init() {}
 }

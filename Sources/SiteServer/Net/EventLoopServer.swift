@@ -12,7 +12,6 @@ struct HTTPAnswer {
 
     static func reason(_ status: Int) -> String {
         switch status {
-        case 101: "Switching Protocols"
         case 200: "OK"
         case 301: "Moved Permanently"
         case 400: "Bad Request"
@@ -23,7 +22,6 @@ struct HTTPAnswer {
         case 413: "Content Too Large"
         case 414: "URI Too Long"
         case 421: "Misdirected Request"
-        case 426: "Upgrade Required"
         case 431: "Request Header Fields Too Large"
         case 503: "Service Unavailable"
         case 505: "HTTP Version Not Supported"
@@ -32,8 +30,11 @@ struct HTTPAnswer {
     }
 }
 
-/// The dev server's HTTP/1.1 and WebSocket server: one thread, `poll(2)`
-/// over non-blocking sockets, every client bounded by `ServerLimits`.
+/// The dev server's HTTP/1.1 server, with the live-reload channel as
+/// Server-Sent Events (an answer that stays open, a `data:` line per
+/// message): one thread, `poll(2)` over non-blocking sockets, every client
+/// bounded by `ServerLimits`. Server-Sent Events replaced a WebSocket:
+/// pages only listen, so there is no frame to parse and no handshake hash.
 ///
 /// It replaced FlyingFox, whose header reading was quadratic in a header's
 /// length and had no limit on header, frame or connection counts (issue 13).
@@ -42,13 +43,13 @@ final class EventLoopServer: @unchecked Sendable {
 
     let limits: ServerLimits
     let policy: HostPolicy
-    let socketPath: String
+    let livePath: String
     let handler: Handler
     let hub: LiveReloadHub
     let listener: Socket.Listener
 
     private let lock = NSLock()
-    /// Text for live sockets, queued by other threads; nil closes them.
+    /// Text for live streams, queued by other threads; nil closes them.
     private var outbox: [(id: Int, text: String?)] = []
     private var stopping = false
     private let wake: (read: Int32, write: Int32)
@@ -59,10 +60,10 @@ final class EventLoopServer: @unchecked Sendable {
     private(set) var refusedForCapacity = 0
     private(set) var recoveredFromDescriptorShortage = 0
 
-    init(host: String, port: UInt16, limits: ServerLimits, socketPath: String, hub: LiveReloadHub,
+    init(host: String, port: UInt16, limits: ServerLimits, livePath: String, hub: LiveReloadHub,
          handler: @escaping Handler) throws(Socket.Failure) {
         self.limits = limits
-        self.socketPath = socketPath
+        self.livePath = livePath
         self.hub = hub
         self.handler = handler
         listener = try Socket.listen(host: host, port: port)
@@ -97,7 +98,7 @@ final class EventLoopServer: @unchecked Sendable {
         if first { finished.wait() }
     }
 
-    /// Queues `text` for the live socket `id` (nil: close it).
+    /// Queues `text` for the live stream `id` (nil: close it).
     func send(_ text: String?, to id: Int) {
         lock.withLock { outbox.append((id, text)) }
         poke()
@@ -118,7 +119,9 @@ final class EventLoopServer: @unchecked Sendable {
         var output: [UInt8] = []
         var written = 0
         var closeAfterWriting = false
-        var isWebSocket = false
+        /// An open live-reload stream: what the page sends is not read
+        /// any more, and its answer never ends.
+        var isLive = false
         /// When the head being read must be complete.
         var deadline: Double
         /// Set once the last answer is sent on a connection being closed:
@@ -179,8 +182,9 @@ final class EventLoopServer: @unchecked Sendable {
                 // without reading its answers stops being read (its input
                 // once grew to 1.7 GB), and hang-ups are reported anyway.
                 var events = Int16(0)
-                let inputRoom = connection.isWebSocket ? limits.frameBytes + 14 : limits.headBytes
-                if connection.pendingOutput == 0, connection.input.count < inputRoom || connection.lingerUntil != nil { events |= Int16(POLLIN) }
+                if connection.pendingOutput == 0, connection.input.count < limits.headBytes || connection.lingerUntil != nil || connection.isLive {
+                    events |= Int16(POLLIN)
+                }
                 if connection.pendingOutput > 0 { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: connection.descriptor, events: events, revents: 0))
             }
@@ -196,7 +200,7 @@ final class EventLoopServer: @unchecked Sendable {
                 if revents & Int16(POLLOUT) != 0 {
                     flush(connection)
                     // A request that came in while the last answer drained.
-                    if connections[connection.descriptor] === connection, !connection.isWebSocket, connection.pendingOutput == 0,
+                    if connections[connection.descriptor] === connection, !connection.isLive, connection.pendingOutput == 0,
                        !connection.input.isEmpty {
                         readRequests(connection)
                     }
@@ -215,20 +219,14 @@ final class EventLoopServer: @unchecked Sendable {
                     drop(connection)
                     continue
                 }
-                if !connection.isWebSocket, connection.pendingOutput == 0, now > connection.deadline {
+                if !connection.isLive, connection.pendingOutput == 0, now > connection.deadline {
                     // Too slow to send a head: answered if it sent part of
                     // one, closed quietly if it was idle between requests.
                     if connection.input.isEmpty { drop(connection) } else { refuse(connection, 408, "the request head took longer than \(Int(limits.headSeconds)) s") }
                 }
             }
         }
-        for connection in Array(connections.values) {
-            if connection.isWebSocket {
-                connection.queue(WebSocket.closeFrame(code: 1001))
-                flush(connection)
-            }
-            drop(connection)
-        }
+        for connection in Array(connections.values) { drop(connection) }
         hub.closeAll()
         close(listener.descriptor)
         close(wake.read)
@@ -248,14 +246,13 @@ final class EventLoopServer: @unchecked Sendable {
             return outbox
         }
         guard !queued.isEmpty else { return }
-        let byID = Dictionary(connections.values.filter(\.isWebSocket).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let byID = Dictionary(connections.values.filter(\.isLive).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, text) in queued {
             guard let connection = byID[id], connections[connection.descriptor] === connection else { continue }
             if let text {
-                connection.queue(WebSocket.frame(.text, Array(text.utf8)))
+                connection.queue(Self.event(text))
                 if connection.pendingOutput > limits.pendingOutputBytes { drop(connection); continue }
             } else {
-                connection.queue(WebSocket.closeFrame(code: 1001))
                 connection.closeAfterWriting = true
             }
             flush(connection)
@@ -292,14 +289,17 @@ final class EventLoopServer: @unchecked Sendable {
         case .bytes(let count):
             // Bytes after a refusal, while its answer drains, are ignored.
             guard !connection.closeAfterWriting, connection.lingerUntil == nil else { return }
+            // A page listening to the live stream sends nothing more; one
+            // that does is not a page, and is closed.
+            if connection.isLive { drop(connection); return }
             connection.input += buffer[0..<count]
         }
-        if connection.isWebSocket { readFrames(connection) } else { readRequests(connection) }
+        readRequests(connection)
     }
 
     private func readRequests(_ connection: Connection) {
         // One request at a time: the next waits until this answer is sent.
-        while connection.pendingOutput == 0, !connection.closeAfterWriting, !connection.isWebSocket {
+        while connection.pendingOutput == 0, !connection.closeAfterWriting, !connection.isLive {
             switch RequestHead.read(connection.input, scan: &connection.scan, limits: limits) {
             case .needMore:
                 return
@@ -328,8 +328,8 @@ final class EventLoopServer: @unchecked Sendable {
             return
         }
         let path = head.path
-        if path == socketPath, head.header("upgrade")?.lowercased() == "websocket" {
-            upgrade(head, host: host, on: connection)
+        if path == livePath {
+            listen(head, host: host, on: connection)
             return
         }
         var answer = handler(head)
@@ -342,70 +342,50 @@ final class EventLoopServer: @unchecked Sendable {
         }
     }
 
-    private func upgrade(_ head: RequestHead, host: String, on connection: Connection) {
-        guard policy.allows(origin: head.header("origin"), host: host) else {
-            refuse(connection, 403, "the live-reload socket takes pages served from http://\(host) only")
+    /// A page opens the live-reload stream: an answer with no end, whose
+    /// events are the hub's messages (the current status first).
+    private func listen(_ head: RequestHead, host: String, on connection: Connection) {
+        guard head.method == "GET" else {
+            refuse(connection, 405, "the live-reload stream is read with GET")
             return
         }
-        guard head.method == "GET", head.header("sec-websocket-version") == "13", let key = head.header("sec-websocket-key"),
-              Data(base64Encoded: key)?.count == 16 else {
-            refuse(connection, 400, "not a WebSocket version 13 handshake")
+        guard policy.allowsLiveStream(origin: head.header("origin"), fetchSite: head.header("sec-fetch-site"), host: host) else {
+            refuse(connection, 403, "the live-reload stream is for pages served from http://\(host) only")
             return
         }
-        let open = connections.values.reduce(0) { $0 + ($1.isWebSocket ? 1 : 0) }
-        guard open < limits.webSockets else {
-            refuse(connection, 503, "\(limits.webSockets) pages are connected already")
+        let open = connections.values.reduce(0) { $0 + ($1.isLive ? 1 : 0) }
+        guard open < limits.liveStreams else {
+            refuse(connection, 503, "\(limits.liveStreams) pages are connected already")
             return
         }
-        let response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: \(WebSocket.accept(key: key))\r\n\r\n"
-        connection.isWebSocket = true
+        // `retry`: how long a page waits before it connects again after the
+        // stream ends (a restarted server).
+        let response = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-store\r\n"
+            + "X-Content-Type-Options: nosniff\r\nConnection: keep-alive\r\n\r\nretry: 1000\n\n"
+        connection.isLive = true
+        // Whatever came after the request is not a page's.
+        if !connection.input.isEmpty {
+            drop(connection)
+            return
+        }
         connection.queue(Array(response.utf8))
         let id = connection.id
         hub.connect(id: id) { [weak self] text in self?.send(text, to: id) }
         flush(connection)
-        if !connection.input.isEmpty, connections[connection.descriptor] === connection { readFrames(connection) }
     }
 
-    private func readFrames(_ connection: Connection) {
-        while true {
-            switch WebSocket.parse(connection.input[...], maxPayload: limits.frameBytes) {
-            case .needMore:
-                return
-            case .fail(let code):
-                connection.input.removeAll()
-                connection.queue(WebSocket.closeFrame(code: code))
-                connection.closeAfterWriting = true
-                flush(connection)
-                return
-            case let .frame(opcode, payload, length):
-                connection.input.removeFirst(length)
-                switch WebSocket.Opcode(rawValue: opcode) {
-                case .close?:
-                    connection.queue(WebSocket.frame(.close, Array(payload.prefix(2))))
-                    connection.closeAfterWriting = true
-                    flush(connection)
-                    return
-                case .ping?:
-                    connection.queue(WebSocket.frame(.pong, payload))
-                    // Pongs count against the pending output like every message.
-                    if connection.pendingOutput > limits.pendingOutputBytes {
-                        drop(connection)
-                        return
-                    }
-                    flush(connection)
-                case .text?, .binary?, .continuation?, .pong?:
-                    // What pages send is not used.
-                    continue
-                case nil:
-                    connection.queue(WebSocket.closeFrame(code: 1002))
-                    connection.closeAfterWriting = true
-                    flush(connection)
-                    return
-                }
-                guard connections[connection.descriptor] === connection else { return }
-            }
+    /// One Server-Sent Event carrying `text` (one line of JSON: a line
+    /// break in it would end the field, so each line gets its own `data:`).
+    static func event(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 8)
+        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            bytes += Array("data: ".utf8)
+            bytes += line.filter { $0 != UInt8(ascii: "\r") }
+            bytes.append(UInt8(ascii: "\n"))
         }
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
     }
 
     private func refuse(_ connection: Connection, _ status: Int, _ reason: String) {
@@ -451,7 +431,7 @@ final class EventLoopServer: @unchecked Sendable {
                 shutdown(connection.descriptor, Int32(SHUT_WR))
                 connection.lingerUntil = Self.now() + Self.lingerSeconds
             }
-        } else if !connection.isWebSocket {
+        } else if !connection.isLive {
             // Answered: the next head has its own time.
             connection.deadline = Self.now() + limits.headSeconds
         }
@@ -459,7 +439,7 @@ final class EventLoopServer: @unchecked Sendable {
 
     private func drop(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.descriptor) != nil else { return }
-        if connection.isWebSocket { hub.disconnect(id: connection.id) }
+        if connection.isLive { hub.disconnect(id: connection.id) }
         close(connection.descriptor)
     }
 }

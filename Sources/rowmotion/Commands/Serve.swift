@@ -37,7 +37,7 @@ struct Serve: AsyncParsableCommand {
         let console = Console()
         server.onBuild = { outcome in console.describe(outcome) }
 
-        // Ctrl-C or a TERM: close the pages' sockets, stop listening, exit 0.
+        // Ctrl-C or a TERM: close the pages' live streams, stop listening, exit 0.
         // Handled from before the first line is printed: a signal sent as
         // soon as `serving` appears must not find it ignored but unwatched.
         let stopped = StopSignal()
