@@ -187,13 +187,16 @@ public enum SiteBuilder {
         // Pages' old addresses.
         site.files.merge(redirects(inputs, root: root(of:), diagnostics: &site.diagnostics)) { existing, _ in existing }
 
-        // Search, over the finished pages (cached ones too).
+        // Search, over the pages' Documents (a cached page's from the cache) and the examples' data.
         site.files[SearchIndex.path] = SearchIndex.script(
-            pages: inputs.pages.map { ($0.output, $0.title) } + inputs.examples.map { (examplePath($0.name), $0.sequence.title) },
-            files: site.files)
+            zip(inputs.pages, rendered).filter { site.files[$0.0.output] != nil }
+                .map { SearchIndex.Entry(output: $0.output, title: $0.title, document: $1.document) }
+                + inputs.examples.filter { site.files[examplePath($0.name)] != nil }
+                .map { SearchIndex.Entry(output: examplePath($0.name), title: $0.sequence.title, document: exampleDocument($0)) })
 
-        // Links, over the finished outputs.
-        site.diagnostics += fragmentProblems(inputs, rendered: rendered, files: site.files, options: options)
+        // Links to an element, against the pages' Documents and the theme's ids.
+        site.diagnostics += fragmentProblems(inputs, rendered: rendered, files: site.files, options: options,
+                                             themeIDs: themeIDs(inputs.theme, chrome: chrome(for: "index.html")))
 
         // What the build made, for the writer and the report.
         site.pageCount = inputs.pages.count
@@ -291,7 +294,7 @@ extension BuiltSite {
             if result.cached { cachedCount += 1 } else { renderedCount += 1 }
             // Kept with its warnings, which a reuse reports again.
             let shown = result.examples.sorted()
-            cache.entries[page.output] = BuildCache.Entry(key: keys.page(page, examples: shown), examples: shown, links: result.links,
+            cache.entries[page.output] = BuildCache.Entry(key: keys.page(page, examples: shown), examples: shown, document: result.document,
                                                           diagnostics: result.diagnostics)
         }
         return (referenced, homeContent)

@@ -72,7 +72,10 @@ struct MarkdownTests {
             <h3 id="--quotes"><b> &amp; “quotes”</h3>
 
             """)
-        #expect(SiteBuilder.elementIDs(in: Array(html.utf8)) == ["uikits-batch-update-rules", "the-version-field", "content", "content-1", "--quotes"])
+        // The same ids, from the tree: nothing reads them back from the HTML.
+        let document = MarkdownRenderer.renderDocument(ParsedMarkdown(markdown), player: { _ in nil }, link: { _, _, _, _ in nil }).document
+        #expect(document.ids == ["uikits-batch-update-rules", "the-version-field", "content", "content-1", "--quotes"])
+        #expect(document.headings.map(\.level) == [1, 2, 2, 2, 3] && document.headings[1].text == "The version field")
     }
 
     /// Repeats are numbered as GitHub and Hugo number them: `-1`, `-2`,
@@ -191,23 +194,61 @@ struct TableTests {
 
 @Suite("Search index")
 struct SearchIndexTests {
-    /// Text from `<main>` only (not the navigation, scripts or styles),
-    /// entities decoded, white space folded; headings with ids kept.
-    @Test func entries_holdTheMainTextAndHeadings_notTheChrome() {
-        let html = Array("""
-            <html><body><nav><a>Guide</a></nav><main class="page"><h1 id="top">Title &amp; more</h1>
-            <p>First   line\ncontinues &lt;here&gt; &#8212; &#x41;.</p><script>var secret = 1;</script><style>.x{}</style>
-            <h2 id="part-two">Part <code>two</code></h2><p>More.</p><h3>No id</h3></main><footer>foot</footer></body></html>
-            """.utf8)
-        let (headings, text) = SearchIndex.read(html)
-        #expect(headings == [["Part two", "part-two"]])
-        #expect(text == "Title & more First line continues <here> — A. Part two More. No id")
+    static func document(_ markdown: String) -> Document {
+        MarkdownRenderer.renderDocument(ParsedMarkdown(markdown), player: { _ in "<div>Play Pause row a row b</div>" },
+                                        link: { _, _, _, _ in nil }).document
+    }
+
+    /// A page's text is read from the tree: words, code, entities decoded,
+    /// white space folded, blocks a space apart; raw HTML's text without its
+    /// tags, scripts or styles; a demo block's player is not text.
+    @Test func text_isTheTreesWords_rawHTMLsTextWithoutTagsOrScripts_noPlayer() {
+        let document = Self.document("""
+            # Title &amp; more
+
+            First   line
+            continues &lt;here&gt; &#8212; &#x41;.
+
+            <div class="note" title="a > b">Raw <b>words</b><script>var secret = 1;</script><style>.x{}</style></div>
+
+            ## Part `two`
+
+            ```rowmotion
+            steps: []
+            ```
+
+            ```swift
+            let x = 1
+            ```
+
+            - One
+            - Two
+            """)
+        #expect(document.text == "Title & more First line continues <here> — A. Raw words Part two let x = 1 One Two", "\(document.text)")
+        let entry = SearchIndex.Entry(output: "a.html", title: "A", document: document)
+        #expect(entry.h == [["Part two", "part-two"]])
     }
 
     @Test func longPages_areCutAtACharacterBoundary() {
-        let html = Array(("<main>" + String(repeating: "é", count: SearchIndex.textLimit) + "</main>").utf8)
-        let text = SearchIndex.read(html).text
-        #expect(text.utf8.count <= SearchIndex.textLimit && text.allSatisfy { $0 == "é" })
+        let text = Self.document(String(repeating: "é", count: Document.textLimit)).text
+        #expect(text.utf8.count <= Document.textLimit && text.utf8.count > Document.textLimit - 2 && text.allSatisfy { $0 == "é" })
+    }
+
+    /// The index is built from Documents: a heading added to a page is
+    /// found, a cached page's entry is the same as a rendered one's.
+    @Test func searchIndex_ofACachedBuild_isTheSameAsAFreshOnes() throws {
+        let project = try FixtureProject(files: sampleFiles + [("site/guide/more.md", "# More\n\n## Findable heading\n\nFindable words.\n")])
+        defer { project.remove() }
+        var options = project.options
+        options.cache = project.root.appendingPathComponent(".cache").path
+        let first = SiteBuilder.buildAndWrite(options).site
+        options.allowShortcut = false
+        let second = SiteBuilder.buildAndWrite(options).site
+        #expect(second.cachedCount > 0)
+        let index = String(decoding: second.files[SearchIndex.path] ?? [], as: UTF8.self)
+        #expect(first.files[SearchIndex.path] == second.files[SearchIndex.path])
+        #expect(index.contains(#"["Findable heading","findable-heading"]"#) && index.contains("Findable words."), "\(index)")
+        #expect(index.contains(#""t":"A list""#) && index.contains("Rows move."), "\(index)")
     }
 }
 

@@ -711,18 +711,30 @@ struct SiteBuilderTests {
     }
 
     @Test func elementIDs_areReadFromAttributes_notFromLookalikes() {
-        let html = Array("<h2 id=\"a\">x</h2><div data-id=\"b\" aria-describedby=\"c\"></div><p\nid='d'>id=\"e\"</p>".utf8)
-        #expect(SiteBuilder.elementIDs(in: html) == ["a", "d"])
+        let html = "<h2 id=\"a\">x</h2><div data-id=\"b\" aria-describedby=\"c\"></div><p\nid='d'>id=\"e\"</p>"
+        #expect(RawHTML.ids(in: html) == ["a", "d"])
+    }
+
+    /// A `>` or a quote inside a quoted value stays inside it (the byte
+    /// scanners this replaced ended the tag there), entities are decoded,
+    /// and unquoted values and comments are read as a browser reads them.
+    @Test func rawHTML_isTokenizedAsABrowserDoes_quotedGreaterThanAndAll() {
+        let html = "<a title=\"x > y\" name=\"after-gt\">t</a><div data-x='it\"s' id=\"q&amp;a\"></div><span id=plain>"
+            + "<!-- <a id=\"commented\"> --><img src=\"a.png\" alt='1 > 0'><a href=b.html>"
+        let scanned = RawHTML.scan(html)
+        #expect(RawHTML.ids(of: scanned.attributes) == ["after-gt", "q&a", "plain"])
+        #expect(RawHTML.addresses(in: html) == ["a.png", "b.html"])
+        #expect(String(decoding: scanned.text, as: UTF8.self).trimmingCharacters(in: .whitespaces) == "t")
     }
 
     /// `<a name>` anchors are link targets (browsers scroll to them, GitHub
     /// keeps them); other elements' `name` attributes are not.
     @Test func nameAnchors_count_otherNameAttributesDoNot() {
-        let html = Array("""
+        let html = """
             <meta name="viewport" content="x"><a name="legacy"></a><A class="x"\tname='old-step'>o</A>\
             <input name="q"><a data-name="n" href="#"><p>name="text"</p><a href="#" name="late">
-            """.utf8)
-        #expect(SiteBuilder.elementIDs(in: html) == ["legacy", "old-step", "late"])
+            """
+        #expect(RawHTML.ids(in: html) == ["legacy", "old-step", "late"])
     }
 
     /// A link into another page is checked against that page's headings,

@@ -4,28 +4,39 @@ import Foundation
 
 /// Links to an element of a page, checked once every output is rendered.
 extension SiteBuilder {
-    /// Links to an element of a page, now that every page is final: the
-    /// ids are read from the HTML, so those of headings, of raw HTML in the
-    /// Markdown and of the theme all count.
+    /// Links to an element of a page, now that every page is rendered. A
+    /// Markdown page's ids are its Document's (headings, raw HTML's) and the
+    /// ids its theme adds around the content; an example page is all the
+    /// theme's, so its ids are read from it.
     static func fragmentProblems(_ inputs: SiteInputs, rendered: [RenderedPage], files: [String: [UInt8]],
-                                 options: BuildOptions) -> [Diagnostic] {
-        // Only pages some link points into are read for ids, on every core.
-        let linked = Set(rendered.flatMap { $0.links.map(\.page) })
-        var sources: [(output: String, source: String)] = inputs.pages.filter { linked.contains($0.output) }.map { ($0.output, $0.source) }
-        for example in inputs.examples where linked.contains(examplePath(example.name)) {
-            sources.append((examplePath(example.name), "\(options.examples)/\(example.name)"))
-        }
-        let toRead = sources
-        let ids = ResultSlots<Set<String>>(count: toRead.count)
-        DispatchQueue.concurrentPerform(iterations: toRead.count) { index in ids[index] = elementIDs(in: files[toRead[index].output] ?? []) }
+                                 options: BuildOptions, themeIDs: Set<String>) -> [Diagnostic] {
+        let linked = Set(rendered.flatMap { $0.document.links.map(\.page) })
         var targets: [String: (source: String, ids: Set<String>)] = [:]
-        for (target, found) in zip(sources, ids.values) { targets[target.output] = (target.source, found) }
+        for (page, result) in zip(inputs.pages, rendered) where linked.contains(page.output) {
+            targets[page.output] = (page.source, themeIDs.union(result.document.ids))
+        }
+        let examples = inputs.examples.filter { linked.contains(examplePath($0.name)) }
+        let ids = ResultSlots<Set<String>>(count: examples.count)
+        DispatchQueue.concurrentPerform(iterations: examples.count) { index in
+            ids[index] = Set(RawHTML.ids(in: String(decoding: files[examplePath(examples[index].name)] ?? [], as: UTF8.self)))
+        }
+        for (example, found) in zip(examples, ids.values) {
+            targets[examplePath(example.name)] = ("\(options.examples)/\(example.name)", found)
+        }
         var hints = FragmentHints()
         var problems: [Diagnostic] = []
         for (page, result) in zip(inputs.pages, rendered) {
-            problems += brokenFragments(result.links, from: page, targets: targets, hints: &hints)
+            problems += brokenFragments(result.document.links, from: page, targets: targets, hints: &hints)
         }
         return problems
+    }
+
+    /// The ids the theme puts around a page's content (the navigation's, the
+    /// search box's), from the `page` template rendered once with no content.
+    static func themeIDs(_ theme: Theme, chrome: Chrome) -> Set<String> {
+        let empty = PageContext(chrome: chrome, title: "", description: nil, content: "", showTitle: false, params: [:])
+        guard let html = try? theme.render("page", empty) else { return [] }
+        return Set(RawHTML.ids(in: html))
     }
 
     /// "Did you mean" for broken `#` links, worked out once per target and
@@ -80,43 +91,6 @@ extension SiteBuilder {
         let steps = ids.compactMap { $0.hasPrefix("step-") ? Int($0.dropFirst(5)) : nil }.sorted()
         guard let first = steps.first, let last = steps.last else { return nil }
         return "; its steps are step-\(first) to step-\(last)"
-    }
-
-    /// The values of the `id` attributes in a page (`id="…"` or `id='…'`,
-    /// after whitespace, so `data-id` and `aria-…id` do not count), and of
-    /// `name` on `<a>` elements, which browsers scroll to as well (and
-    /// GitHub keeps): `<a name="legacy">` answers `#legacy`.
-    static func elementIDs(in html: [UInt8]) -> Set<String> {
-        var ids = Set<String>()
-        var index = 1
-        let count = html.count
-        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t") }
-        /// Whether the tag around `position` is `<a …`.
-        func inAnchorTag(_ position: Int) -> Bool {
-            var start = position - 1
-            while start >= 0, position - start < 512, html[start] != UInt8(ascii: "<"), html[start] != UInt8(ascii: ">") { start -= 1 }
-            guard start >= 0, html[start] == UInt8(ascii: "<"), start + 2 < count else { return false }
-            return html[start + 1] | 0x20 == UInt8(ascii: "a") && isSpace(html[start + 2])
-        }
-        while index + 4 < count {
-            // i d = quote (or n a m e = quote in <a>), after a space, tab or newline
-            var valueStart: Int?
-            if html[index] == UInt8(ascii: "i"), html[index + 1] == UInt8(ascii: "d"), html[index + 2] == UInt8(ascii: "="), isSpace(html[index - 1]) {
-                valueStart = index + 3
-            } else if index + 6 < count, html[index] == UInt8(ascii: "n"), html[index + 1] == UInt8(ascii: "a"), html[index + 2] == UInt8(ascii: "m"),
-                      html[index + 3] == UInt8(ascii: "e"), html[index + 4] == UInt8(ascii: "="), isSpace(html[index - 1]), inAnchorTag(index) {
-                valueStart = index + 5
-            }
-            if let quoteAt = valueStart, html[quoteAt] == UInt8(ascii: "\"") || html[quoteAt] == UInt8(ascii: "'") {
-                let quote = html[quoteAt]
-                var end = quoteAt + 1
-                while end < count, html[end] != quote, html[end] != UInt8(ascii: ">") { end += 1 }
-                if end < count, html[end] == quote { ids.insert(String(decoding: html[(quoteAt + 1)..<end], as: UTF8.self)) }
-                index = end
-            }
-            index += 1
-        }
-        return ids
     }
 
     /// `a/./b/../c` to `a/c`. Byte-level: every link of every page goes

@@ -53,9 +53,19 @@ public enum MarkdownRenderer {
     /// document is rendered once, since rendering changes its tree.
     static func render(_ parsed: ParsedMarkdown, lineOffset: Int = 0, player: (DemoBlock) -> String?,
                        link: (_ url: String, _ line: Int, _ column: Int, _ kind: LinkKind) -> String?) -> String {
+        renderDocument(parsed, lineOffset: lineOffset, player: player, link: link).html
+    }
+
+    /// The HTML, and what the tree says of the page (headings and their
+    /// ids, the ids raw HTML gives, its text for search), read on the same
+    /// walk: nothing after this reads the HTML back.
+    static func renderDocument(_ parsed: ParsedMarkdown, lineOffset: Int = 0, player: (DemoBlock) -> String?,
+                               link: (_ url: String, _ line: Int, _ column: Int, _ kind: LinkKind) -> String?) -> (html: String, document: Document) {
         let options = ParsedMarkdown.options
-        guard let document = parsed.take() else { return "" }
+        var page = Document()
+        guard let document = parsed.take() else { return ("", page) }
         defer { cmark_node_free(document) }
+        var text = Document.TextCollector()
 
         // Collect first: replacing nodes while iterating would upset the iterator.
         var blocks: [OpaquePointer] = []
@@ -64,8 +74,16 @@ public enum MarkdownRenderer {
         var finder = LinkPlaces(source: parsed.source)
         let iterator = cmark_iter_new(document)
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            guard let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
+            // Blocks are words apart in the text, at both ends.
+            if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue { text.separate() }
+            guard event == CMARK_EVENT_ENTER else { continue }
+            switch type {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE: text.append(cmark_node_get_literal(node).map { String(cString: $0) } ?? "")
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: text.separate()
+            default: break
+            }
             if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE, let url = cmark_node_get_url(node).map({ String(cString: $0) }) {
                 let (line, column) = finder.place(of: url, in: node)
                 if let replacement = link(url, line + lineOffset, column, type == CMARK_NODE_LINK ? .link : .image) {
@@ -74,8 +92,12 @@ public enum MarkdownRenderer {
                 continue
             }
             if type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE, let html = cmark_node_get_literal(node).map({ String(cString: $0) }) {
-                // Raw HTML is passed through as written; its addresses are checked.
-                for url in rawHTMLAddresses(html) {
+                // Raw HTML is passed through as written: its addresses are
+                // checked, its ids can be linked to, its text is searched.
+                let scanned = RawHTML.scan(html)
+                page.ids += RawHTML.ids(of: scanned.attributes)
+                text.append(scanned.text)
+                for url in scanned.attributes.filter({ $0.name == "src" || $0.name == "href" }).map(\.value) {
                     // Found where it is written; checked as the browser reads it (`&amp;` is `&`).
                     let (line, column) = finder.place(of: url, in: node)
                     _ = link(decodingCharacterReferences(url), line + lineOffset, column, .rawHTML)
@@ -90,7 +112,9 @@ public enum MarkdownRenderer {
             // cmark 0.30 has no cmark_node_get_fenced: a non-empty info string means fenced.
             let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
             let language = info.split(separator: " ").first
-            if language == "rowmotion" { blocks.append(node) } else if language == "swift" { swiftBlocks.append(node) }
+            if language == "rowmotion" { blocks.append(node); continue }
+            if language == "swift" { swiftBlocks.append(node) }
+            text.append(cmark_node_get_literal(node).map { String(cString: $0) } ?? "")
         }
         cmark_iter_free(iterator)
 
@@ -117,41 +141,16 @@ public enum MarkdownRenderer {
         // against the finished page's ids).
         var anchors: [String: Int] = [:]
         for heading in headings {
-            let id = uniqueID(headingID(plainText(of: heading)), among: &anchors)
+            let title = plainText(of: heading)
+            let id = uniqueID(headingID(title), among: &anchors)
+            page.headings.append(Document.Heading(level: Int(cmark_node_get_heading_level(heading)), text: title, id: id))
             identify(heading, as: id, options: options)
         }
-        guard let rendered = cmark_render_html(document, options) else { return "" }
+        page.ids += page.headings.map(\.id)
+        page.text = text.text
+        guard let rendered = cmark_render_html(document, options) else { return ("", page) }
         defer { free(rendered) }
-        return String(cString: rendered)
-    }
-
-    /// The `src` and `href` values of raw HTML (quoted with `"` or `'`),
-    /// in order.
-    static func rawHTMLAddresses(_ html: String) -> [String] {
-        var found: [String] = []
-        let bytes = Array(html.utf8)
-        var index = 0
-        while index < bytes.count {
-            // ` src=` or ` href=` (after white space, so `data-src` does not count).
-            guard bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\n") || bytes[index] == UInt8(ascii: "\t") else { index += 1; continue }
-            var name = index + 1
-            for attribute in ["src", "href"] {
-                let word = Array(attribute.utf8)
-                guard name + word.count + 2 <= bytes.count,
-                      zip(bytes[name..<(name + word.count)], word).allSatisfy({ $0 | 0x20 == $1 }),
-                      bytes[name + word.count] == UInt8(ascii: "=") else { continue }
-                let quote = bytes[name + word.count + 1]
-                guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { continue }
-                let start = name + word.count + 2
-                var end = start
-                while end < bytes.count, bytes[end] != quote { end += 1 }
-                if end < bytes.count { found.append(String(decoding: bytes[start..<end], as: UTF8.self)) }
-                name = end
-                break
-            }
-            index = max(index + 1, name)
-        }
-        return found
+        return (String(cString: rendered), page)
     }
 
     /// An attribute value as the browser reads it: numeric character
@@ -278,6 +277,29 @@ public enum MarkdownRenderer {
         }
         taken[candidate] = 0
         return candidate
+    }
+
+    /// The text of Markdown that comes from data (a sequence's
+    /// `description`), as search reads it: words and code, no markup.
+    static func plainText(ofMarkdown markdown: String) -> String {
+        let bytes = Array(markdown.utf8)
+        guard let document = cmark_parse_document(bytes, bytes.count, CMARK_OPT_SMART) else { return "" }
+        defer { cmark_node_free(document) }
+        var text = Document.TextCollector()
+        let iterator = cmark_iter_new(document)
+        defer { cmark_iter_free(iterator) }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue { text.separate() }
+            guard event == CMARK_EVENT_ENTER else { continue }
+            switch type {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK: text.append(cmark_node_get_literal(node).map { String(cString: $0) } ?? "")
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: text.separate()
+            default: break
+            }
+        }
+        return text.text
     }
 
     /// The text a heading shows: its text and code spans, breaks as spaces.

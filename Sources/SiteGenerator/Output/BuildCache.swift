@@ -13,10 +13,11 @@ struct BuildCache: Sendable {
     struct Entry: Equatable, Sendable {
         var key: String
         var examples: [String]
-        /// A page's links into pages (`#fragment`): checked on every build,
-        /// cached page or not, because the other end of a link can change
-        /// without this page changing.
-        var links: [FragmentLink] = []
+        /// A page's Document: its links into pages (`#fragment`) are checked
+        /// on every build, cached page or not, because the other end of a
+        /// link can change without this page changing; its ids are what
+        /// links into it are checked against, and search reads its text.
+        var document: Document?
         /// What rendering the page reported (warnings: a page with errors
         /// fails the build, which writes no cache).
         var diagnostics: [Diagnostic] = []
@@ -26,7 +27,7 @@ struct BuildCache: Sendable {
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 4 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 5 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {
@@ -81,9 +82,14 @@ struct BuildCache: Sendable {
                 continue
             }
             guard parts.count == 5, let diagnostics = decodeDiagnostics(parts[4]) else { return BuildCache() }
-            let links = parts[3].split(separator: linkSeparator).compactMap(FragmentLink.init(cacheText:))
+            var document: Document?
+            if parts[3] != "-" {
+                // A page's entry without its Document is no entry.
+                guard let decoded = try? JSONDecoder().decode(Document.self, from: Data(parts[3].utf8)) else { return BuildCache() }
+                document = decoded
+            }
             cache.entries[parts[0]] = Entry(key: parts[1], examples: parts[2].isEmpty ? [] : parts[2].components(separatedBy: ","),
-                                            links: links, diagnostics: diagnostics)
+                                            document: document, diagnostics: diagnostics)
         }
         return cache
     }
@@ -97,16 +103,12 @@ struct BuildCache: Sendable {
         text == "[]" ? [] : try? JSONDecoder().decode([Diagnostic].self, from: Data(text.utf8))
     }
 
-    /// Between a page's links in the cache file (control characters cannot
-    /// occur in a link's URL, nor tabs and newlines).
-    static let linkSeparator: Character = "\u{1E}"
-
     /// Writes the cache atomically (a half-written cache is just a miss).
     func save(to path: String) {
         var text = Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n"
         for (output, entry) in entries.sorted(by: { $0.key < $1.key }) {
             text += "\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t"
-                + entry.links.map(\.cacheText).joined(separator: String(Self.linkSeparator)) + "\t"
+                + (entry.document.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "-") + "\t"
                 + Self.encodeDiagnostics(entry.diagnostics) + "\n"
         }
         text += "diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n"
@@ -175,33 +177,6 @@ struct ContentHash {
     var key: String { String(a, radix: 16) + String(b, radix: 16) }
 }
 
-/// A link to an element of a page: `#id` in the same page, `page.md#id`
-/// or `examples/x.html#step-2` to another one.
-struct FragmentLink: Equatable, Sendable {
-    /// The output the link leads to (`engine.html`).
-    var page: String
-    /// The id after `#`, percent-decoded.
-    var fragment: String
-    /// The line and column of the link's address in its page's Markdown file.
-    var line: Int
-    var column = 1
-
-    var cacheText: String { "\(page)\u{1F}\(fragment)\u{1F}\(line)\u{1F}\(column)" }
-
-    init(page: String, fragment: String, line: Int, column: Int = 1) {
-        self.page = page
-        self.fragment = fragment
-        self.line = line
-        self.column = column
-    }
-
-    init?<Text: StringProtocol>(cacheText: Text) {
-        let parts = cacheText.split(separator: "\u{1F}", omittingEmptySubsequences: false)
-        guard parts.count == 4, let line = Int(parts[2]), let column = Int(parts[3]) else { return nil }
-        self.init(page: String(parts[0]), fragment: String(parts[1]), line: line, column: column)
-    }
-}
-
 /// The previous build's outputs, for a render to reuse when its key has not
 /// changed: rendering is `reuse.bytes(output, key) ?? render(…)`.
 struct Reuse: Sendable {
@@ -218,10 +193,10 @@ struct Reuse: Sendable {
 
     /// A page the previous build rendered from the same key, as it rendered it.
     func page(_ page: SiteBuilder.Page, keys: OutputKeys) -> SiteBuilder.RenderedPage? {
-        guard let entry = previous.entries[page.output],
+        guard let entry = previous.entries[page.output], let document = entry.document,
               let bytes = bytes(page.output, key: keys.page(page, examples: entry.examples)) else { return nil }
         return SiteBuilder.RenderedPage(bytes: bytes, diagnostics: entry.diagnostics,
-                                        examples: Set(entry.examples), links: entry.links, cached: true)
+                                        examples: Set(entry.examples), document: document, cached: true)
     }
 }
 

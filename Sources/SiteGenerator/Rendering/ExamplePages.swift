@@ -223,4 +223,20 @@ extension SiteBuilder {
         }
         return svg + "</svg>"
     }
+
+    /// What search knows of an example: its title, its description's text
+    /// and its steps' labels (its page is the theme's, not a document's).
+    static func exampleDocument(_ example: Example) -> Document {
+        var text = Document.TextCollector()
+        text.append(example.sequence.title)
+        text.separate()
+        if let description = example.sequence.description { text.append(MarkdownRenderer.plainText(ofMarkdown: description)) }
+        for step in example.sequence.steps {
+            text.separate()
+            text.append(step.label)
+        }
+        var document = Document()
+        document.text = text.text
+        return document
+    }
 }

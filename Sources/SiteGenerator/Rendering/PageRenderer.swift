@@ -11,8 +11,9 @@ extension SiteBuilder {
         var bytes: [UInt8] = []
         var diagnostics: [Diagnostic] = []
         var examples: Set<String> = []
-        /// Its links to an element of a page (`page.md#id`, `#id`).
-        var links: [FragmentLink] = []
+        /// What the tree said of it: headings, ids, links to an element of
+        /// a page (`page.md#id`, `#id`), text for search.
+        var document = Document()
         /// Taken from the previous build.
         var cached = false
     }
@@ -25,7 +26,7 @@ extension SiteBuilder {
         // A page written as `a/b/index.html` from `a/b.md`.
         let outputIsDeeper = (page.output as NSString).deletingLastPathComponent != sourceFolder
         var links: [FragmentLink] = []
-        let content = MarkdownRenderer.render(page.markdown, lineOffset: page.bodyLineOffset, player: { block in
+        let (content, document) = MarkdownRenderer.renderDocument(page.markdown, lineOffset: page.bodyLineOffset, player: { block in
             let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
             result.diagnostics.append(contentsOf: diagnostics)
             guard let spec else { return nil }
@@ -133,7 +134,8 @@ extension SiteBuilder {
             if outputIsDeeper { return "../" + rewritten + rest }
             return rewritten == target ? nil : rewritten + rest
         })
-        result.links = links
+        result.document = document
+        result.document.links = links
         if isHome {
             result.html = content
             return result
