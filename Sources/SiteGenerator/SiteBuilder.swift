@@ -4,66 +4,6 @@ import Foundation
 import ListDiff
 import SnapshotFormat
 
-/// What `rowmotion build` is asked to do.
-public struct BuildOptions: Sendable {
-    public var site = "site"
-    public var examples = "examples"
-    public var templates = "templates"
-    public var out = "_site"
-    public var baseURL = "/"
-    /// How a page's address is made from its file: `a/b.md` → `a/b.html`,
-    /// or `a/b/index.html` (`--pretty-urls`, Hugo's and MkDocs' default).
-    public var urls = URLStyle.plain
-    public var drafts = false
-    public var strict = false
-    /// Where the content-hash cache of the previous build lives (nil: none).
-    public var cache: String?
-    /// Whether a build whose inputs did not change at all may skip everything
-    /// (off when the caller needs the full summary of a report).
-    public var allowShortcut = true
-    /// The input folders named on the command line, by flag (`site`,
-    /// `examples`, `templates`): each must exist. Unnamed ones may be absent.
-    public var namedFolders: [String: String] = [:]
-    /// Told when each phase ends (name, milliseconds) and, while pages
-    /// render, how many are done of how many.
-    public var progress: (@Sendable (BuildEvent) -> Void)?
-    /// `--baseline`: what to compare with; the site gains `changes.html`.
-    public var baseline: Baseline?
-    /// Whether a build that finds no page and no example may succeed: off,
-    /// so that a wrong folder or working directory fails CI instead of
-    /// publishing an empty site.
-    public var allowEmpty = false
-
-    public init() {}
-}
-
-/// How pages are addressed: `guide/a.md` at `guide/a.html` (plain), or at
-/// `guide/a/index.html` (pretty), which a server shows at `/guide/a/`, as
-/// Hugo and MkDocs do by default. Either way a link may be written in both
-/// forms, and links the site writes name the file, so pages work from disk.
-public enum URLStyle: String, Sendable {
-    case plain, pretty
-}
-
-/// What a build reports as it goes, for `--verbose` and progress lines.
-public enum BuildEvent: Sendable {
-    case phase(String, milliseconds: Double)
-    case rendered(Int, of: Int)
-}
-
-/// Times the phases of a build.
-struct PhaseClock {
-    let report: (@Sendable (BuildEvent) -> Void)?
-    var last = ContinuousClock.now
-
-    mutating func lap(_ name: String) {
-        let now = ContinuousClock.now
-        let elapsed = last.duration(to: now)
-        last = now
-        report?(.phase(name, milliseconds: Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15))
-    }
-}
-
 /// A built site, not yet written: its files and what was found on the way.
 public struct BuiltSite {
     public var files: [String: [UInt8]] = [:]
@@ -124,7 +64,7 @@ public enum SiteBuilder {
             return site
         }
         for file in inputs.staticFiles { site.files[file.path] = file.bytes }
-        let assets = themeAssets(inputs.theme)
+        let assets = ThemeAssets.themeAssets(inputs.theme)
         site.files.merge(assets.files) { _, new in new }
 
         // The chrome of every page: links relative to it (absolute under
@@ -136,8 +76,8 @@ public enum SiteBuilder {
             Chrome(siteTitle: inputs.siteTitle, root: root(of: output), stylesheet: assets.stylesheet, script: assets.script,
                    nav: inputs.navigation.items(current: output, root: root(of: output)))
         }
-        let extraOutputs = ["index.html"] + (options.baseline == nil ? [] : [changesPath])
-        let navigationMemo = NavigationMemo(outputs: inputs.pages.map(\.output) + inputs.examples.map { examplePath($0.name) } + extraOutputs,
+        let extraOutputs = ["index.html"] + (options.baseline == nil ? [] : [OutputPaths.changes])
+        let navigationMemo = NavigationMemo(outputs: inputs.pages.map(\.output) + inputs.examples.map { OutputPaths.examplePath($0.name) } + extraOutputs,
                                             navigation: inputs.navigation, theme: inputs.theme, root: root(of:), chrome: plainChrome)
         func chrome(for output: String) -> Chrome {
             guard let html = navigationMemo.html[output] else { return plainChrome(for: output) }
@@ -153,11 +93,11 @@ public enum SiteBuilder {
         let keys = OutputKeys(options: options, inputs: inputs)
         var cache = BuildCache()
         let players = PlayerParts()
-        let rendered = renderPages(inputs, chromes: inputs.pages.map { chrome(for: $0.output) }, reuse: reuse, keys: keys, options: options,
+        let rendered = SiteRendering.renderPages(inputs, chromes: inputs.pages.map { chrome(for: $0.output) }, reuse: reuse, keys: keys, options: options,
                                    shared: players)
         let (referenced, homeContent) = site.add(pages: rendered, of: inputs, keys: keys, cache: &cache)
         clock.lap("render pages")
-        let examplePages = renderExamples(inputs, chromes: inputs.examples.map { chrome(for: examplePath($0.name)) }, reuse: reuse, keys: keys,
+        let examplePages = SiteRendering.renderExamples(inputs, chromes: inputs.examples.map { chrome(for: OutputPaths.examplePath($0.name)) }, reuse: reuse, keys: keys,
                                       shared: players)
         site.add(examplePages: examplePages, of: inputs, referenced: referenced, options: options, cache: &cache)
         clock.lap("render example pages")
@@ -165,16 +105,16 @@ public enum SiteBuilder {
         // What the build made, for the report, the comparison and the writer.
         site.pages = inputs.pages.map { ($0.source, $0.output, $0.title, $0.sourceKey) }.sorted { $0.output < $1.output }
         site.examples = inputs.examples.map { example in
-            (example.name, example.sequence.title, examplePath(example.name),
+            (example.name, example.sequence.title, OutputPaths.examplePath(example.name),
              zip(example.sequence.steps.dropFirst(), example.changesets).map { StepSummary(label: $0.label, changeset: $1) },
              { ExampleAnimation(example) })
         }
         let changesLink = options.baseline.flatMap { baseline in
-            site.compare(with: baseline, inputs: inputs, chrome: chrome(for: changesPath), shared: players)
+            site.compare(with: baseline, inputs: inputs, chrome: chrome(for: OutputPaths.changes), shared: players)
         }
 
         let homeClean = !(inputs.home.map { page in site.diagnostics.contains { $0.location.file == page.source } } ?? false)
-        switch renderIndex(inputs, content: homeContent, chrome: chrome(for: "index.html"), reuse: reuse, keys: keys, homeClean: homeClean,
+        switch SiteRendering.renderIndex(inputs, content: homeContent, chrome: chrome(for: "index.html"), reuse: reuse, keys: keys, homeClean: homeClean,
                            changes: changesLink) {
         case .success(let index):
             site.files["index.html"] = index.bytes
@@ -185,18 +125,18 @@ public enum SiteBuilder {
         }
 
         // Pages' old addresses.
-        site.files.merge(redirects(inputs, root: root(of:), diagnostics: &site.diagnostics)) { existing, _ in existing }
+        site.files.merge(Redirects.redirects(inputs, root: root(of:), diagnostics: &site.diagnostics)) { existing, _ in existing }
 
         // Search, over the pages' Documents (a cached page's from the cache) and the examples' data.
-        site.files[SearchIndex.path] = SearchIndex.script(
+        site.files[OutputPaths.searchIndex] = SearchIndex.script(
             zip(inputs.pages, rendered).filter { site.files[$0.0.output] != nil }
                 .map { SearchIndex.Entry(output: $0.output, title: $0.title, document: $1.document) }
-                + inputs.examples.filter { site.files[examplePath($0.name)] != nil }
-                .map { SearchIndex.Entry(output: examplePath($0.name), title: $0.sequence.title, document: exampleDocument($0)) })
+                + inputs.examples.filter { site.files[OutputPaths.examplePath($0.name)] != nil }
+                .map { SearchIndex.Entry(output: OutputPaths.examplePath($0.name), title: $0.sequence.title, document: SiteRendering.exampleDocument($0)) })
 
         // Links to an element, against the pages' Documents and the theme's ids.
-        site.diagnostics += fragmentProblems(inputs, rendered: rendered, files: site.files, options: options,
-                                             themeIDs: themeIDs(inputs.theme, chrome: chrome(for: "index.html")))
+        site.diagnostics += LinkChecks.fragmentProblems(inputs, rendered: rendered, files: site.files, options: options,
+                                             themeIDs: LinkChecks.themeIDs(inputs.theme, chrome: chrome(for: "index.html")))
 
         // What the build made, for the writer and the report.
         site.pageCount = inputs.pages.count
@@ -247,7 +187,7 @@ public enum SiteBuilder {
             // it is not the site this build would write.
             && !FolderWalk.entries(under: folder.path).contains(where: \.isLink)
             && FolderWalk.paths(under: folder.path)
-                .filter { $0.hasSuffix(".html") || $0.hasSuffix(".svg") || $0.hasPrefix("assets/") && $0.contains(".") || $0 == SearchIndex.path }
+                .filter { $0.hasSuffix(".html") || $0.hasSuffix(".svg") || $0.hasPrefix("assets/") && $0.contains(".") || $0 == OutputPaths.searchIndex }
                 .count == site.files.count
     }
 
@@ -265,7 +205,7 @@ public enum SiteBuilder {
             var clock = PhaseClock(report: options.progress)
             let written = try SiteWriter.write(site.files, to: options.out)
             clock.lap("write")
-            site.cache.siteStamp = SiteWriter.stamp(of: options.out)
+            site.cache.siteStamp = SiteFolder.stamp(of: options.out)
             if let path = options.cache { site.cache.save(to: path) }
             return (site, written)
         } catch {
@@ -275,14 +215,20 @@ public enum SiteBuilder {
     }
 
     /// The cache file name for an output folder.
-    public static func cacheName(for output: String) -> String { "site-" + BuildCache.key([output]) + ".cache" }
+    public static func cacheName(for output: String) -> String { OutputPaths.cacheName(for: output) }
+
+    /// Where the review page goes (`--baseline`).
+    public static let changesPath = OutputPaths.changes
+
+    /// What the review page's heading says of `changes`.
+    public static func headline(_ changes: Changes) -> String { ChangesPage.headline(changes) }
 }
 
 extension BuiltSite {
     /// Takes in the rendered pages (the home page's content is returned for
     /// the index), with their cache entries; returns the examples the pages
     /// show.
-    mutating func add(pages rendered: [SiteBuilder.RenderedPage], of inputs: SiteInputs, keys: OutputKeys,
+    mutating func add(pages rendered: [RenderedPage], of inputs: SiteInputs, keys: OutputKeys,
                       cache: inout BuildCache) -> (referenced: Set<String>, homeContent: String) {
         var referenced = Set<String>()
         var homeContent = ""
@@ -305,7 +251,7 @@ extension BuiltSite {
     mutating func add(examplePages: [ExampleOutput], of inputs: SiteInputs, referenced: Set<String>, options: BuildOptions,
                       cache: inout BuildCache) {
         for (example, result) in zip(inputs.examples, examplePages) {
-            let output = SiteBuilder.examplePath(example.name), filmstrip = SiteBuilder.filmstripPath(example.name)
+            let output = OutputPaths.examplePath(example.name), filmstrip = OutputPaths.filmstripPath(example.name)
             if !referenced.contains(example.name) {
                 diagnostics.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(example.name)", line: 1, column: 1),
                                             "no page shows this example in a rowmotion block"))

@@ -6,8 +6,8 @@ import Testing
 /// collapsed, sections shown once, natural order.
 @Suite("Navigation tree")
 struct NavigationTests {
-    static func page(_ output: String, _ title: String, order: Int? = nil) -> Navigation.Page {
-        Navigation.Page(output: output, title: title, order: order)
+    static func page(_ output: String, _ title: String, order: Int? = nil) -> Navigation.Listed {
+        Navigation.Listed(output: output, title: title, order: order)
     }
 
     /// A small site four folders deep, a section page at two levels.
@@ -78,7 +78,7 @@ struct NavigationTests {
     /// What a page carries grows with the folders on its path, not with
     /// the site: 1,000 pages in 10 folders of 10 folders.
     @Test func itemsPerPage_areBoundedByThePath_notThePageCount() {
-        var pages: [Navigation.Page] = []
+        var pages: [Navigation.Listed] = []
         for a in 0..<10 { for b in 0..<10 { for c in 0..<10 { pages.append(Self.page("s\(a)/t\(b)/p\(c).html", "P\(c)")) } } }
         let navigation = Navigation(pages: pages)
         let items = navigation.items(current: "s3/t4/p5.html", root: "../../")

@@ -44,7 +44,7 @@ struct PrettyURLTests {
             let written = String(html[Range(match.range(at: 1), in: html)!])
             guard !written.isEmpty, !written.hasPrefix("#"), !written.contains(":") else { continue }
             let path = String(written.prefix { $0 != "?" && $0 != "#" }).removingPercentEncoding ?? written
-            found.append((written, SiteBuilder.normalize(folder.isEmpty ? path : folder + "/" + path)))
+            found.append((written, OutputPaths.normalize(folder.isEmpty ? path : folder + "/" + path)))
         }
         return found
     }

@@ -357,7 +357,7 @@ struct SiteBuilderTests {
         for asset in assets {
             let text = String(decoding: site.files[asset] ?? [], as: UTF8.self)
             let name = (asset as NSString).lastPathComponent
-            #expect(name == "rowmotion.\(SiteBuilder.contentHash(text)).\((name as NSString).pathExtension)")
+            #expect(name == "rowmotion.\(ThemeAssets.contentHash(text)).\((name as NSString).pathExtension)")
             #expect(String(decoding: site.files["zeta.html"] ?? [], as: UTF8.self).contains(asset))
         }
     }
@@ -977,7 +977,7 @@ struct PlayerDataTests {
         #expect(data.cell == "value1")
         let fields = try #require(data.steps.first?.batches.first?.insertedRows.first?.fields)
         #expect(fields == [["price", "2.0", "title"], ["flag", "checkmark", "accessory"]])
-        let list = SiteBuilder.staticList(sequence.steps[1].snapshot, of: sequence)
+        let list = SiteRendering.staticList(sequence.steps[1].snapshot, of: sequence)
         #expect(list.contains("<span class=\"field cell-title primary\" data-field=\"price\" data-slot=\"title\">2.0</span>"))
         #expect(list.contains("<span class=\"field cell-accessory\" data-field=\"flag\" data-slot=\"accessory\" data-value=\"checkmark\" role=\"img\" aria-label=\"checked\">✓</span>"))
     }

@@ -86,6 +86,6 @@ public enum Paths {
     /// Where a build that writes `output` keeps its cache: one per output
     /// folder, since reused bytes come from that folder.
     public static func cache(forOutput output: String) -> String {
-        ".build/rowmotion-cache/" + SiteBuilder.cacheName(for: URL(fileURLWithPath: output).standardizedFileURL.path)
+        ".build/rowmotion-cache/" + OutputPaths.cacheName(for: URL(fileURLWithPath: output).standardizedFileURL.path)
     }
 }

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 
 /// Links to an element of a page, checked once every output is rendered.
-extension SiteBuilder {
+enum LinkChecks {
     /// Links to an element of a page, now that every page is rendered. A
     /// Markdown page's ids are its Document's (headings, raw HTML's) and the
     /// ids its theme adds around the content; an example page is all the
@@ -15,13 +15,13 @@ extension SiteBuilder {
         for (page, result) in zip(inputs.pages, rendered) where linked.contains(page.output) {
             targets[page.output] = (page.source, themeIDs.union(result.document.ids))
         }
-        let examples = inputs.examples.filter { linked.contains(examplePath($0.name)) }
+        let examples = inputs.examples.filter { linked.contains(OutputPaths.examplePath($0.name)) }
         let ids = ResultSlots<Set<String>>(count: examples.count)
         DispatchQueue.concurrentPerform(iterations: examples.count) { index in
-            ids[index] = Set(RawHTML.ids(in: String(decoding: files[examplePath(examples[index].name)] ?? [], as: UTF8.self)))
+            ids[index] = Set(RawHTML.ids(in: String(decoding: files[OutputPaths.examplePath(examples[index].name)] ?? [], as: UTF8.self)))
         }
         for (example, found) in zip(examples, ids.values) {
-            targets[examplePath(example.name)] = ("\(options.examples)/\(example.name)", found)
+            targets[OutputPaths.examplePath(example.name)] = ("\(options.examples)/\(example.name)", found)
         }
         var hints = FragmentHints()
         var problems: [Diagnostic] = []
@@ -58,7 +58,7 @@ extension SiteBuilder {
                 sorted[target] = candidates
             }
             var hint = ""
-            if let steps = SiteBuilder.stepsHint(fragment, ids: ids) {
+            if let steps = LinkChecks.stepsHint(fragment, ids: ids) {
                 hint = steps
             } else if comparisons + candidates.count <= Self.budget {
                 comparisons += candidates.count
@@ -71,7 +71,7 @@ extension SiteBuilder {
 
     /// Links to an element that the page they lead to does not have.
     /// Pages and examples are checked; static files are not.
-    static func brokenFragments(_ links: [FragmentLink], from page: Page,
+    static func brokenFragments(_ links: [FragmentLink], from page: LoadedPage,
                                 targets: [String: (source: String, ids: Set<String>)], hints: inout FragmentHints) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         for link in links {
@@ -93,28 +93,4 @@ extension SiteBuilder {
         return "; its steps are step-\(first) to step-\(last)"
     }
 
-    /// `a/./b/../c` to `a/c`. Byte-level: every link of every page goes
-    /// through here.
-    static func normalize(_ path: String) -> String {
-        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
-        // Already normal: no empty, `.` or `..` segment (the common case).
-        var previous = slash, clean = true
-        for byte in path.utf8 {
-            if previous == slash, byte == slash || byte == dot { clean = false; break }
-            previous = byte
-        }
-        if clean, previous != slash { return path }
-        var parts: [Substring.UTF8View] = []
-        for part in path.utf8.split(separator: slash) {
-            if part.count == 1, part.first == dot { continue }
-            if part.count == 2, part.first == dot, part.last == dot, !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(path.utf8.count)
-        for (index, part) in parts.enumerated() {
-            if index > 0 { bytes.append(slash) }
-            bytes.append(contentsOf: part)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }

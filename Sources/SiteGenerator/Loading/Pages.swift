@@ -4,42 +4,44 @@ import Foundation
 import ListDiff
 import SnapshotFormat
 
-/// Loading: the pages of `site/` (front matter, body, title) and the examples they show.
-extension SiteBuilder {
-    struct Page: Sendable {
-        var source: String
-        var output: String
-        var title: String
-        var frontMatter: FrontMatter
-        var body: String
-        var bodyLineOffset: Int
-        var sourceKey: String
-        /// The body parsed once: its first `h1` is read here, and it is rendered later.
-        var markdown: ParsedMarkdown
-        /// Whether the Markdown has a level-1 heading of its own (else the
-        /// theme shows the front matter's title as the heading).
-        var hasH1: Bool
-        /// The folder the page belongs to under `site/` (`guide` for
-        /// `guide/a.md` and `guide/index.md`), whatever its output.
-        var folder: String
-        /// Whether it is its folder's own page (`guide/index.md`).
-        var isSectionPage: Bool
-    }
+/// A page of `site/`, loaded: its front matter, its body parsed once, its title and address.
+struct LoadedPage: Sendable {
+    var source: String
+    var output: String
+    var title: String
+    var frontMatter: FrontMatter
+    var body: String
+    var bodyLineOffset: Int
+    var sourceKey: String
+    /// The body parsed once: its first `h1` is read here, and it is rendered later.
+    var markdown: ParsedMarkdown
+    /// Whether the Markdown has a level-1 heading of its own (else the
+    /// theme shows the front matter's title as the heading).
+    var hasH1: Bool
+    /// The folder the page belongs to under `site/` (`guide` for
+    /// `guide/a.md` and `guide/index.md`), whatever its output.
+    var folder: String
+    /// Whether it is its folder's own page (`guide/index.md`).
+    var isSectionPage: Bool
+}
 
-    static func loadPages(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [Page] {
+/// Loading: the pages of `site/` (front matter, body, title).
+enum SiteLoading {
+
+    static func loadPages(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [LoadedPage] {
         let manager = FileManager.default
         guard manager.fileExists(atPath: options.site) else { return [] }
         let relative = FolderWalk.paths(under: options.site).filter { $0.hasSuffix(".md") }
         // Read on every core; each page's result lands in its own slot, and
         // pages and diagnostics are gathered in path order.
-        let loaded = ResultSlots<(page: Page?, diagnostics: [Diagnostic])>(count: relative.count)
+        let loaded = ResultSlots<(page: LoadedPage?, diagnostics: [Diagnostic])>(count: relative.count)
         let realSite = Paths.real(options.site)
         DispatchQueue.concurrentPerform(iterations: relative.count) { index in
             var found: [Diagnostic] = []
             let page = loadPage(relative[index], site: options.site, realSite: realSite, urls: options.urls, diagnostics: &found)
             loaded[index] = (page, found)
         }
-        var pages: [Page] = []
+        var pages: [LoadedPage] = []
         var claimed: [String: String] = [:]
         for result in loaded.values {
             diagnostics.append(contentsOf: result.diagnostics)
@@ -47,7 +49,7 @@ extension SiteBuilder {
             // `guide/index.md` and `guide/README.md` would both be
             // `guide/index.html`; with pretty URLs, `guide.md` too.
             if let first = claimed[page.output] {
-                let folder = parent(of: page.output)
+                let folder = OutputPaths.parent(of: page.output)
                 diagnostics.append(.error("duplicate-section-page", at: SourceLocation(file: page.source, line: 1, column: 1),
                                           "'\(page.source)' and '\(first)' are both the page of "
                                               + (folder.isEmpty ? "the site's root" : "'\(folder)/'")
@@ -69,7 +71,7 @@ extension SiteBuilder {
     /// `a/b.html` (`a/b/index.html` with pretty URLs), a section page
     /// `a/README.md` → `a/index.html`. Links to pages are rewritten the same way.
     static func outputPath(ofPage path: String, urls: URLStyle = .plain) -> String {
-        if isSectionPage(path) { return parent(of: path).isEmpty ? "index.html" : parent(of: path) + "/index.html" }
+        if SiteLoading.isSectionPage(path) { return OutputPaths.parent(of: path).isEmpty ? "index.html" : OutputPaths.parent(of: path) + "/index.html" }
         return String(path.dropLast(3)) + (urls == .pretty ? "/index.html" : ".html")
     }
 
@@ -79,14 +81,8 @@ extension SiteBuilder {
         return sectionPageNames.contains(String(path[folderEnd...]))
     }
 
-    /// `a/b/c.html` → `a/b`; `c.html` → "".
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return String(path[..<slash])
-    }
-
     /// One page of `site`, at `path` under it, or nil with its error.
-    static func loadPage(_ path: String, site: String, realSite: String, urls: URLStyle, diagnostics: inout [Diagnostic]) -> Page? {
+    static func loadPage(_ path: String, site: String, realSite: String, urls: URLStyle, diagnostics: inout [Diagnostic]) -> LoadedPage? {
         let file = (site as NSString).appendingPathComponent(path)
         let start = SourceLocation(file: file, line: 1, column: 1)
         guard Paths.isInside(file, realFolder: realSite) else {
@@ -125,24 +121,15 @@ extension SiteBuilder {
             diagnostics.append(.warning("table-too-large", at: SourceLocation(file: file, line: problem.line + offset, column: 1), problem.message))
         }
         let heading = markdown.firstH1
-        let output = outputPath(ofPage: path, urls: urls)
+        let output = SiteLoading.outputPath(ofPage: path, urls: urls)
         // Without a title or an `h1`: the file's name, or a section page's folder's.
-        let folder = parent(of: path)
-        let name = isSectionPage(path) && !folder.isEmpty
+        let folder = OutputPaths.parent(of: path)
+        let name = SiteLoading.isSectionPage(path) && !folder.isEmpty
             ? String(folder.split(separator: "/").last ?? "").replacingOccurrences(of: "-", with: " ").capitalizedFirstLetter
             : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return Page(source: file, output: output,
+        return LoadedPage(source: file, output: output,
                     title: matter.title ?? heading ?? name, frontMatter: matter, body: body, bodyLineOffset: offset,
-                    sourceKey: BuildCache.key([text]), markdown: markdown, hasH1: heading != nil, folder: folder,
-                    isSectionPage: isSectionPage(path))
-    }
-
-    /// An example, read and diffed.
-    struct Example: Sendable {
-        var name: String
-        var sequence: SnapshotSequence
-        var changesets: [Changeset<String, Record<String>>]
-        /// A hash of the file's text, for the build cache.
-        var sourceKey = ""
+                    sourceKey: ContentHash.key([text]), markdown: markdown, hasH1: heading != nil, folder: folder,
+                    isSectionPage: SiteLoading.isSectionPage(path))
     }
 }

@@ -11,12 +11,12 @@ import SnapshotFormat
 struct SiteInputs: Sendable {
     var theme: Theme
     /// Examples by name order, and by their path under `examples/`.
-    var examples: [SiteBuilder.Example]
-    var examplesByName: [String: SiteBuilder.Example]
+    var examples: [LoadedExample]
+    var examplesByName: [String: LoadedExample]
     var examplesURL: URL
     /// Pages that are not drafts (unless drafts are asked for), in path order.
-    var pages: [SiteBuilder.Page]
-    var home: SiteBuilder.Page?
+    var pages: [LoadedPage]
+    var home: LoadedPage?
     var siteTitle: String
     var navigation: Navigation
     var staticFiles: [StaticFiles.File]
@@ -37,20 +37,20 @@ struct SiteInputs: Sendable {
         let examples = loadExamples(options, diagnostics: &diagnostics)
         clock.lap("load theme and examples")
 
-        var pages = SiteBuilder.loadPages(options, diagnostics: &diagnostics)
+        var pages = SiteLoading.loadPages(options, diagnostics: &diagnostics)
         pages.removeAll { $0.frontMatter.draft && !options.drafts }
         let home = pages.first { $0.output == "index.html" }
         let listed = pages.filter { $0.output != "index.html" }
             .sorted { ($0.frontMatter.navigationOrder ?? .max, $0.title, $0.output) < ($1.frontMatter.navigationOrder ?? .max, $1.title, $1.output) }
-        let generated = Set(pages.map(\.output) + ["index.html", SearchIndex.path]
-                            + examples.flatMap { [SiteBuilder.examplePath($0.name), SiteBuilder.filmstripPath($0.name)] })
+        let generated = Set(pages.map(\.output) + ["index.html", OutputPaths.searchIndex]
+                            + examples.flatMap { [OutputPaths.examplePath($0.name), OutputPaths.filmstripPath($0.name)] })
         let staticFiles = StaticFiles.load(site: options.site, generated: generated, diagnostics: &diagnostics)
         clock.lap("load pages")
         return SiteInputs(theme: theme, examples: examples, examplesByName: Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) }),
                           examplesURL: URL(fileURLWithPath: options.examples), pages: pages, home: home,
                           siteTitle: home?.title ?? "Rowmotion",
                           navigation: Navigation(pages: listed.map {
-                              Navigation.Page(output: $0.output, title: $0.frontMatter.linkTitle ?? $0.title, order: $0.frontMatter.navigationOrder,
+                              Navigation.Listed(output: $0.output, title: $0.frontMatter.linkTitle ?? $0.title, order: $0.frontMatter.navigationOrder,
                                               folder: $0.folder, isSectionPage: $0.isSectionPage)
                           }),
                           staticFiles: staticFiles, outputs: generated.union(staticFiles.map(\.path)))
@@ -59,7 +59,7 @@ struct SiteInputs: Sendable {
     /// Each example read and diffed once (on every core); every page that
     /// shows it reuses that. Which files are examples is decided first, in
     /// path order, so collisions and diagnostics do not depend on threads.
-    static func loadExamples(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [SiteBuilder.Example] {
+    static func loadExamples(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [LoadedExample] {
         let collected = FileManager.default.fileExists(atPath: options.examples) ? SequenceFiles.collect([options.examples]) : (found: [], problems: [])
         let found = collected.found
         diagnostics.append(contentsOf: collected.problems)
@@ -84,7 +84,7 @@ struct SiteInputs: Sendable {
             chosen.append((path, name))
         }
         let toRead = chosen
-        let loaded = ResultSlots<(example: SiteBuilder.Example?, diagnostics: [Diagnostic])>(count: toRead.count)
+        let loaded = ResultSlots<(example: LoadedExample?, diagnostics: [Diagnostic])>(count: toRead.count)
         DispatchQueue.concurrentPerform(iterations: toRead.count) { index in
             let (path, name) = toRead[index]
             // Read once: the sequence and its cache key come from the same
@@ -104,14 +104,14 @@ struct SiteInputs: Sendable {
                 return
             }
             do throws(Diagnostic) {
-                loaded[index] = (SiteBuilder.Example(name: name, sequence: sequence, changesets: try sequence.changesets(),
-                                                     sourceKey: BuildCache.key([String(decoding: bytes, as: UTF8.self)])), found)
+                loaded[index] = (LoadedExample(name: name, sequence: sequence, changesets: try sequence.changesets(),
+                                                     sourceKey: ContentHash.key([String(decoding: bytes, as: UTF8.self)])), found)
             } catch {
                 found.append(error)
                 loaded[index] = (nil, found)
             }
         }
-        var examples: [SiteBuilder.Example] = []
+        var examples: [LoadedExample] = []
         for result in loaded.values {
             diagnostics.append(contentsOf: result.diagnostics)
             if let example = result.example { examples.append(example) }

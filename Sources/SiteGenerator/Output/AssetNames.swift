@@ -1,5 +1,5 @@
 /// Asset names that change when their bytes do.
-extension SiteBuilder {
+enum ThemeAssets {
     /// The theme's stylesheet and script under names that change with
     /// their bytes, so a browser never keeps a stale copy.
     static func themeAssets(_ theme: Theme) -> (stylesheet: String, script: String, files: [String: [UInt8]]) {

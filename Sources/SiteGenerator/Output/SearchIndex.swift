@@ -10,7 +10,7 @@
 /// page's comes from the cache): never read back from the HTML. An
 /// example's entry is its title, description and step labels.
 enum SearchIndex {
-    static let path = "search-index.js"
+    static let path = OutputPaths.searchIndex
     struct Entry: Encodable {
         /// Title, address (from the site's root), headings as [text, id], text.
         var t: String

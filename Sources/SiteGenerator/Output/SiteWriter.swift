@@ -11,7 +11,10 @@ import SnapshotFormat
 /// dominates a build.
 public enum SiteWriter {
     /// The file that marks a folder as Rowmotion's to replace.
-    public static let marker = ".rowmotion-site"
+    public static let marker = SiteFolder.marker
+
+    /// The stamp of the site at `output` (see `SiteFolder.stamp`).
+    public static func stamp(of output: String) -> String? { SiteFolder.stamp(of: output) }
     static let markerText = "This folder was written by `rowmotion build`, which replaces it whole on every build.\n"
 
     /// Writes `files` (paths relative to the site, `/`-separated) as the
@@ -30,7 +33,7 @@ public enum SiteWriter {
         let here = SourceLocation(file: output, line: 1, column: 1)
         func failure(_ message: String) -> Diagnostic { .error("output", at: here, message) }
 
-        for path in files.keys where !isSafe(path) {
+        for path in files.keys where !SiteFolder.isSafe(path) {
             throw failure("refusing to write '\(path)' outside the site")
         }
         var isFolder: ObjCBool = false
@@ -145,28 +148,7 @@ public enum SiteWriter {
         try? manager.removeItem(at: url)
     }
 
-    /// Who wrote the site at `output`: the identity of its marker file
-    /// (device, inode, change time), which the build cache records when it
-    /// writes the site. A `_site/` and a cache a pull request committed
-    /// come out of a checkout with new identities, so they are never taken
-    /// for this machine's last build. Nil when there is no plain marker.
-    public static func stamp(of output: String) -> String? {
-        let path = (output as NSString).appendingPathComponent(marker)
-        var status = stat()
-        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        #if os(Linux)
-        let changed = status.st_ctim
-        #else
-        let changed = status.st_ctimespec
-        #endif
-        return "\(status.st_dev):\(status.st_ino):\(changed.tv_sec).\(changed.tv_nsec)"
-    }
 
-    /// A relative path that stays inside the site.
-    static func isSafe(_ path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return !path.isEmpty && !path.hasPrefix("/") && !parts.contains { $0.isEmpty || $0 == "." || $0 == ".." } && path != marker
-    }
 }
 
 /// `SiteWriter.writeFile`'s system calls, outside the type whose own

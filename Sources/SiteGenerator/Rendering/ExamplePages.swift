@@ -6,25 +6,12 @@ import SnapshotFormat
 
 /// Rendering an example: its page (steps, calls, player), its filmstrip,
 /// the player and strategy panes pages embed, and the index's sparklines.
-extension SiteBuilder {
-    static func htmlName(_ exampleName: String) -> String {
-        (exampleName as NSString).deletingPathExtension + ".html"
-    }
-
-    /// The example's filmstrip, beside its page.
-    static func filmstripName(_ exampleName: String) -> String {
-        (exampleName as NSString).deletingPathExtension + ".svg"
-    }
-
-    /// Where an example's page and filmstrip go in the site.
-    static func examplePath(_ exampleName: String) -> String { "examples/" + htmlName(exampleName) }
-    static func filmstripPath(_ exampleName: String) -> String { "examples/" + filmstripName(exampleName) }
-
+extension SiteRendering {
     /// `compare: strategies`: the same example replayed side by side by
     /// ListDiff's minimal moves, the offset test most Heckel-style diffs use,
     /// deletes and inserts only, and `reloadData()`; each pane says how many
     /// moves it makes.
-    static func strategyPanes(_ example: Example, spec: DemoSpec, theme: Theme) throws(Diagnostic) -> String {
+    static func strategyPanes(_ example: LoadedExample, spec: DemoSpec, theme: Theme) throws(Diagnostic) -> String {
         let panes: [(strategy: DiffStrategy?, name: String, label: String)] = [
             (.minimalMoves, "minimalMoves", "ListDiff: minimal moves"),
             (.offsets, "offsets", "Offsets (Heckel-style)"),
@@ -39,7 +26,7 @@ extension SiteBuilder {
             }
             var paneSpec = spec
             paneSpec.compare = nil
-            var view = playerView(shown, spec: paneSpec)
+            var view = SiteRendering.playerView(shown, spec: paneSpec)
             let moves = pane.strategy == nil ? shown.changesets.map { _ in 0 } : shown.changesets.map(\.moveCount)
             view.strategy = pane.name
             view.strategyLabel = pane.label
@@ -55,12 +42,12 @@ extension SiteBuilder {
     /// A player of `example` as `spec` asks for it. `shared`: where players
     /// of the same example of `examples/` (its page and every block that
     /// shows it) find its data and first rows made once.
-    static func playerView(_ example: Example, spec: DemoSpec?, shared: PlayerParts? = nil) -> PlayerView {
+    static func playerView(_ example: LoadedExample, spec: DemoSpec?, shared: PlayerParts? = nil) -> PlayerView {
         var sequence = example.sequence
         if let animation = spec?.animation { sequence.animations = RowAnimations(insert: animation, delete: animation, reload: animation) }
         if let cell = spec?.cell { sequence.cell = cell }
         if let spec { sequence.presentation.apply(spec.framing) }
-        let make = { (initialHTML: staticList(sequence.steps[0].snapshot, of: sequence),
+        let make = { (initialHTML: SiteRendering.staticList(sequence.steps[0].snapshot, of: sequence),
                       data: PlayerData.json(for: sequence, changesets: example.changesets, name: example.name)) }
         let parts = shared?.parts(example.name, animations: sequence.animations, cell: sequence.cell,
                                    presentation: sequence.presentation, make: make) ?? make()
@@ -82,7 +69,7 @@ extension SiteBuilder {
     /// The first snapshot as HTML, so a page shows the list before (and
     /// without) its script. Row text is escaped: it never becomes markup.
     static func staticList(_ snapshot: Snapshot<String, Record<String>>, of sequence: SnapshotSequence) -> String {
-        staticList(snapshot.sections.map { PlayerData.section($0, of: sequence) })
+        SiteRendering.staticList(snapshot.sections.map { PlayerData.section($0, of: sequence) })
     }
 
     /// The same, from the sections as player data holds them (a baseline's).
@@ -172,7 +159,7 @@ extension SiteBuilder {
 
     /// The example's page, its filmstrip, and any UIKit rule problems its
     /// batches have.
-    static func examplePage(_ example: Example, theme: Theme, chrome: Chrome, shared: PlayerParts? = nil) throws(Diagnostic) -> (html: String, svg: String, problems: [RuleViolation]) {
+    static func examplePage(_ example: LoadedExample, theme: Theme, chrome: Chrome, shared: PlayerParts? = nil) throws(Diagnostic) -> (html: String, svg: String, problems: [RuleViolation]) {
         let sequence = example.sequence
         let report = DiffReport(file: example.name, sequence: sequence, changesets: example.changesets)
         var problems: [String] = []
@@ -195,11 +182,11 @@ extension SiteBuilder {
         let description = sequence.description.map(MarkdownRenderer.renderData) ?? ""
         let context = ExampleContext(
             chrome: chrome, title: sequence.title, description: nil, descriptionHTML: description,
-            player: playerView(example, spec: nil, shared: shared),
+            player: SiteRendering.playerView(example, spec: nil, shared: shared),
             initialLabel: sequence.steps[0].label, initialRows: sequence.steps[0].snapshot.rowCount, steps: steps,
             validation: problems.isEmpty ? "Every batch passes UIKit's batch-update rules."
                                          : "UIKit rule problems: " + problems.joined(separator: "; "),
-            filmstrip: RelativeURL.safe((filmstripName(example.name) as NSString).lastPathComponent))
+            filmstrip: RelativeURL.safe((OutputPaths.filmstripName(example.name) as NSString).lastPathComponent))
         return (try theme.render("example", context), Filmstrip().svg(for: report), report.violations)
     }
 
@@ -226,7 +213,7 @@ extension SiteBuilder {
 
     /// What search knows of an example: its title, its description's text
     /// and its steps' labels (its page is the theme's, not a document's).
-    static func exampleDocument(_ example: Example) -> Document {
+    static func exampleDocument(_ example: LoadedExample) -> Document {
         var text = Document.TextCollector()
         text.append(example.sequence.title)
         text.separate()

@@ -1,24 +1,26 @@
 import Diagnostics
 import Foundation
 
+/// A page as rendering made it (or the cache kept it).
+struct RenderedPage: Sendable {
+    /// The home page's content (the index wraps it); empty for other pages.
+    var html = ""
+    /// Any other page's finished bytes.
+    var bytes: [UInt8] = []
+    var diagnostics: [Diagnostic] = []
+    var examples: Set<String> = []
+    /// What the tree said of it: headings, ids, links to an element of
+    /// a page (`page.md#id`, `#id`), text for search.
+    var document = Document()
+    /// Taken from the previous build.
+    var cached = false
+}
+
 /// Rendering a page: its Markdown (players, strategy panes, links rewritten
 /// to `.html` and checked) inside the theme's `page` template.
-extension SiteBuilder {
-    struct RenderedPage: Sendable {
-        /// The home page's content (the index wraps it); empty for other pages.
-        var html = ""
-        /// Any other page's finished bytes.
-        var bytes: [UInt8] = []
-        var diagnostics: [Diagnostic] = []
-        var examples: Set<String> = []
-        /// What the tree said of it: headings, ids, links to an element of
-        /// a page (`page.md#id`, `#id`), text for search.
-        var document = Document()
-        /// Taken from the previous build.
-        var cached = false
-    }
+extension SiteRendering {
 
-    static func render(page: Page, theme: Theme, examples: [String: Example], examplesURL: URL,
+    static func render(page: LoadedPage, theme: Theme, examples: [String: LoadedExample], examplesURL: URL,
                        outputs: Set<String>, chrome: Chrome, options: BuildOptions, isHome: Bool,
                        shared: PlayerParts? = nil) -> RenderedPage {
         var result = RenderedPage()
@@ -30,12 +32,12 @@ extension SiteBuilder {
             let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
             result.diagnostics.append(contentsOf: diagnostics)
             guard let spec else { return nil }
-            let example: Example
+            let example: LoadedExample
             var fromExamples = false
             switch spec.source {
             case .inline(let inline):
                 do throws(Diagnostic) {
-                    example = Example(name: "inline", sequence: inline, changesets: try inline.changesets(), sourceKey: "")
+                    example = LoadedExample(name: "inline", sequence: inline, changesets: try inline.changesets(), sourceKey: "")
                 } catch {
                     result.diagnostics.append(error)
                     return nil
@@ -60,8 +62,8 @@ extension SiteBuilder {
                 return nil
             }
             do throws(Diagnostic) {
-                if spec.compare == "strategies" { return try strategyPanes(example, spec: spec, theme: theme) }
-                return try theme.render("player", playerView(example, spec: spec, shared: fromExamples ? shared : nil))
+                if spec.compare == "strategies" { return try SiteRendering.strategyPanes(example, spec: spec, theme: theme) }
+                return try theme.render("player", SiteRendering.playerView(example, spec: spec, shared: fromExamples ? shared : nil))
             } catch {
                 result.diagnostics.append(error)
                 return nil
@@ -83,20 +85,20 @@ extension SiteBuilder {
             let fragment = rest.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(rest[rest.utf8.index(after: $0)...]) }
             // A folder's address is its index page (opened from disk too).
             var rewritten = kind == .image ? target
-                : target.hasSuffix(".md") ? outputPath(ofPage: target, urls: options.urls)
+                : target.hasSuffix(".md") ? SiteLoading.outputPath(ofPage: target, urls: options.urls)
                 : target.hasSuffix("/") ? target + "index.html" : target
             // Relative links are relative to the page's file, as on GitHub
             // and in MkDocs (with pretty URLs `guide/a.md` is written one
             // folder deeper, as `guide/a/index.html`).
             func resolve(_ written: String) -> (path: String, resolved: String) {
                 let path = written.utf8.contains(UInt8(ascii: "%")) ? written.removingPercentEncoding ?? written : written
-                return (path, path.isEmpty ? page.output : normalize(rootAbsolute || sourceFolder.isEmpty ? path : sourceFolder + "/" + path))
+                return (path, path.isEmpty ? page.output : OutputPaths.normalize(rootAbsolute || sourceFolder.isEmpty ? path : sourceFolder + "/" + path))
             }
             var (path, resolved) = resolve(rewritten)
             // A page's address in the other form (`/a/b/` for `a/b.html`,
             // `a/b.html` for `a/b/index.html`, or `a/b` for either) leads to it.
             if !path.isEmpty, kind != .image, !outputs.contains(resolved) {
-                for other in otherForms(of: rewritten) {
+                for other in SiteRendering.otherForms(of: rewritten) {
                     let candidate = resolve(other)
                     if outputs.contains(candidate.resolved) {
                         (rewritten, path, resolved) = (other, candidate.path, candidate.resolved)
@@ -152,7 +154,7 @@ extension SiteBuilder {
     }
 }
 
-extension SiteBuilder {
+extension SiteRendering {
     /// The other ways of writing a page's address (`written` as a link
     /// has it, `.md` already rewritten): `a/b/index.html` ↔ `a/b.html`,
     /// and `a/b` (no extension) → either; tried in this order when the

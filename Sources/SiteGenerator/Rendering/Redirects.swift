@@ -5,7 +5,7 @@ import Reports
 /// The pages `aliases` ask for: at each old address of a page, a small
 /// page that sends readers (and search engines, by its canonical link) to
 /// where the page is now, opened from disk or served.
-extension SiteBuilder {
+enum Redirects {
     /// Output path → bytes; an alias that would leave the site or replace
     /// one of the site's own files is an error at the alias, and one that
     /// names a page or static file is a warning (the page wins, as in Hugo).
@@ -14,11 +14,11 @@ extension SiteBuilder {
         var owners: [String: String] = [:]
         for page in inputs.pages {
             for alias in page.frontMatter.aliases {
-                guard let output = aliasOutput(alias.path, of: page.output) else {
+                guard let output = Redirects.aliasOutput(alias.path, of: page.output) else {
                     diagnostics.append(.error("alias", at: alias.location, "the alias '\(alias.path)' is not an address inside the site"))
                     continue
                 }
-                if output.hasPrefix("assets/") || output == changesPath || output == SearchIndex.path {
+                if output.hasPrefix("assets/") || output == OutputPaths.changes || output == OutputPaths.searchIndex {
                     diagnostics.append(.error("alias", at: alias.location,
                                               "the alias '\(alias.path)' would replace \(output), which the site already has"))
                     continue
@@ -37,7 +37,7 @@ extension SiteBuilder {
                     continue
                 }
                 owners[output] = page.source
-                files[output] = Array(redirectPage(to: RelativeURL.safe(root(output) + page.output), title: page.title).utf8)
+                files[output] = Array(Redirects.redirectPage(to: RelativeURL.safe(root(output) + page.output), title: page.title).utf8)
             }
         }
         return files
@@ -63,7 +63,7 @@ extension SiteBuilder {
         var output = parts.joined(separator: "/")
         guard !output.isEmpty else { return nil }
         if path.hasSuffix("/") || (output as NSString).pathExtension.isEmpty { output += "/index.html" }
-        return SiteWriter.isSafe(output) ? output : nil
+        return SiteFolder.isSafe(output) ? output : nil
     }
 
     static func redirectPage(to url: String, title: String) -> String {

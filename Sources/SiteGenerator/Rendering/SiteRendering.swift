@@ -8,7 +8,7 @@ import Foundation
 /// output's bytes, on every core, each reused from the previous build when
 /// its key has not changed. Results come back in input order, so output is
 /// the same whatever the threads do.
-extension SiteBuilder {
+extension SiteRendering {
     /// Every page (the home page's content too, which the index wraps).
     static func renderPages(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
                             options: BuildOptions, shared: PlayerParts) -> [RenderedPage] {
@@ -36,12 +36,12 @@ extension SiteBuilder {
         DispatchQueue.concurrentPerform(iterations: inputs.examples.count) { index in
             let example = inputs.examples[index]
             let key = keys.example(example)
-            if let html = reuse.bytes(examplePath(example.name), key: key), let svg = reuse.bytes(filmstripPath(example.name), key: key) {
+            if let html = reuse.bytes(OutputPaths.examplePath(example.name), key: key), let svg = reuse.bytes(OutputPaths.filmstripPath(example.name), key: key) {
                 results[index] = ExampleOutput(key: key, html: html, svg: svg, problems: [], cached: true)
                 return
             }
             do throws(Diagnostic) {
-                let (html, svg, problems) = try examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared)
+                let (html, svg, problems) = try SiteRendering.examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared)
                 results[index] = ExampleOutput(key: key, html: Array(html.utf8), svg: Array(svg.utf8), problems: problems)
             } catch {
                 results[index] = ExampleOutput(key: key, error: error)
@@ -56,8 +56,8 @@ extension SiteBuilder {
                             homeClean: Bool, changes: ChangesLink? = nil) -> Result<(bytes: [UInt8], cached: Bool), Diagnostic> {
         if homeClean, changes == nil, let bytes = reuse.bytes("index.html", key: keys.index(inputs)) { return .success((bytes, true)) }
         let cards = inputs.examples.map { example in
-            CardView(title: example.sequence.title, href: examplePath(example.name),
-                     stepCount: example.sequence.steps.count, sparkline: sparkline(example.changesets))
+            CardView(title: example.sequence.title, href: OutputPaths.examplePath(example.name),
+                     stepCount: example.sequence.steps.count, sparkline: SiteRendering.sparkline(example.changesets))
         }
         let index = IndexContext(chrome: chrome, title: inputs.home?.title ?? inputs.siteTitle,
                                  description: inputs.home?.frontMatter.description, content: content, examples: cards, changes: changes)
@@ -79,25 +79,11 @@ struct ExampleOutput: Sendable {
     var error: Diagnostic?
 }
 
-/// Slots that parallel workers fill, one each, read once all have finished.
-final class ResultSlots<Value>: @unchecked Sendable {
-    private var slots: [Value?]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    subscript(index: Int) -> Value? {
-        get { lock.withLock { slots[index] } }
-        set { lock.withLock { slots[index] = newValue } }
-    }
-
-    var values: [Value] { lock.withLock { slots.map { $0! } } }
-
-    /// Adds one to an integer slot and returns the new value.
-    func increment(_ index: Int) -> Int where Value == Int {
-        lock.withLock {
-            slots[index] = (slots[index] ?? 0) + 1
-            return slots[index]!
-        }
+extension Reuse {
+    /// A page the previous build rendered from the same key, as it rendered it.
+    func page(_ page: LoadedPage, keys: OutputKeys) -> RenderedPage? {
+        guard let entry = previous.entries[page.output], let document = entry.document,
+              let bytes = bytes(page.output, key: keys.page(page, examples: entry.examples)) else { return nil }
+        return RenderedPage(bytes: bytes, diagnostics: entry.diagnostics, examples: Set(entry.examples), document: document, cached: true)
     }
 }

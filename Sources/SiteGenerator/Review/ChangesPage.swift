@@ -7,14 +7,7 @@ import Reports
 /// removed and added, counts before and after, in words), the baseline's
 /// and the current player side by side and linked, and both filmstrips;
 /// then the pages whose text changed.
-extension SiteBuilder {
-    public static let changesPath = "changes.html"
-
-    /// Where a baseline filmstrip goes in the site.
-    static func baselineFilmstripPath(_ exampleName: String) -> String {
-        "changes/" + String(filmstripName(exampleName).dropLast(".svg".count)) + ".before.svg"
-    }
-
+enum ChangesPage {
     /// The page, and the baseline filmstrips it shows (path → bytes).
     static func changesPage(_ changes: Changes, baseline: BuildReport, current: SiteInputs, currentReport: BuildReport, theme: Theme,
                             chrome: Chrome, shared: PlayerParts) throws(Diagnostic) -> (html: String, files: [String: [UInt8]]) {
@@ -33,23 +26,23 @@ extension SiteBuilder {
                 var view = baselinePlayer(old, base: changes.base)
                 view.step = min(first ?? 0, max(0, old.stepCount - 1))
                 players += try theme.render("player", view)
-                let path = baselineFilmstripPath(change.example)
+                let path = OutputPaths.baselineFilmstripPath(change.example)
                 files[path] = Array(old.animation.filmstrip.utf8)
                 beforeFilmstrip = path
                 beforeMark = FilmstripMarkView(svg: old.animation.filmstrip, step: first, snapshots: old.stepCount)
             }
             var exampleHref: String?
             if let example = current.examplesByName[change.example], change.kind != .removed {
-                var view = playerView(example, spec: nil, shared: shared)
+                var view = SiteRendering.playerView(example, spec: nil, shared: shared)
                 view.strategyLabel = "Now"
                 view.moveSummary = summary(of: example.changesets.map(\.rowCounts.moved), snapshots: example.sequence.steps.count)
                 view.step = min(first ?? 0, max(0, example.sequence.steps.count - 1))
                 players += try theme.render("player", view)
-                afterFilmstrip = filmstripPath(example.name)
+                afterFilmstrip = OutputPaths.filmstripPath(example.name)
                 afterMark = after[change.example].flatMap {
                     FilmstripMarkView(svg: $0.animation.filmstrip, step: first, snapshots: example.sequence.steps.count)
                 }
-                exampleHref = RelativeURL.safe(examplePath(example.name))
+                exampleHref = RelativeURL.safe(OutputPaths.examplePath(example.name))
             }
             let stepsAfter = change.stepsAfter
             views.append(ChangeView(
@@ -71,7 +64,7 @@ extension SiteBuilder {
         }
         let context = ChangesContext(chrome: chrome, title: "Changes since \(changes.base)",
                                      description: "What animates differently since \(changes.base)", base: changes.base,
-                                     summary: headline(changes) + ".", examples: views, pages: pages)
+                                     summary: ChangesPage.headline(changes) + ".", examples: views, pages: pages)
         return (try theme.render("changes", context), files)
     }
 
@@ -79,7 +72,7 @@ extension SiteBuilder {
     static func baselinePlayer(_ example: BuildReport.Example, base: String) -> PlayerView {
         let animation = example.animation
         return PlayerView(name: example.example, title: example.title, step: 0, autoplay: false, compare: nil,
-                          initialHTML: staticList(animation.initial), data: SafeJSON.encode(animation.player),
+                          initialHTML: SiteRendering.staticList(animation.initial), data: SafeJSON.encode(animation.player),
                           strategy: nil, strategyLabel: "Before (\(base))",
                           moves: nil, moveSummary: summary(of: example.steps.map(\.moved), snapshots: example.stepCount),
                           cellStyle: animation.player.cell)
@@ -127,65 +120,5 @@ extension SiteBuilder {
             let sign = line.hasPrefix("-") ? "−" : line.hasPrefix("+") ? "+" : " "
             return "<span class=\"\(kind)\">\(sign) \(SwiftHighlighter.html(String(line.dropFirst())))</span>"
         }.joined()
-    }
-}
-
-extension BuiltSite {
-    /// Compares this build with `baseline`: records the changes, adds
-    /// `changes.html` (and the baseline's filmstrips), and returns the
-    /// index's link to it when anything changed.
-    mutating func compare(with baseline: Baseline, inputs: SiteInputs, chrome: Chrome, shared: PlayerParts) -> ChangesLink? {
-        if let page = inputs.pages.first(where: { $0.output == SiteBuilder.changesPath }) {
-            diagnostics.append(.error("output-collision", at: SourceLocation(file: page.source, line: 1, column: 1),
-                                      "this page becomes \(SiteBuilder.changesPath), which --baseline writes; rename the page"))
-            return nil
-        }
-        let current = report
-        // Worked out once: the summary and the report read these again.
-        for (index, example) in current.examples.enumerated() {
-            let animation = example.animation
-            examples[index].animation = { animation }
-        }
-        let changes = Changes(base: baseline.name, baseline: baseline.report, current: current)
-        self.changes = changes
-        do {
-            let page = try SiteBuilder.changesPage(changes, baseline: baseline.report, current: inputs, currentReport: current,
-                                                   theme: inputs.theme, chrome: chrome, shared: shared)
-            files[SiteBuilder.changesPath] = Array(page.html.utf8)
-            files.merge(page.files) { _, new in new }
-        } catch {
-            diagnostics.append(error)
-        }
-        guard !changes.examples.isEmpty || !changes.pages.isEmpty else { return nil }
-        return ChangesLink(href: SiteBuilder.changesPath, text: "Changes since \(baseline.name): " + SiteBuilder.headline(changes))
-    }
-}
-
-/// A filmstrip's size, and the box around the frame of the step a review
-/// starts at, in the filmstrip's pixels.
-struct FilmstripMarkView: MustacheParent {
-    var width: Int
-    var height: Int
-    var step: Int
-    var left: Int
-    var markWidth: Int
-
-    /// Nil when the filmstrip has no frame for `step` (or there is no step).
-    init?(svg: String, step: Int?, snapshots: Int) {
-        guard let step, step < snapshots, let size = Filmstrip.size(of: svg) else { return nil }
-        let frame = Filmstrip.frame(ofSnapshot: step)
-        (width, height, self.step) = (size.width, size.height, step)
-        (left, markWidth) = (frame.x - 6, frame.width + 12)
-    }
-
-    func child(named key: String) -> Any? {
-        switch key {
-        case "width": return width
-        case "height": return height
-        case "step": return step
-        case "left": return left
-        case "markWidth": return markWidth
-        default: return nil
-        }
     }
 }

@@ -6,9 +6,9 @@ public enum ChangesSummary {
     public static func markdown(_ changes: Changes, baseline: BuildReport, current: BuildReport) -> String {
         let before = Dictionary(baseline.examples.map { ($0.example, $0) }) { first, _ in first }
         let after = Dictionary(current.examples.map { ($0.example, $0) }) { first, _ in first }
-        var lines = ["### Rowmotion: " + SiteBuilder.headline(changes).capitalizedFirstLetter + " (since `\(code(changes.base))`)", ""]
+        var lines = ["### Rowmotion: " + ChangesPage.headline(changes).capitalizedFirstLetter + " (since `\(code(changes.base))`)", ""]
         if !changes.examples.isEmpty {
-            lines.append("| Example | Change | Snapshots | Batches | Inserted | Deleted | Moved | Reloaded |")
+            lines.append("| LoadedExample | Change | Snapshots | Batches | Inserted | Deleted | Moved | Reloaded |")
             lines.append("|---|---|---:|---:|---:|---:|---:|---:|")
             for change in changes.examples {
                 let old = before[change.example].map(totals), new = after[change.example].map(totals)

@@ -56,7 +56,7 @@ struct BuildCache: Sendable {
     /// committed site can stand in for a build.
     static func load(from path: String?, forSite output: String) -> BuildCache {
         let cache = load(from: path)
-        guard let stamp = cache.siteStamp, stamp == SiteWriter.stamp(of: output) else { return BuildCache() }
+        guard let stamp = cache.siteStamp, stamp == SiteFolder.stamp(of: output) else { return BuildCache() }
         return cache
     }
 
@@ -142,40 +142,11 @@ struct BuildCache: Sendable {
             }
             parts += hashes.values
         }
-        return key(parts)
+        return ContentHash.key(parts)
     }
 
-    /// A 128-bit content key of `parts`.
-    static func key(_ parts: [String]) -> String {
-        var hash = ContentHash()
-        for part in parts { hash.add(part) }
-        return hash.key
-    }
 }
 
-/// A 128-bit content hash (two FNV-1a passes with different seeds) of
-/// parts added one by one, each ended by a separator so `["ab", "c"]` and
-/// `["a", "bc"]` differ.
-struct ContentHash {
-    private var a: UInt64 = 0xCBF2_9CE4_8422_2325, b: UInt64 = 0x8422_2325_CBF2_9CE4
-
-    mutating func add(_ bytes: UnsafeRawBufferPointer) {
-        var (a, b) = (self.a, self.b)
-        for byte in bytes {
-            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 &+ 0x9E37_79B9
-        }
-        self.a = (a ^ 0xFF) &* 0x0000_0100_0000_01B3
-        self.b = (b ^ 0xFF) &* 0x0000_0100_0000_01B3 &+ 0x9E37_79B9
-    }
-
-    mutating func add(_ text: String) {
-        var text = text
-        text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
-    }
-
-    var key: String { String(a, radix: 16) + String(b, radix: 16) }
-}
 
 /// The previous build's outputs, for a render to reuse when its key has not
 /// changed: rendering is `reuse.bytes(output, key) ?? render(…)`.
@@ -190,14 +161,6 @@ struct Reuse: Sendable {
               let data = FileManager.default.contents(atPath: path) else { return nil }
         return [UInt8](data)
     }
-
-    /// A page the previous build rendered from the same key, as it rendered it.
-    func page(_ page: SiteBuilder.Page, keys: OutputKeys) -> SiteBuilder.RenderedPage? {
-        guard let entry = previous.entries[page.output], let document = entry.document,
-              let bytes = bytes(page.output, key: keys.page(page, examples: entry.examples)) else { return nil }
-        return SiteBuilder.RenderedPage(bytes: bytes, diagnostics: entry.diagnostics,
-                                        examples: Set(entry.examples), document: document, cached: true)
-    }
 }
 
 /// What each output is built from, hashed: the same key, the same bytes.
@@ -209,7 +172,7 @@ struct OutputKeys: Sendable {
 
     init(options: BuildOptions, inputs: SiteInputs) {
         let theme = inputs.theme
-        global = BuildCache.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, inputs.siteTitle]
+        global = ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, inputs.siteTitle]
             + Theme.templateNames.map { theme.texts[$0 + ".mustache"] ?? "" } + Theme.assetNames.map { theme.assets[$0] ?? "" }
             + inputs.pages.map { "\($0.output)|\($0.title)|\($0.frontMatter.navigationOrder ?? -1)|\($0.frontMatter.linkTitle ?? "")" }
             + inputs.examples.map(\.name)
@@ -219,17 +182,17 @@ struct OutputKeys: Sendable {
     }
 
     /// A page's key: its source and the examples it shows.
-    func page(_ page: SiteBuilder.Page, examples shown: [String]) -> String {
-        BuildCache.key([global, page.output, page.sourceKey] + shown.map { "\($0)=\(examples[$0] ?? "missing")" })
+    func page(_ page: LoadedPage, examples shown: [String]) -> String {
+        ContentHash.key([global, page.output, page.sourceKey] + shown.map { "\($0)=\(examples[$0] ?? "missing")" })
     }
 
     /// An example page's (and its filmstrip's) key.
-    func example(_ example: SiteBuilder.Example) -> String {
-        BuildCache.key([global, SiteBuilder.examplePath(example.name), example.sourceKey])
+    func example(_ example: LoadedExample) -> String {
+        ContentHash.key([global, OutputPaths.examplePath(example.name), example.sourceKey])
     }
 
     /// The index's key: the home page's source and every example's.
     func index(_ inputs: SiteInputs) -> String {
-        BuildCache.key([global, "index.html", inputs.home?.sourceKey ?? ""] + inputs.examples.map(\.sourceKey))
+        ContentHash.key([global, "index.html", inputs.home?.sourceKey ?? ""] + inputs.examples.map(\.sourceKey))
     }
 }

@@ -3,26 +3,8 @@ import Diagnostics
 import Foundation
 import SnapshotFormat
 
-/// What a build compares against: a git revision (`--baseline REV`), whose
-/// site's folders are read through the `git` command line into a temporary
-/// folder and built (no site is written for it), or, named explicitly, the
-/// report of an earlier build (`--baseline-report FILE`). A file can never
-/// stand in for a revision: a pull request that adds a file called
-/// `origin/main` compares against the real `origin/main` all the same.
-public struct Baseline: Sendable {
-    /// BASE as it was given.
-    public var name: String
-    public var report: BuildReport
-
-    public init(name: String, report: BuildReport) {
-        (self.name, self.report) = (name, report)
-    }
-
-    /// The revision `revision`, built. Every failure is one diagnostic at it.
-    public static func load(revision: String, options: BuildOptions) throws(Diagnostic) -> Baseline {
-        Baseline(name: revision, report: try buildRevision(revision, options: options))
-    }
-
+/// Reading a baseline: a report file (`--baseline-report`); a revision is built by the pipeline (`Baseline.load(revision:options:)`).
+extension Baseline {
     /// The report at `path`, read as data: nothing in it is published as
     /// it is (its filmstrips must be ones Rowmotion writes, its names
     /// paths inside the site).
@@ -65,7 +47,7 @@ public struct Baseline: Sendable {
         // The report is data a pull request may have written: an example's
         // name becomes a path in the site, and its filmstrip a file there.
         for example in report.examples {
-            guard SiteWriter.isSafe(example.example), !example.example.contains("\\"),
+            guard SiteFolder.isSafe(example.example), !example.example.contains("\\"),
                   !example.example.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw Self.error(path, "this report names an example '\(TerminalText.escaped(String(example.example.prefix(80))))', "
                                  + "which is not a path inside examples/")
@@ -90,58 +72,6 @@ public struct Baseline: Sendable {
         case .dataCorrupted(let context)?: return "not valid JSON" + path(context)
         default: return "\(error)"
         }
-    }
-
-    // MARK: - A git revision
-
-    static func buildRevision(_ revision: String, options: BuildOptions) throws(Diagnostic) -> BuildReport {
-        guard let top = Git.run(["rev-parse", "--show-toplevel"]), top.status == 0 else {
-            throw Self.error(revision, "this folder is not in a git repository, so the revision '\(revision)' cannot be read; "
-                             + "to compare with a report written by --report, use --baseline-report FILE")
-        }
-        let root = top.text.trimmingCharacters(in: .newlines)
-        guard !revision.hasPrefix("-"), let commit = Git.run(["rev-parse", "--verify", "--quiet", "--end-of-options", "\(revision)^{commit}"]),
-              commit.status == 0 else {
-            throw Self.error(revision, "the git repository has no revision '\(revision)'"
-                             + (FileManager.default.fileExists(atPath: revision)
-                                ? " (a file of that name is not read: use --baseline-report FILE for a report)" : ""))
-        }
-        let sha = commit.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-baseline-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        // Each input folder as the revision has it, at the same path under the temporary folder.
-        var baseOptions = BuildOptions()
-        baseOptions.baseURL = options.baseURL
-        baseOptions.urls = options.urls
-        baseOptions.drafts = options.drafts
-        baseOptions.allowShortcut = false
-        var wanted: [String] = []
-        for (folder, keyPath) in [(options.site, \BuildOptions.site), (options.examples, \BuildOptions.examples),
-                                  (options.templates, \BuildOptions.templates)] {
-            guard let inRepository = Paths.relative(folder, inside: root) else {
-                throw Self.error(revision, "'\(folder)' is outside the git repository at \(root), so the revision cannot say what it held")
-            }
-            baseOptions[keyPath: keyPath] = temporary.appendingPathComponent(inRepository.isEmpty ? "." : inRepository).path
-            wanted.append(inRepository.isEmpty ? "." : inRepository)
-        }
-        do {
-            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        } catch {
-            throw Self.error(revision, "cannot make a temporary folder for the revision: \(FileError.reason(error, path: temporary.path))")
-        }
-        do throws(Git.Failure) {
-            try Git.checkOut(sha, paths: wanted, repository: root, into: temporary.path)
-        } catch {
-            throw Self.error(revision, "could not read \(wanted.joined(separator: ", ")) at \(revision): \(error.message)")
-        }
-        baseOptions.out = temporary.appendingPathComponent(".rowmotion-unused-output").path
-        let site = SiteBuilder.build(baseOptions)
-        var report = site.report
-        // Sources as this checkout names them, not by the temporary folder.
-        for index in report.pages.indices {
-            report.pages[index].source = report.pages[index].source.replacingOccurrences(of: temporary.path + "/", with: "")
-        }
-        return report
     }
 }
 
@@ -205,7 +135,7 @@ enum Git {
             guard let tab = record.firstIndex(of: UInt8(ascii: "\t")) else { continue }
             let fields = record[..<tab].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
             let path = String(decoding: record[(tab + 1)...], as: UTF8.self)
-            guard fields.count == 3, fields[1] == "blob", SiteWriter.isSafe(path) else { continue }
+            guard fields.count == 3, fields[1] == "blob", SiteFolder.isSafe(path) else { continue }
             entries.append((fields[0], fields[2], path))
         }
         guard !entries.isEmpty else { return }

@@ -1,3 +1,4 @@
+import Reports
 import Mustache
 
 /// One typed context per template: what each template may name. Each
@@ -391,6 +392,35 @@ extension IndexContext: MustacheParent {
         case "examples": return self.examples
         case "changes": return self.changes
         default: return chrome.child(named: key)
+        }
+    }
+}
+
+/// A filmstrip's size, and the box around the frame of the step a review
+/// starts at, in the filmstrip's pixels.
+struct FilmstripMarkView: MustacheParent {
+    var width: Int
+    var height: Int
+    var step: Int
+    var left: Int
+    var markWidth: Int
+
+    /// Nil when the filmstrip has no frame for `step` (or there is no step).
+    init?(svg: String, step: Int?, snapshots: Int) {
+        guard let step, step < snapshots, let size = Filmstrip.size(of: svg) else { return nil }
+        let frame = Filmstrip.frame(ofSnapshot: step)
+        (width, height, self.step) = (size.width, size.height, step)
+        (left, markWidth) = (frame.x - 6, frame.width + 12)
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "width": return width
+        case "height": return height
+        case "step": return step
+        case "left": return left
+        case "markWidth": return markWidth
+        default: return nil
         }
     }
 }

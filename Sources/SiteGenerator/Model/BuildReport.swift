@@ -68,24 +68,3 @@ public struct BuildReport: Codable, Equatable, Sendable {
     /// With `--baseline`: what changed since it.
     public var changes: Changes?
 }
-
-extension BuiltSite {
-    public var report: BuildReport {
-        BuildReport(
-            pages: pages.map { BuildReport.Page(source: $0.source, output: $0.output, title: $0.title, hash: $0.hash) },
-            examples: examples.map { example in
-                BuildReport.Example(example: example.name, title: example.title, output: example.output, stepCount: example.steps.count + 1,
-                                    steps: example.steps.map { BuildReport.Step(label: $0.label, batches: $0.batches, inserted: $0.inserted,
-                                                                                deleted: $0.deleted, moved: $0.moved, reloaded: $0.reloaded) },
-                                    animation: example.animation())
-            },
-            diagnostics: DiagnosticReport(diagnostics).sorted.map { diagnostic in
-                BuildReport.Problem(severity: diagnostic.severity.rawValue, id: diagnostic.id, file: diagnostic.location.file,
-                                    line: diagnostic.location.line, column: diagnostic.location.column, message: diagnostic.message)
-            },
-            changes: changes)
-    }
-
-    /// The machine-readable summary `rowmotion build --report` writes.
-    public var reportJSON: String { SafeJSON.encode(report) + "\n" }
-}

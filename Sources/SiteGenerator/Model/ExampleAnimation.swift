@@ -69,7 +69,7 @@ public struct ExampleAnimation: Codable, Equatable, Sendable {
         return (rows, sections)
     }
 
-    init(_ example: SiteBuilder.Example) {
+    init(_ example: LoadedExample) {
         let sequence = example.sequence
         initial = sequence.steps[0].snapshot.sections.map { PlayerData.section($0, of: sequence) }
         player = PlayerData(sequence: sequence, changesets: example.changesets, name: example.name)

@@ -12,7 +12,7 @@
 /// without an `order` of its own sits where its first page would.
 struct Navigation: Sendable {
     /// A listed page: its output, its navigation title and its `order`/`weight`.
-    struct Page: Sendable {
+    struct Listed: Sendable {
         var output: String
         var title: String
         var order: Int?
@@ -25,7 +25,7 @@ struct Navigation: Sendable {
         init(output: String, title: String, order: Int?, folder: String? = nil, isSectionPage: Bool? = nil) {
             let section = isSectionPage ?? (output == "index.html" || output.hasSuffix("/index.html"))
             (self.output, self.title, self.order, self.isSectionPage) = (output, title, order, section)
-            self.folder = folder ?? SiteBuilder.parent(of: output)
+            self.folder = folder ?? OutputPaths.parent(of: output)
         }
     }
 
@@ -49,7 +49,7 @@ struct Navigation: Sendable {
     private var pageFolders: [Int: String] = [:]
 
     /// - Parameter pages: the pages to list, the home page left out.
-    init(pages: [Page]) {
+    init(pages: [Listed]) {
         typealias Key = (order: Int, title: String, output: String)
         func precedes(_ a: Key, _ b: Key) -> Bool {
             if a.order != b.order { return a.order < b.order }
@@ -67,7 +67,7 @@ struct Navigation: Sendable {
                               href: "", folder: path))
             keys.append((.max, "", path))
             folders[path] = node
-            let parent = SiteBuilder.parent(of: path)
+            let parent = OutputPaths.parent(of: path)
             if parent.isEmpty { top.append(node) } else { let above = folderNode(parent); nodes[above].children.append(node) }
             return node
         }
@@ -119,7 +119,7 @@ struct Navigation: Sendable {
     /// The same, from pages already in navigation order (their position is
     /// their order).
     init(pages: [(output: String, title: String)]) {
-        self.init(pages: pages.enumerated().map { Page(output: $1.output, title: $1.title, order: $0) })
+        self.init(pages: pages.enumerated().map { Listed(output: $1.output, title: $1.title, order: $0) })
     }
 
     /// Natural order: runs of digits compare by value (`2` < `10`, `0002` <
@@ -171,13 +171,13 @@ struct Navigation: Sendable {
     func group(of output: String, root: String) -> Group {
         if let node = places[output] {
             if let folder = nodes[node].folder { return Group(root: root, folder: folder) }
-            let folder = pageFolders[node] ?? SiteBuilder.parent(of: output)
+            let folder = pageFolders[node] ?? OutputPaths.parent(of: output)
             let siblings = folder.isEmpty ? top : folders[folder].map { nodes[$0].children } ?? top
             let block = siblings.count > Self.longFolder ? (siblings.firstIndex(of: node) ?? 0) / Self.blockSize : 0
             return Group(root: root, folder: folder, block: block)
         }
-        var folder = SiteBuilder.parent(of: output)
-        while !folder.isEmpty, folders[folder] == nil { folder = SiteBuilder.parent(of: folder) }
+        var folder = OutputPaths.parent(of: output)
+        while !folder.isEmpty, folders[folder] == nil { folder = OutputPaths.parent(of: folder) }
         return Group(root: root, folder: folder)
     }
 
@@ -195,7 +195,7 @@ struct Navigation: Sendable {
         let innermost = folders[group.folder]
         while !path.isEmpty {
             if let node = folders[path] { open.insert(node) }
-            path = SiteBuilder.parent(of: path)
+            path = OutputPaths.parent(of: path)
         }
         func firstLink(_ node: Int) -> String { nodes[node].href }
         var result: [Shown] = []

@@ -1,0 +1,34 @@
+import Mustache
+import Diagnostics
+import Reports
+
+extension BuiltSite {
+    /// Compares this build with `baseline`: records the changes, adds
+    /// `changes.html` (and the baseline's filmstrips), and returns the
+    /// index's link to it when anything changed.
+    mutating func compare(with baseline: Baseline, inputs: SiteInputs, chrome: Chrome, shared: PlayerParts) -> ChangesLink? {
+        if let page = inputs.pages.first(where: { $0.output == SiteBuilder.changesPath }) {
+            diagnostics.append(.error("output-collision", at: SourceLocation(file: page.source, line: 1, column: 1),
+                                      "this page becomes \(SiteBuilder.changesPath), which --baseline writes; rename the page"))
+            return nil
+        }
+        let current = report
+        // Worked out once: the summary and the report read these again.
+        for (index, example) in current.examples.enumerated() {
+            let animation = example.animation
+            examples[index].animation = { animation }
+        }
+        let changes = Changes(base: baseline.name, baseline: baseline.report, current: current)
+        self.changes = changes
+        do {
+            let page = try ChangesPage.changesPage(changes, baseline: baseline.report, current: inputs, currentReport: current,
+                                                   theme: inputs.theme, chrome: chrome, shared: shared)
+            files[SiteBuilder.changesPath] = Array(page.html.utf8)
+            files.merge(page.files) { _, new in new }
+        } catch {
+            diagnostics.append(error)
+        }
+        guard !changes.examples.isEmpty || !changes.pages.isEmpty else { return nil }
+        return ChangesLink(href: SiteBuilder.changesPath, text: "Changes since \(baseline.name): " + ChangesPage.headline(changes))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Where things go in the site, and path arithmetic on the site's own
+/// (always relative, `/`-separated) paths: what every stage agrees on.
+enum OutputPaths {
+    /// The site's search index, at its root beside `index.html`.
+    static let searchIndex = "search-index.js"
+    /// The review page `--baseline` adds.
+    static let changes = "changes.html"
+
+    static func htmlName(_ exampleName: String) -> String {
+        (exampleName as NSString).deletingPathExtension + ".html"
+    }
+
+    /// The example's filmstrip, beside its page.
+    static func filmstripName(_ exampleName: String) -> String {
+        (exampleName as NSString).deletingPathExtension + ".svg"
+    }
+
+    /// Where an example's page and filmstrip go in the site.
+    static func examplePath(_ exampleName: String) -> String { "examples/" + OutputPaths.htmlName(exampleName) }
+    static func filmstripPath(_ exampleName: String) -> String { "examples/" + OutputPaths.filmstripName(exampleName) }
+
+    /// Where a baseline filmstrip goes in the site.
+    static func baselineFilmstripPath(_ exampleName: String) -> String {
+        "changes/" + String(OutputPaths.filmstripName(exampleName).dropLast(".svg".count)) + ".before.svg"
+    }
+
+    /// `a/b/c.html` → `a/b`; `c.html` → "".
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// The cache file name for an output folder.
+    static func cacheName(for output: String) -> String { "site-" + ContentHash.key([output]) + ".cache" }
+
+    /// `a/./b/../c` to `a/c`. Byte-level: every link of every page goes
+    /// through here.
+    static func normalize(_ path: String) -> String {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        // Already normal: no empty, `.` or `..` segment (the common case).
+        var previous = slash, clean = true
+        for byte in path.utf8 {
+            if previous == slash, byte == slash || byte == dot { clean = false; break }
+            previous = byte
+        }
+        if clean, previous != slash { return path }
+        var parts: [Substring.UTF8View] = []
+        for part in path.utf8.split(separator: slash) {
+            if part.count == 1, part.first == dot { continue }
+            if part.count == 2, part.first == dot, part.last == dot, !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(path.utf8.count)
+        for (index, part) in parts.enumerated() {
+            if index > 0 { bytes.append(slash) }
+            bytes.append(contentsOf: part)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What marks a folder as a site Rowmotion wrote, and what says whether it
+/// is still the one a build wrote: read by the writer, the cache and `serve`.
+enum SiteFolder {
+    /// The file every written site holds at its root.
+    static let marker = ".rowmotion-site"
+
+    /// Who wrote the site at `output`: the identity of its marker file
+    /// (device, inode, change time), which the build cache records when it
+    /// writes the site. A `_site/` and a cache a pull request committed
+    /// come out of a checkout with new identities, so they are never taken
+    /// for this machine's last build. Nil when there is no plain marker.
+    static func stamp(of output: String) -> String? {
+        let path = (output as NSString).appendingPathComponent(marker)
+        var status = stat()
+        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        #if os(Linux)
+        let changed = status.st_ctim
+        #else
+        let changed = status.st_ctimespec
+        #endif
+        return "\(status.st_dev):\(status.st_ino):\(changed.tv_sec).\(changed.tv_nsec)"
+    }
+
+    /// A relative path that stays inside the site (and is not its marker).
+    static func isSafe(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return !path.isEmpty && !path.hasPrefix("/") && !parts.contains { $0.isEmpty || $0 == "." || $0 == ".." } && path != marker
+    }
+}

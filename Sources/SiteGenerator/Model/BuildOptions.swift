@@ -1,0 +1,61 @@
+import Foundation
+
+/// What `rowmotion build` is asked to do.
+public struct BuildOptions: Sendable {
+    public var site = "site"
+    public var examples = "examples"
+    public var templates = "templates"
+    public var out = "_site"
+    public var baseURL = "/"
+    /// How a page's address is made from its file: `a/b.md` → `a/b.html`,
+    /// or `a/b/index.html` (`--pretty-urls`, Hugo's and MkDocs' default).
+    public var urls = URLStyle.plain
+    public var drafts = false
+    public var strict = false
+    /// Where the content-hash cache of the previous build lives (nil: none).
+    public var cache: String?
+    /// Whether a build whose inputs did not change at all may skip everything
+    /// (off when the caller needs the full summary of a report).
+    public var allowShortcut = true
+    /// The input folders named on the command line, by flag (`site`,
+    /// `examples`, `templates`): each must exist. Unnamed ones may be absent.
+    public var namedFolders: [String: String] = [:]
+    /// Told when each phase ends (name, milliseconds) and, while pages
+    /// render, how many are done of how many.
+    public var progress: (@Sendable (BuildEvent) -> Void)?
+    /// `--baseline`: what to compare with; the site gains `changes.html`.
+    public var baseline: Baseline?
+    /// Whether a build that finds no page and no example may succeed: off,
+    /// so that a wrong folder or working directory fails CI instead of
+    /// publishing an empty site.
+    public var allowEmpty = false
+
+    public init() {}
+}
+
+/// How pages are addressed: `guide/a.md` at `guide/a.html` (plain), or at
+/// `guide/a/index.html` (pretty), which a server shows at `/guide/a/`, as
+/// Hugo and MkDocs do by default. Either way a link may be written in both
+/// forms, and links the site writes name the file, so pages work from disk.
+public enum URLStyle: String, Sendable {
+    case plain, pretty
+}
+
+/// What a build reports as it goes, for `--verbose` and progress lines.
+public enum BuildEvent: Sendable {
+    case phase(String, milliseconds: Double)
+    case rendered(Int, of: Int)
+}
+
+/// Times the phases of a build.
+struct PhaseClock {
+    let report: (@Sendable (BuildEvent) -> Void)?
+    var last = ContinuousClock.now
+
+    mutating func lap(_ name: String) {
+        let now = ContinuousClock.now
+        let elapsed = last.duration(to: now)
+        last = now
+        report?(.phase(name, milliseconds: Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15))
+    }
+}
