@@ -98,6 +98,8 @@ let package = Package(
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Diagnostics", "SnapshotFormat", "Reports", "SeededRandom", "ListDiff", "SequenceRecorder"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SiteServerTests", dependencies: ["SiteServer", "Diagnostics"]),
+        // The theme's build-time tool: the player's modules bundled into one script.
+        .testTarget(name: "EmbedThemeTests", dependencies: ["embed-theme", "SiteGenerator"]),
         // Runs the built `rowmotion` binary end to end.
         .testTarget(name: "RowmotionCLITests", dependencies: ["rowmotion"]),
     ]

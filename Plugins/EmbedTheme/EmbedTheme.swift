@@ -3,7 +3,8 @@ import PackagePlugin
 
 /// Embeds templates/ (the default theme) into SiteGenerator at build time,
 /// so the binary carries the theme wherever it is copied and git holds one
-/// copy of it. Every file of templates/ is an input: editing one rebuilds.
+/// copy of it. Every file of templates/ is an input: editing one rebuilds;
+/// the player's modules (templates/script/*.js) become one rowmotion.js.
 @main
 struct EmbedTheme: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -11,8 +12,14 @@ struct EmbedTheme: BuildToolPlugin {
         let names = try FileManager.default.contentsOfDirectory(atPath: templates.path)
             .filter { !$0.hasPrefix(".") }
             .sorted()
+        // The player's modules, bundled into rowmotion.js by the tool.
+        let script = templates.appending(path: "script")
+        let modules = ((try? FileManager.default.contentsOfDirectory(atPath: script.path)) ?? [])
+            .filter { $0.hasSuffix(".js") && !$0.hasPrefix(".") }
+            .sorted()
+            .map { script.appending(path: $0) }
         let inputs = names.map { templates.appending(path: $0) }
-            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true } + modules
         let output = context.pluginWorkDirectoryURL.appending(path: "DefaultTheme+Files.swift")
         return [
             .buildCommand(

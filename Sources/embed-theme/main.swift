@@ -1,6 +1,7 @@
 // Writes the default theme into the binary's source at build time:
 //   embed-theme <output.swift> <file>...
-// Each file becomes an entry of `DefaultTheme.files`, keyed by its name,
+// Each file becomes an entry of `DefaultTheme.files`, keyed by its name
+// (the player's modules, templates/script/*.js, one entry: rowmotion.js),
 // its text a raw string literal with enough `#`s that nothing in it can end
 // the literal. Run by the EmbedTheme build-tool plugin for SiteGenerator, so
 // templates/ is the theme's only copy in git.
@@ -28,18 +29,31 @@ var source = """
         static let files: [String: String] = [
 
     """
-let files = arguments.dropFirst().map { URL(fileURLWithPath: $0) }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+let inputs = arguments.dropFirst().map { URL(fileURLWithPath: $0) }
+// The player's modules (templates/script/*.js) are bundled into rowmotion.js.
+let modules = inputs.filter { $0.deletingLastPathComponent().lastPathComponent == "script" }
+let files = inputs.filter { !modules.contains($0) }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+var texts: [(name: String, text: String)] = []
+if !modules.isEmpty {
+    do throws(ScriptBundle.Failure) {
+        texts.append(("rowmotion.js", try ScriptBundle.bundle(modules)))
+    } catch {
+        FileHandle.standardError.write(Data((error.description + "\n").utf8))
+        exit(1)
+    }
+}
 for file in files {
-    let text: String
     do {
-        text = try String(contentsOf: file, encoding: .utf8)
+        texts.append((file.lastPathComponent, try String(contentsOf: file, encoding: .utf8)))
     } catch {
         FileHandle.standardError.write(Data("\(file.path):1:1: error: cannot read the theme file: \(error.localizedDescription)\n".utf8))
         exit(1)
     }
+}
+for (name, text) in texts.sorted(by: { $0.name < $1.name }) {
     let hashes = delimiter(for: text)
     let body = text.hasSuffix("\n") ? String(text.dropLast()) : text
-    source += "        \"\(file.lastPathComponent)\": \(hashes)\"\"\"\n\(body)\n\"\"\"\(hashes)"
+    source += "        \"\(name)\": \(hashes)\"\"\"\n\(body)\n\"\"\"\(hashes)"
     source += text.hasSuffix("\n") ? " + \"\\n\",\n" : ",\n"
 }
 source += "    ]\n}\n"

@@ -1,6 +1,6 @@
 // A seeded generator (mulberry32), shared by the node tests (require) and
 // the in-page call fuzz (test_call_fuzz.py puts this file before its
-// script). Not a test file: node --test runs only *.test.js here.
+// script). Not a test file: node --test runs only *.test.mjs here.
 function generator(seed) {
   let a = seed >>> 0;
   const next = () => {

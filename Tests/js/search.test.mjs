@@ -1,9 +1,8 @@
-// The search box's ranking (templates/rowmotion.js, Rowmotion.search) over
+// The search box's ranking (templates/script/search.js, Rowmotion.search) over
 // an index shaped like the one the build writes (search-index.js).
-'use strict';
-const test = require('node:test');
-const assert = require('node:assert');
-const { loadModel } = require('./player-model.js');
+import test from 'node:test';
+import assert from 'node:assert';
+import { loadModel } from './player-model.mjs';
 
 const { search } = loadModel();
 const index = [

@@ -1,5 +1,5 @@
 // Two models written apart agree on random input: the player's JavaScript
-// model (templates/rowmotion.js) replays what `rowmotion diff --format json`
+// model (templates/script/model.js) replays what `rowmotion diff --format json`
 // says for seeded random sectioned sequences, and must end every batch in
 // that batch's `after` and every step in the snapshot the generator made.
 // The model places every reload as UIKit does (deletes and inserts alone, in
@@ -7,22 +7,22 @@
 //
 // ROWMOTION_JS_SEQUENCES (2,000) and ROWMOTION_JS_SEED choose the cases; a
 // failure prints the one-line command that replays it. Needs the debug binary.
-'use strict';
-const test = require('node:test');
-const assert = require('node:assert');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { execFile } = require('node:child_process');
+import test from 'node:test';
+import assert from 'node:assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
 
-const { root, loadModel } = require('./player-model.js');
+import { root, loadModel } from './player-model.mjs';
 const binary = process.env.ROWMOTION_BINARY || path.join(root, '.build', 'debug', 'rowmotion');
 const count = Number(process.env.ROWMOTION_JS_SEQUENCES || 2000);
 const base = Number(process.env.ROWMOTION_JS_SEED || 20261123);
 
 
 // ---- A seeded generator (mulberry32), one per sequence ------------------
-const { generator } = require('./seeded-random.js');
+import seededRandom from './seeded-random.js';
+const { generator } = seededRandom;
 
 const clone = (sections) => sections.map((s) => ({ id: s.id, header: s.header, items: s.items.map((r) => ({ ...r })) }));
 

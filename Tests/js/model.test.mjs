@@ -1,15 +1,14 @@
-// The player's model (templates/rowmotion.js) must replay every batch to
+// The player's model (templates/script/model.js) must replay every batch to
 // exactly the state the Swift engine says the data source holds after it
 // (`rowmotion diff --format json`). Needs the strict site that `make test`
 // builds into .build/strict-site and the debug binary.
-'use strict';
-const test = require('node:test');
-const assert = require('node:assert');
-const fs = require('node:fs');
-const path = require('node:path');
-const { execFileSync } = require('node:child_process');
+import test from 'node:test';
+import assert from 'node:assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 
-const { root, loadModel } = require('./player-model.js');
+import { root, loadModel } from './player-model.mjs';
 const site = process.env.ROWMOTION_SITE || path.join(root, '.build', 'strict-site');
 const binary = process.env.ROWMOTION_BINARY || path.join(root, '.build', 'debug', 'rowmotion');
 

@@ -1,11 +1,10 @@
-// The player's timeline model (templates/rowmotion.js, window.Rowmotion.model)
+// The player's timeline model (templates/script/model.js, window.Rowmotion.model)
 // against what UIKit draws, worked out by hand from ../shared/uikit-rules.md's
 // row animation styles and from UIKit's observed behaviour: every expected
 // number below is written out, not computed by the model's own helpers.
-'use strict';
-const test = require('node:test');
-const assert = require('node:assert');
-const { loadModel } = require('./player-model.js');
+import test from 'node:test';
+import assert from 'node:assert';
+import { loadModel } from './player-model.mjs';
 
 const { model } = loadModel();
 const ROW = 40, HEADER = 30, FOOTER = 20, WIDTH = 300;

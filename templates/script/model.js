@@ -1,0 +1,509 @@
+// The player's model, pure (no DOM): it traces a batch (where every row and
+// section of the new state came from), lays a state out from measured
+// heights, and turns both into a timeline: for every row, header and footer,
+// keyframes of where it is and what it shows at any moment of the batch.
+
+function byNumber(a, b) { return a - b; }
+
+// ---- Model: one batch, as uikit-rules.md's reference replay ------------
+// A state is [{id, header, footer, items: [{id, fields}]}].
+function shiftByDeletesAndInserts(index, deletes, inserts) {
+  var shifted = index - deletes.filter(function (d) { return d < index; }).length;
+  inserts.slice().sort(byNumber).forEach(function (i) { if (i <= shifted) shifted += 1; });
+  return shifted;
+}
+
+// Replays `batch` on `state` and says where everything came from:
+//   sections[a] = {how: 'stay'|'move'|'insert'|'reload', from: old index or null}
+//   rows[a][i]  = {how: 'stay'|'move'|'insert'|'reload'|'section', from: [s, r] or null}
+//   leftSections = [{how: 'delete'|'reload', from}], leftRows likewise for
+//   rows whose own section survives (a deleted section takes its rows along).
+export function trace(state, batch) {
+  var s = batch.sections, r = batch.rows;
+  var removedSections = new Set(s.delete.concat(s.reload, s.move.map(function (m) { return m[0]; })));
+  var reloadLanding = new Map();
+  s.reload.forEach(function (old) { reloadLanding.set(shiftByDeletesAndInserts(old, s.delete, s.insert), old); });
+  var placed = new Map();
+  s.insert.concat(Array.from(reloadLanding.keys())).sort(byNumber).forEach(function (index, k) {
+    var reloaded = reloadLanding.has(index);
+    placed.set(index, { how: reloaded ? 'reload' : 'insert', from: reloaded ? reloadLanding.get(index) : null, fresh: batch.newSections[k] });
+  });
+  s.move.forEach(function (m) { placed.set(m[1], { how: 'move', from: m[0] }); });
+  var untouched = state.map(function (_, i) { return i; }).filter(function (i) { return !removedSections.has(i); });
+  var count = state.length - s.delete.length + s.insert.length;
+
+  var inserted = new Map();
+  r.insert.forEach(function (path, k) { inserted.set(path[0] + ':' + path[1], batch.insertedRows[k]); });
+  var movedTo = new Map();
+  r.move.forEach(function (m) { movedTo.set(m[1][0] + ':' + m[1][1], m[0]); });
+  // A reloaded row's new cell goes where deletes and inserts alone put it,
+  // in both coordinates: section moves are ignored for its section as row
+  // moves are for its row (uikit-rules.md). Its content is the batch's
+  // reloadedRows entry of the same index.
+  var reloadLandings = r.reload.map(function (p, k) {
+    var section = shiftByDeletesAndInserts(p[0], s.delete, s.insert);
+    var row = shiftByDeletesAndInserts(p[1],
+      r.delete.filter(function (d) { return d[0] === p[0]; }).map(function (d) { return d[1]; }),
+      r.insert.filter(function (i) { return i[0] === section; }).map(function (i) { return i[1]; }));
+    return { from: p, to: [section, row], row: (batch.reloadedRows || [])[k] };
+  });
+
+  var sections = [], rows = [], result = [];
+  for (var a = 0; a < count; a++) {
+    var slot = placed.get(a) || { how: 'stay', from: untouched.shift() };
+    sections.push({ how: slot.how, from: slot.from });
+    if (slot.fresh) {
+      result.push(slot.fresh);
+      rows.push(slot.fresh.items.map(function () { return { how: 'section', from: null }; }));
+      continue;
+    }
+    var o = slot.from, old = state[o];
+    var removed = new Set(r.delete.concat(r.reload, r.move.map(function (m) { return m[0]; }))
+      .filter(function (p) { return p[0] === o; }).map(function (p) { return p[1]; }));
+    var here = new Map();
+    r.insert.forEach(function (p) { if (p[0] === a) here.set(p[1], { row: inserted.get(p[0] + ':' + p[1]), how: 'insert', from: null }); });
+    movedTo.forEach(function (from, key) {
+      var to = key.split(':').map(Number);
+      if (to[0] === a) here.set(to[1], { row: state[from[0]].items[from[1]], how: 'move', from: from });
+    });
+    reloadLandings.forEach(function (landing) {
+      if (landing.to[0] !== a) return;
+      var previous = state[landing.from[0]].items[landing.from[1]];
+      here.set(landing.to[1], { row: landing.row || previous, how: 'reload', from: landing.from });
+    });
+    var rest = [];
+    old.items.forEach(function (row, i) { if (!removed.has(i)) rest.push({ row: row, how: 'stay', from: [o, i] }); });
+    var items = [], provenance = [], total = rest.length + here.size;
+    for (var i = 0; i < total; i++) {
+      var entry = here.has(i) ? here.get(i) : rest.shift();
+      items.push(entry.row);
+      provenance.push({ how: entry.how, from: entry.from });
+    }
+    result.push({ id: old.id, header: old.header, footer: old.footer, items: items });
+    rows.push(provenance);
+  }
+  var gone = new Set(s.delete.concat(s.reload));
+  var leftSections = s.delete.map(function (i) { return { how: 'delete', from: i }; })
+    .concat(s.reload.map(function (i) { return { how: 'reload', from: i }; }))
+    .sort(function (x, y) { return x.from - y.from; });
+  var leftRows = r.delete.map(function (p) { return { how: 'delete', from: p }; })
+    .concat(r.reload.map(function (p) { return { how: 'reload', from: p }; }))
+    .filter(function (left) { return !gone.has(left.from[0]); })
+    .sort(function (x, y) { return x.from[0] - y.from[0] || x.from[1] - y.from[1]; });
+  return { state: result, sections: sections, rows: rows, leftSections: leftSections, leftRows: leftRows };
+}
+
+export function applyBatch(state, batch) { return trace(state, batch).state; }
+
+// ---- Model: layout ---------------------------------------------------------
+// heights[s] = {header, rows: [h], footer} (a missing header or footer is
+// not laid out). Every rectangle is {y, h} in the list's content.
+export function hasText(text) { return text !== null && text !== undefined; }
+
+export function layout(state, heights) {
+  var y = 0;
+  var sections = state.map(function (section, s) {
+    var h = heights[s], top = y, header = null, footer = null;
+    if (hasText(section.header)) { header = { y: y, h: h.header }; y += h.header; }
+    var rows = section.items.map(function (_, r) { var rect = { y: y, h: h.rows[r] }; y += h.rows[r]; return rect; });
+    if (hasText(section.footer)) { footer = { y: y, h: h.footer }; y += h.footer; }
+    return { y: top, h: y - top, header: header, rows: rows, footer: footer };
+  });
+  return { height: y, sections: sections };
+}
+
+// The parts of a laid-out section, top to bottom.
+function blockParts(section) {
+  var parts = [];
+  if (section.header) parts.push({ type: 'header', r: -1, rect: section.header });
+  section.rows.forEach(function (rect, r) { parts.push({ type: 'row', r: r, rect: rect }); });
+  if (section.footer) parts.push({ type: 'footer', r: -1, rect: section.footer });
+  return parts;
+}
+
+// ---- Model: easing -----------------------------------------------------------
+// UIKit's usual curve (ease-in-out, CSS's cubic-bezier(.42, 0, .58, 1)) or
+// UXKit's linear one: eased progress p from time fraction t.
+function cubicBezier(x1, y1, x2, y2) {
+  function coordinate(a1, a2, u) { return 3 * a1 * u * (1 - u) * (1 - u) + 3 * a2 * u * u * (1 - u) + u * u * u; }
+  return function (t) {
+    if (t <= 0) return 0;
+    if (t >= 1) return 1;
+    var low = 0, high = 1, u = t;
+    for (var i = 0; i < 60; i++) {
+      var x = coordinate(x1, x2, u);
+      if (Math.abs(x - t) < 1e-7) break;
+      if (x < t) low = u; else high = u;
+      u = (low + high) / 2;
+    }
+    return coordinate(y1, y2, u);
+  };
+}
+var EASINGS = { 'ease-in-out': cubicBezier(0.42, 0, 0.58, 1), linear: function (t) { return Math.max(0, Math.min(1, t)); } };
+function ease(name, t) { return (typeof name === 'function' ? name : EASINGS[name] || EASINGS.linear)(t); }
+
+// A spring as UIView.animate(withDuration:delay:usingSpringWithDamping:
+// initialSpringVelocity:) runs it, as progress from 0 to 1 over the
+// duration: a damped oscillator whose damping ratio is `damping` (1: no
+// overshoot) and whose initial velocity is `velocity` distances per second
+// (Apple: "a magnitude of 1 corresponds to an initial velocity that would
+// cover the total animation distance in one second"). UIKit ends the
+// animation at its duration, so the spring's swing has died down to 0.1 %
+// of the distance by then.
+export function spring(damping, velocity, seconds) {
+  var zeta = Math.max(0.05, Math.min(1, damping));
+  var omega = Math.log(1000) / (zeta * seconds);
+  return function (p) {
+    if (p <= 0) return 0;
+    if (p >= 1) return 1;
+    var s = p * seconds;
+    if (zeta >= 1) return 1 - Math.exp(-omega * s) * (1 + (omega - velocity) * s);
+    var wd = omega * Math.sqrt(1 - zeta * zeta);
+    return 1 - Math.exp(-zeta * omega * s) * (Math.cos(wd * s) + (zeta * omega - velocity) / wd * Math.sin(wd * s));
+  };
+}
+
+// The curve as a CSS easing: linear() through 101 samples (overshoot kept).
+export function cssEasing(curve) {
+  var values = [];
+  for (var k = 0; k <= 100; k++) values.push(Number(curve(k / 100).toFixed(4)));
+  return 'linear(' + values.join(', ') + ')';
+}
+
+// ---- Model: row animation styles (uikit-rules.md) ------------------------------
+// Where a part of an arriving block is at "arrival" q (0: not yet there,
+// 1: in its slot); a leaving block runs the same backwards. `block` and
+// `rect` are in the same layout; width is the list's.
+function styleAt(style, q, block, rect, width) {
+  var at = { x: 0, dy: 0, opacity: 1, clipTop: 0, clipBottom: 0 };
+  switch (style) {
+    case 'fade': at.opacity = q; break;
+    case 'right': at.x = (1 - q) * width; break;
+    case 'left': at.x = -(1 - q) * width; break;
+    case 'top': at.dy = -(1 - q) * block.h; break;      // from behind the row above
+    case 'bottom': at.dy = (1 - q) * block.h; break;    // from behind the row below
+    case 'middle': {                                    // revealed from the middle of its growing slot
+      var shift = (1 - q) * block.h / 2, local = rect.y - block.y;
+      at.dy = -shift;
+      at.clipTop = Math.max(0, Math.min(rect.h, shift - local));
+      at.clipBottom = Math.max(0, Math.min(rect.h, local + rect.h - (block.h - shift)));
+      break;
+    }
+    default: break;                                      // none: in place at once
+  }
+  return at;
+}
+
+// The arrivals q at which a style's motion bends (middle's clipping edges).
+function styleKinks(style, block, rect) {
+  if (style !== 'middle' || !block.h) return [];
+  var local = rect.y - block.y;
+  return [1 - 2 * local / block.h, 1 - 2 * (block.h - local - rect.h) / block.h]
+    .filter(function (q) { return q > 0 && q < 1; });
+}
+
+function resolveStyle(style, atEnd, reload) {
+  if (style !== 'automatic') return style;
+  if (reload) return 'fade';
+  return atEnd ? 'top' : 'bottom'; // "bottom at a section's start, top at its end"
+}
+
+function styledFrames(style, arriving, block, rect, width) {
+  var offsets = [0, 1].concat(styleKinks(style, block, rect).map(function (q) { return arriving ? q : 1 - q; }));
+  offsets = Array.from(new Set(offsets)).sort(byNumber);
+  return offsets.map(function (p) {
+    var at = styleAt(style, arriving ? p : 1 - p, block, rect, width);
+    if (style === 'none') at.opacity = arriving ? 1 : (p === 0 ? 1 : 0);
+    return { offset: p, x: at.x, y: rect.y + at.dy, h: rect.h, opacity: at.opacity, clipTop: at.clipTop, clipBottom: at.clipBottom };
+  });
+}
+
+function glideFrames(from, to) {
+  return [
+    { offset: 0, x: 0, y: from.y, h: to.h, opacity: 1, clipTop: 0, clipBottom: 0 },
+    { offset: 1, x: 0, y: to.y, h: to.h, opacity: 1, clipTop: 0, clipBottom: 0 }
+  ];
+}
+
+// A block that arrives or leaves has a place in the other layout too: the
+// gap it opens or leaves, where the nearest part above it that stays ends
+// there (UIKit's update support gives a deleted cell a target rect in the
+// new row data, "the start of the row after" its neighbour, and an inserted
+// cell a start in the old). Its style plays around a slot that glides
+// between the two, so it moves with its neighbours, as UIKit's cells do.
+function gaps(t, before, after) {
+  var sectionTo = new Map(), rowTo = new Map();
+  t.sections.forEach(function (section, a) {
+    if (section.from !== null && section.from !== undefined) sectionTo.set(section.from, { a: a, how: section.how });
+  });
+  t.rows.forEach(function (list, a) {
+    list.forEach(function (row, r) { if (row.from) rowTo.set(row.from[0] + ':' + row.from[1], { a: a, r: r, how: row.how }); });
+  });
+  function end(rect) { return rect.y + rect.h; }
+  function top(section) { return section.header ? end(section.header) : section.y; }
+  return {
+    // Where old section s's slot is in the new layout.
+    section: function (s) {
+      var to = sectionTo.get(s);
+      if (to && to.how === 'reload') return after.sections[to.a].y;
+      for (var k = s - 1; k >= 0; k--) {
+        var kept = sectionTo.get(k);
+        if (kept && kept.how === 'stay') return end(after.sections[kept.a]);
+      }
+      return 0;
+    },
+    // Where old row [s, r] (its section survives) is in the new layout.
+    row: function (s, r) {
+      var to = rowTo.get(s + ':' + r);
+      if (to && to.how === 'reload') return after.sections[to.a].rows[to.r].y;
+      var home = sectionTo.get(s);
+      for (var i = r - 1; i >= 0; i--) {
+        var kept = rowTo.get(s + ':' + i);
+        if (kept && kept.how === 'stay' && kept.a === home.a) return end(after.sections[kept.a].rows[kept.r]);
+      }
+      return top(after.sections[home.a]);
+    },
+    // Where new section a's slot was in the old layout.
+    arrivingSection: function (a) {
+      var section = t.sections[a];
+      if (section.how === 'reload') return before.sections[section.from].y;
+      for (var k = a - 1; k >= 0; k--) {
+        if (t.sections[k].how === 'stay') return end(before.sections[t.sections[k].from]);
+      }
+      return 0;
+    },
+    // Where new row [a, r] (its section stays or moves) was in the old layout.
+    arrivingRow: function (a, r) {
+      var row = t.rows[a][r], home = t.sections[a].from;
+      if (row.how === 'reload') return before.sections[row.from[0]].rows[row.from[1]].y;
+      for (var i = r - 1; i >= 0; i--) {
+        var kept = t.rows[a][i];
+        if (kept.how === 'stay' && kept.from[0] === home) return end(before.sections[home].rows[kept.from[1]]);
+      }
+      return top(before.sections[home]);
+    }
+  };
+}
+
+// Frames that also glide by `shift` pixels: from 0 to shift for a leaving
+// part, from shift to 0 for an arriving one (keyframes stay linear).
+function shifted(frames, shift, arriving) {
+  if (!shift) return frames;
+  return frames.map(function (frame) {
+    return Object.assign({}, frame, { y: frame.y + shift * (arriving ? 1 - frame.offset : frame.offset) });
+  });
+}
+
+var FIELDS = ['x', 'y', 'h', 'opacity', 'clipTop', 'clipBottom'];
+// A part's frame at eased progress p (keyframes are linear between them).
+function sample(frames, p) {
+  if (p <= frames[0].offset) return Object.assign({}, frames[0], { offset: p });
+  for (var k = 1; k < frames.length; k++) {
+    var a = frames[k - 1], b = frames[k];
+    if (p <= b.offset) {
+      var f = b.offset === a.offset ? 1 : (p - a.offset) / (b.offset - a.offset);
+      var frame = { offset: p };
+      FIELDS.forEach(function (name) { frame[name] = a[name] + (b[name] - a[name]) * f; });
+      return frame;
+    }
+  }
+  return Object.assign({}, frames[frames.length - 1], { offset: p });
+}
+
+// Z-order, as UIKit draws a batch: leaving cells lowest, arriving cells
+// above them, cells that stay above those, cells that an explicit move
+// carries above every cell they pass; and the headers and footers of the
+// sections that stay or move above all cells, moving ones included:
+// UITableView keeps its header and footer views above its cells, so a
+// cell moving into another section passes under that section's header
+// (FZAccordionTableView #7 and #43, STCollapseTableView #11: "this is just
+// how UITableView's default animations work"; FSQCollectionViewAlignedLayout
+// #13: "headers are generally above cells in UITableView").
+var LAYER = { leaving: 1, arriving: 2, still: 3, moving: 4, header: 5 };
+var LAYER_SIZE = 100000;
+
+// The timeline of one batch.
+//   o.trace: trace(before, batch); o.before, o.after: layouts of both states;
+//   o.styles: {insert, delete, reload}; o.width: the list's width;
+//   o.viewport: {top, maxHeight} in content pixels, or null for no culling:
+//   a part off-screen both before and after does not animate (UIKit has no
+//   cell for it), it is at its new place from the start.
+// Returns {from, to, height: [{offset, h}], parts: [{type, unit, side, s, r, from,
+//   role, layer, z, style, shown, animated, frames}]} (shown: on screen before
+//   or after, so drawn at its z; from: the old [section, row]
+//   a new part came from, row -1 for a header or footer, null if fresh) (unit: 'section' when the part goes
+//   with its whole section, 'row' when with its own row): side 'old' parts are copies of old cells
+//   that leave; side 'new' parts are the new state's elements.
+export function timeline(o) {
+  var t = o.trace, before = o.before, after = o.after, width = o.width || 0;
+  var H0 = before.height, H1 = after.height;
+  var view0 = null, view1 = null;
+  if (o.viewport) {
+    var frame0 = Math.min(o.viewport.maxHeight, H0), frame1 = Math.min(o.viewport.maxHeight, H1);
+    var top1 = Math.max(0, Math.min(o.viewport.top, H1 - frame1));
+    view0 = { top: o.viewport.top, bottom: o.viewport.top + frame0 };
+    view1 = { top: top1, bottom: top1 + frame1 };
+  }
+  function seen(rect, view) { return !view || (rect.y + rect.h > view.top && rect.y < view.bottom); }
+  // Whether a part's path (keyframes are straight lines) is on screen at
+  // any moment: a long section that leaves copies only what can be seen.
+  function crosses(frames) {
+    var top = Infinity, bottom = -Infinity;
+    frames.forEach(function (f) { top = Math.min(top, f.y); bottom = Math.max(bottom, f.y + f.h); });
+    var span = { y: top, h: bottom - top };
+    return seen(span, view0) || seen(span, view1);
+  }
+  var parts = [], gap = gaps(t, before, after);
+  function add(part) { part.order = parts.length; parts.push(part); }
+
+  // Blocks that leave: whole sections (header, rows, footer), then rows.
+  var removedRows = new Set();
+  t.leftRows.forEach(function (left) { removedRows.add(left.from[0] + ':' + left.from[1]); });
+  t.rows.forEach(function (list) { list.forEach(function (row) { if (row.how === 'move') removedRows.add(row.from[0] + ':' + row.from[1]); }); });
+  var leavingSections = new Set(t.leftSections.map(function (l) { return l.from; }));
+  t.sections.forEach(function (section) { if (section.how === 'move') leavingSections.add(section.from); });
+  t.leftSections.forEach(function (left) {
+    var block = before.sections[left.from];
+    if (!seen(block, view0)) return;
+    var reload = left.how === 'reload';
+    var later = before.sections.some(function (_, i) { return i > left.from && !leavingSections.has(i); });
+    var style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
+    if (style === 'none') return;
+    var shift = gap.section(left.from) - block.y;
+    blockParts(block).forEach(function (part) {
+      var frames = shifted(styledFrames(style, false, block, part.rect, width), shift, false);
+      if (!crosses(frames)) return;
+      add({ type: part.type, unit: 'section', side: 'old', s: left.from, r: part.r, role: reload ? 'reload-old' : 'delete', layer: 'leaving',
+        style: style, shown: true, animated: true, frames: frames });
+    });
+  });
+  t.leftRows.forEach(function (left) {
+    var rect = before.sections[left.from[0]].rows[left.from[1]];
+    if (!seen(rect, view0)) return;
+    var reload = left.how === 'reload';
+    var count = before.sections[left.from[0]].rows.length;
+    var later = false;
+    for (var i = left.from[1] + 1; i < count; i++) if (!removedRows.has(left.from[0] + ':' + i)) later = true;
+    var style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
+    if (style === 'none') return;
+    add({ type: 'row', unit: 'row', side: 'old', s: left.from[0], r: left.from[1], role: reload ? 'reload-old' : 'delete', layer: 'leaving',
+      style: style, shown: true, animated: true,
+      frames: shifted(styledFrames(style, false, rect, rect, width), gap.row(left.from[0], left.from[1]) - rect.y, false) });
+  });
+
+  // Everything in the new state: arriving blocks, rows that glide.
+  t.sections.forEach(function (section, a) {
+    var block = after.sections[a];
+    if (section.how === 'insert' || section.how === 'reload') {
+      var reload = section.how === 'reload';
+      var later = t.sections.some(function (other, i) { return i > a && other.how !== 'insert'; });
+      var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
+      var shown = seen(block, view1), shift = gap.arrivingSection(a) - block.y;
+      blockParts(block).forEach(function (part) {
+        add({ type: part.type, unit: 'section', side: 'new', s: a, r: part.r, from: reload && part.type !== 'row' ? [section.from, -1] : null,
+          role: reload ? 'reload-new' : 'insert', layer: 'arriving',
+          style: style, shown: shown, animated: shown,
+          frames: shown ? shifted(styledFrames(style, true, block, part.rect, width), shift, true) : glideFrames(part.rect, part.rect) });
+      });
+      return;
+    }
+    var old = before.sections[section.from];
+    var sectionMoves = section.how === 'move';
+    function glide(type, from, to, r, moving) {
+      var shown = seen(from, view0) || seen(to, view1);
+      add({ type: type, unit: type === 'row' ? 'row' : 'section', side: 'new', s: a, r: r,
+        from: type === 'row' ? t.rows[a][r].from : [section.from, -1], role: moving ? 'move' : 'stay',
+        layer: type !== 'row' ? 'header' : moving ? 'moving' : 'still',
+        style: null, shown: shown, animated: shown && (from.y !== to.y), frames: shown ? glideFrames(from, to) : glideFrames(to, to) });
+    }
+    if (block.header) glide('header', old.header || block.header, block.header, -1, sectionMoves);
+    t.rows[a].forEach(function (row, r) {
+      var rect = block.rows[r];
+      if (row.how === 'insert' || row.how === 'reload') {
+        var reload = row.how === 'reload';
+        var later = false;
+        for (var i = r + 1; i < t.rows[a].length; i++) if (t.rows[a][i].how !== 'insert') later = true;
+        var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
+        var shown = seen(rect, view1);
+        add({ type: 'row', unit: 'row', side: 'new', s: a, r: r, from: row.from, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
+          style: style, shown: shown, animated: shown,
+          frames: shown ? shifted(styledFrames(style, true, rect, rect, width), gap.arrivingRow(a, r) - rect.y, true) : glideFrames(rect, rect) });
+        return;
+      }
+      var from = before.sections[row.from[0]].rows[row.from[1]];
+      glide('row', from, rect, r, sectionMoves || row.how === 'move');
+    });
+    if (block.footer) glide('footer', old.footer || block.footer, block.footer, -1, sectionMoves);
+  });
+
+  // Z: the layer, then within it list order; a block sliding from behind
+  // its upper neighbour ('top') draws the upper of two such rows on top.
+  parts.forEach(function (part) {
+    var rank = Math.min(part.order, LAYER_SIZE - 1);
+    part.z = LAYER[part.layer] * LAYER_SIZE + (part.style === 'top' ? LAYER_SIZE - 1 - rank : rank);
+  });
+
+  // The list's height: the two layouts interpolated, but never cutting off
+  // a leaving cell while it can still be seen.
+  var offsets = new Set([0, 1]);
+  for (var k = 1; k < 20; k++) offsets.add(k / 20);
+  parts.forEach(function (part) { part.frames.forEach(function (frame) { offsets.add(frame.offset); }); });
+  var ceiling = Math.max(H0, H1);
+  var height = Array.from(offsets).sort(byNumber).map(function (p) {
+    var h = H0 + (H1 - H0) * p;
+    parts.forEach(function (part) {
+      if (part.side !== 'old') return;
+      var at = sample(part.frames, p);
+      if (at.opacity > 0 && at.h - at.clipTop - at.clipBottom > 0) h = Math.max(h, at.y + at.h - at.clipBottom);
+    });
+    return { offset: p, h: Math.min(ceiling, h) };
+  });
+  return { from: H0, to: H1, height: height, parts: parts };
+}
+
+// Where the list should be scrolled for a batch's changes to be seen:
+// null when one of them is already in sight (or the list does not scroll),
+// otherwise a scroll position that puts the first change a quarter down
+// the list. A reviewer who presses Next must see something move; UIKit
+// itself never scrolls for a batch, so this happens before it starts.
+//   t: trace(before, batch); before, after: layouts; viewport: {top,
+//   maxHeight, cover: what covers its top}.
+export function scrollForChanges(t, before, after, viewport) {
+  var frame0 = Math.min(viewport.maxHeight, before.height), frame1 = Math.min(viewport.maxHeight, after.height);
+  if (before.height <= viewport.maxHeight && after.height <= viewport.maxHeight) return null;
+  var top1 = Math.max(0, Math.min(viewport.top, after.height - frame1));
+  var old = [], fresh = [];
+  t.leftSections.forEach(function (left) { old.push(before.sections[left.from]); });
+  t.leftRows.forEach(function (left) { old.push(before.sections[left.from[0]].rows[left.from[1]]); });
+  t.sections.forEach(function (section, a) {
+    if (section.how === 'insert' || section.how === 'reload') fresh.push(after.sections[a]);
+    else if (section.how === 'move') { old.push(before.sections[section.from]); fresh.push(after.sections[a]); }
+  });
+  t.rows.forEach(function (list, a) {
+    list.forEach(function (row, r) {
+      if (row.how === 'insert' || row.how === 'reload') fresh.push(after.sections[a].rows[r]);
+      else if (row.how === 'move') { old.push(before.sections[row.from[0]].rows[row.from[1]]); fresh.push(after.sections[a].rows[r]); }
+    });
+  });
+  if (!old.length && !fresh.length) return null;
+  // In sight: half of it, or 24 px of a tall one, below what covers the
+  // list's top (a pinned header, in plain style).
+  var cover = viewport.cover || 0;
+  function visible(rect, top, frame) {
+    var shown = Math.min(rect.y + rect.h, top + frame) - Math.max(rect.y, top + cover);
+    return shown >= Math.min(rect.h / 2, 24);
+  }
+  if (old.some(function (rect) { return visible(rect, viewport.top, frame0); })
+    || fresh.some(function (rect) { return visible(rect, top1, frame1); })) return null;
+  var first = Math.min.apply(null, old.concat(fresh).map(function (rect) { return rect.y; }));
+  // The list is as tall as the old state when the batch starts.
+  return Math.round(Math.max(0, Math.min(before.height - frame0, first - frame0 / 4)));
+}
+
+function sampleHeight(height, p) {
+  var frames = height.map(function (f) { return { offset: f.offset, x: 0, y: 0, h: f.h, opacity: 1, clipTop: 0, clipBottom: 0 }; });
+  return sample(frames, p).h;
+}
+
+export const model = Object.freeze({ trace: trace, applyBatch: applyBatch, layout: layout, timeline: timeline,
+  sample: sample, sampleHeight: sampleHeight, ease: ease, spring: spring, scrollForChanges: scrollForChanges });
