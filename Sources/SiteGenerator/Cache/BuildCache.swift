@@ -130,17 +130,15 @@ struct BuildCache: Sendable {
             // there: what a link leads to inside the project is hashed as
             // itself, and nothing outside is ever read.
             let files = entries.filter { !$0.isFolder }
-            let hashes = ResultSlots<String>(count: files.count)
-            DispatchQueue.concurrentPerform(iterations: files.count) { index in
-                let path = (folder as NSString).appendingPathComponent(files[index].path)
-                let bytes = files[index].isLink ? Data(((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "").utf8)
+            parts += Parallel.map(files) { file in
+                let path = (folder as NSString).appendingPathComponent(file.path)
+                let bytes = file.isLink ? Data(((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "").utf8)
                     : FolderWalk.isPlainFile(path) ? FileManager.default.contents(atPath: path) ?? Data() : Data()
                 var hash = ContentHash()
-                hash.add((files[index].isLink ? "link " : "") + files[index].path)
+                hash.add((file.isLink ? "link " : "") + file.path)
                 bytes.withUnsafeBytes { hash.add($0) }
-                hashes[index] = hash.key
+                return hash.key
             }
-            parts += hashes.values
         }
         return ContentHash.key(parts)
     }

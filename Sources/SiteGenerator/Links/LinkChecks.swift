@@ -16,11 +16,9 @@ enum LinkChecks {
             targets[page.output] = (page.source, themeIDs.union(result.document.ids))
         }
         let examples = inputs.examples.filter { linked.contains(OutputPaths.examplePath($0.name)) }
-        let ids = ResultSlots<Set<String>>(count: examples.count)
-        DispatchQueue.concurrentPerform(iterations: examples.count) { index in
-            ids[index] = Set(RawHTML.ids(in: String(decoding: files[OutputPaths.examplePath(examples[index].name)] ?? [], as: UTF8.self)))
-        }
-        for (example, found) in zip(examples, ids.values) {
+        let pages = examples.map { files[OutputPaths.examplePath($0.name)] ?? [] }
+        let ids = Parallel.map(pages) { Set(RawHTML.ids(in: String(decoding: $0, as: UTF8.self))) }
+        for (example, found) in zip(examples, ids) {
             targets[OutputPaths.examplePath(example.name)] = ("\(options.examples)/\(example.name)", found)
         }
         var hints = FragmentHints()

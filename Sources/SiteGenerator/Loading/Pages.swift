@@ -34,16 +34,16 @@ enum SiteLoading {
         let relative = FolderWalk.paths(under: options.site).filter { $0.hasSuffix(".md") }
         // Read on every core; each page's result lands in its own slot, and
         // pages and diagnostics are gathered in path order.
-        let loaded = ResultSlots<(page: LoadedPage?, diagnostics: [Diagnostic])>(count: relative.count)
         let realSite = Paths.real(options.site)
-        DispatchQueue.concurrentPerform(iterations: relative.count) { index in
+        let (site, urls) = (options.site, options.urls)
+        let loaded = Parallel.map(relative) { path in
             var found: [Diagnostic] = []
-            let page = loadPage(relative[index], site: options.site, realSite: realSite, urls: options.urls, diagnostics: &found)
-            loaded[index] = (page, found)
+            let page = loadPage(path, site: site, realSite: realSite, urls: urls, diagnostics: &found)
+            return (page: page, diagnostics: found)
         }
         var pages: [LoadedPage] = []
         var claimed: [String: String] = [:]
-        for result in loaded.values {
+        for result in loaded {
             diagnostics.append(contentsOf: result.diagnostics)
             guard let page = result.page else { continue }
             // `guide/index.md` and `guide/README.md` would both be

@@ -84,9 +84,7 @@ struct SiteInputs: Sendable {
             chosen.append((path, name))
         }
         let toRead = chosen
-        let loaded = ResultSlots<(example: LoadedExample?, diagnostics: [Diagnostic])>(count: toRead.count)
-        DispatchQueue.concurrentPerform(iterations: toRead.count) { index in
-            let (path, name) = toRead[index]
+        let loaded = Parallel.map(toRead) { path, name -> (example: LoadedExample?, diagnostics: [Diagnostic]) in
             // Read once: the sequence and its cache key come from the same
             // bytes, under the size limit (a file saved between two reads
             // would cache old output under the new key).
@@ -94,25 +92,20 @@ struct SiteInputs: Sendable {
             do throws(FileContents.Failure) {
                 bytes = try FileContents.read(path, limit: SnapshotLimits.standard.fileBytes)
             } catch {
-                loaded[index] = (nil, [.error(error.tooLarge ? "file-too-large" : "unreadable-file",
-                                              at: SourceLocation(file: path, line: 1, column: 1), error.message)])
-                return
+                return (nil, [.error(error.tooLarge ? "file-too-large" : "unreadable-file", at: SourceLocation(file: path, line: 1, column: 1), error.message)])
             }
             var (sequence, found) = SnapshotReader.read(bytes: bytes, file: path)
-            guard let sequence else {
-                loaded[index] = (nil, found)
-                return
-            }
+            guard let sequence else { return (nil, found) }
             do throws(Diagnostic) {
-                loaded[index] = (LoadedExample(name: name, sequence: sequence, changesets: try sequence.changesets(),
-                                                     sourceKey: ContentHash.key([String(decoding: bytes, as: UTF8.self)])), found)
+                return (LoadedExample(name: name, sequence: sequence, changesets: try sequence.changesets(),
+                                      sourceKey: ContentHash.key([String(decoding: bytes, as: UTF8.self)])), found)
             } catch {
                 found.append(error)
-                loaded[index] = (nil, found)
+                return (nil, found)
             }
         }
         var examples: [LoadedExample] = []
-        for result in loaded.values {
+        for result in loaded {
             diagnostics.append(contentsOf: result.diagnostics)
             if let example = result.example { examples.append(example) }
         }

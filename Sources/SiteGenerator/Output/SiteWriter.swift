@@ -57,9 +57,8 @@ public enum SiteWriter {
                 try manager.createDirectory(at: staging.appendingPathComponent(folder), withIntermediateDirectories: true)
             }
             // Per file: nil when it could not be written, else whether it was reused.
-            let outcomes = ResultSlots<Bool?>(count: paths.count)
-            DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-                let path = paths[index], bytes = files[path]!
+            let outcomes = Parallel.map(paths) { path -> Bool? in
+                let bytes = files[path]!
                 let destination = staging.appendingPathComponent(path)
                 let previous = target.appendingPathComponent(path)
                 // Only a plain file of the old site is reused: a link there
@@ -68,12 +67,11 @@ public enum SiteWriter {
                 if exists, FolderWalk.isPlainFile(previous.path), let old = FileManager.default.contents(atPath: previous.path),
                    old.elementsEqual(bytes),
                    (try? FileManager.default.linkItem(at: previous, to: destination)) != nil {
-                    outcomes[index] = .some(true)
-                    return
+                    return true
                 }
-                outcomes[index] = writeFile(bytes, to: destination.path) ? .some(false) : .some(nil)
+                return writeFile(bytes, to: destination.path) ? false : nil
             }
-            for (path, outcome) in zip(paths, outcomes.values) {
+            for (path, outcome) in zip(paths, outcomes) {
                 guard let wasReused = outcome else { throw failure("cannot write '\(path)' in the site") }
                 if wasReused { reused += 1 } else { written += 1 }
             }

@@ -12,42 +12,41 @@ extension SiteRendering {
     /// Every page (the home page's content too, which the index wraps).
     static func renderPages(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
                             options: BuildOptions, shared: PlayerParts) -> [RenderedPage] {
-        let results = ResultSlots<RenderedPage>(count: inputs.pages.count)
-        let done = ResultSlots<Int>(count: 1)
-        done[0] = 0
-        DispatchQueue.concurrentPerform(iterations: inputs.pages.count) { index in
-            let page = inputs.pages[index]
-            let isHome = page.output == "index.html"
-            results[index] = (isHome ? nil : reuse.page(page, keys: keys))
-                ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, examplesURL: inputs.examplesURL,
-                          outputs: inputs.outputs, chrome: chromes[index], options: options, isHome: isHome, shared: shared)
-            if let progress = options.progress {
-                let count = done.increment(0)
-                if count % 50 == 0 || count == inputs.pages.count { progress(.rendered(count, of: inputs.pages.count)) }
+        // In blocks of 50 pages, each on every core, so that progress is
+        // told between blocks, by this thread.
+        let count = inputs.pages.count, block = 50
+        var results: [RenderedPage] = []
+        results.reserveCapacity(count)
+        for start in stride(from: 0, to: count, by: block) {
+            results += Parallel.map(min(block, count - start)) { offset in
+                let index = start + offset
+                let page = inputs.pages[index]
+                let isHome = page.output == "index.html"
+                return (isHome ? nil : reuse.page(page, keys: keys))
+                    ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, examplesURL: inputs.examplesURL,
+                              outputs: inputs.outputs, chrome: chromes[index], options: options, isHome: isHome, shared: shared)
             }
+            options.progress?(.rendered(results.count, of: count))
         }
-        return results.values
+        return results
     }
 
     /// Every example's page and filmstrip.
     static func renderExamples(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
                                shared: PlayerParts) -> [ExampleOutput] {
-        let results = ResultSlots<ExampleOutput>(count: inputs.examples.count)
-        DispatchQueue.concurrentPerform(iterations: inputs.examples.count) { index in
+        Parallel.map(inputs.examples.count) { index in
             let example = inputs.examples[index]
             let key = keys.example(example)
             if let html = reuse.bytes(OutputPaths.examplePath(example.name), key: key), let svg = reuse.bytes(OutputPaths.filmstripPath(example.name), key: key) {
-                results[index] = ExampleOutput(key: key, html: html, svg: svg, problems: [], cached: true)
-                return
+                return ExampleOutput(key: key, html: html, svg: svg, problems: [], cached: true)
             }
             do throws(Diagnostic) {
                 let (html, svg, problems) = try SiteRendering.examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared)
-                results[index] = ExampleOutput(key: key, html: Array(html.utf8), svg: Array(svg.utf8), problems: problems)
+                return ExampleOutput(key: key, html: Array(html.utf8), svg: Array(svg.utf8), problems: problems)
             } catch {
-                results[index] = ExampleOutput(key: key, error: error)
+                return ExampleOutput(key: key, error: error)
             }
         }
-        return results.values
     }
 
     /// The home page: site/index.md's content, if any, and the example

@@ -58,15 +58,12 @@ struct NavigationMemo: Sendable {
         let first = Self.render(group: work[0].group, outputs: work[0].outputs, navigation: navigation, base: work[0].base,
                                 template: marked, plain: plain, proveAgainstPlain: true)
         let proven = !first.isEmpty
-        let results = ResultSlots<[String: String]>(count: work.count)
-        results[0] = first
-        DispatchQueue.concurrentPerform(iterations: work.count - 1) { offset in
-            let (group, outputs, base) = work[offset + 1]
+        let rest = Parallel.map(Array(work.dropFirst())) { group, outputs, base in
             let prove = !proven || Self.mayHoldMarkers(navigation.items(in: group) { _ in false }, base: base)
-            results[offset + 1] = Self.render(group: group, outputs: outputs, navigation: navigation, base: base, template: marked, plain: plain,
-                                              proveAgainstPlain: prove)
+            return Self.render(group: group, outputs: outputs, navigation: navigation, base: base, template: marked, plain: plain,
+                               proveAgainstPlain: prove)
         }
-        for result in results.values { html.merge(result) { first, _ in first } }
+        for result in [first] + rest { html.merge(result) { first, _ in first } }
     }
 
     /// Whether a group's text (titles, links, the chrome's names) has a marker code point.
