@@ -92,7 +92,9 @@ public enum SiteBuilder {
         let reuse = Reuse(previous: previous, folder: URL(fileURLWithPath: options.out))
         let keys = OutputKeys(options: options, inputs: inputs)
         var cache = BuildCache()
-        let players = PlayerParts()
+        // Made up front for the examples whose page is rendered again (a
+        // page that shows one whose page is reused makes its own).
+        let players = PlayerParts(inputs.examples.filter { reuse.previous.entries[OutputPaths.examplePath($0.name)]?.key != keys.example($0) })
         let rendered = SiteRendering.renderPages(inputs, chromes: inputs.pages.map { chrome(for: $0.output) }, reuse: reuse, keys: keys, options: options,
                                    shared: players)
         let (referenced, homeContent) = site.add(pages: rendered, of: inputs, keys: keys, cache: &cache)

@@ -241,24 +241,3 @@ public struct PlayerData: Codable, Equatable, Sendable {
             newSections: (batch.sectionInserts + batch.sectionReloadTargets).sorted().map { section(stage.after.sections[$0]) })
     }
 }
-
-/// The parts of a player that depend only on its example and animations
-/// (its data and its first rows as HTML), made once per build for each
-/// example of `examples/` and shared by its page and every page showing it.
-/// Made under no lock: two workers may both make one; either result is the
-/// same bytes.
-final class PlayerParts: @unchecked Sendable {
-    typealias Parts = (initialHTML: String, data: String)
-    private var made: [String: Parts] = [:]
-    private let lock = NSLock()
-
-    func parts(_ example: String, animations: RowAnimations, cell: CellLayout?, presentation: Presentation, make: () -> Parts) -> Parts {
-        var key = [example, animations.insert.rawValue, animations.delete.rawValue, animations.reload.rawValue].joined(separator: "\u{0}")
-        if let cell { key += "\u{0}\(cell)" }
-        key += "\u{0}\(presentation)"
-        if let known = lock.withLock({ made[key] }) { return known }
-        let parts = make()
-        lock.withLock { made[key] = parts }
-        return parts
-    }
-}

@@ -47,10 +47,7 @@ extension SiteRendering {
         if let animation = spec?.animation { sequence.animations = RowAnimations(insert: animation, delete: animation, reload: animation) }
         if let cell = spec?.cell { sequence.cell = cell }
         if let spec { sequence.presentation.apply(spec.framing) }
-        let make = { (initialHTML: SiteRendering.staticList(sequence.steps[0].snapshot, of: sequence),
-                      data: PlayerData.json(for: sequence, changesets: example.changesets, name: example.name)) }
-        let parts = shared?.parts(example.name, animations: sequence.animations, cell: sequence.cell,
-                                   presentation: sequence.presentation, make: make) ?? make()
+        let parts = shared?.parts(example, drawnAs: sequence) ?? PlayerParts.make(sequence, example)
         return PlayerView(name: example.name, title: sequence.title, step: min(spec?.step ?? 0, sequence.steps.count - 1),
                           autoplay: spec?.autoplay ?? false, compare: spec?.compare,
                           initialHTML: parts.initialHTML, data: parts.data, cellStyle: sequence.drawnCellStyle.rawValue,

@@ -1,0 +1,40 @@
+import SnapshotFormat
+
+/// The parts of a player that depend only on its example and how it is
+/// drawn (its data and its first rows as HTML), made once per build for
+/// each example of `examples/` as its own file draws it, on every core,
+/// before any page renders: a value every page reads, shared by the
+/// example's page and every block that shows the example as it is. A block
+/// that draws it otherwise (its own animation, cell or size) makes its own.
+struct PlayerParts: Sendable {
+    typealias Parts = (initialHTML: String, data: String)
+    private var made: [String: (key: String, parts: Parts)] = [:]
+
+    init() {}
+
+    init(_ examples: [LoadedExample]) {
+        let parts = Parallel.map(examples) { example in
+            (key: Self.key(example.sequence), parts: Self.make(example.sequence, example))
+        }
+        for (example, entry) in zip(examples, parts) { made[example.name] = entry }
+    }
+
+    /// What the player needs of `example` drawn as `sequence` says.
+    func parts(_ example: LoadedExample, drawnAs sequence: SnapshotSequence) -> Parts {
+        if let known = made[example.name], known.key == Self.key(sequence) { return known.parts }
+        return Self.make(sequence, example)
+    }
+
+    static func make(_ sequence: SnapshotSequence, _ example: LoadedExample) -> Parts {
+        (initialHTML: SiteRendering.staticList(sequence.steps[0].snapshot, of: sequence),
+         data: PlayerData.json(for: sequence, changesets: example.changesets, name: example.name))
+    }
+
+    /// What, besides the example, the parts depend on.
+    static func key(_ sequence: SnapshotSequence) -> String {
+        var key = [sequence.animations.insert.rawValue, sequence.animations.delete.rawValue, sequence.animations.reload.rawValue]
+            .joined(separator: "\u{0}")
+        if let cell = sequence.cell { key += "\u{0}\(cell)" }
+        return key + "\u{0}\(sequence.presentation)"
+    }
+}
