@@ -8,10 +8,10 @@ Array.prototype.forEach.call(document.querySelectorAll('form[data-rowmotion-sear
 
 // The sidebar scrolls on its own: bring the current page's entry into
 // view (a third of the way down), without scrolling the page.
-var siteNav = typeof document.querySelector === 'function' ? document.querySelector('.site-nav') : null;
-var currentEntry = siteNav && siteNav.querySelector('[aria-current="page"]');
+const siteNav = typeof document.querySelector === 'function' ? document.querySelector('.site-nav') : null;
+const currentEntry = siteNav && siteNav.querySelector('[aria-current="page"]');
 if (currentEntry && siteNav.scrollHeight > siteNav.clientHeight) {
-  var offset = currentEntry.getBoundingClientRect().top - siteNav.getBoundingClientRect().top + siteNav.scrollTop;
+  const offset = currentEntry.getBoundingClientRect().top - siteNav.getBoundingClientRect().top + siteNav.scrollTop;
   siteNav.scrollTop = Math.max(0, offset - siteNav.clientHeight / 3);
 }
 
@@ -27,11 +27,11 @@ document.querySelectorAll('main table').forEach(function (table) {
 // The review page: each filmstrip scrolls the frame it outlines (the
 // first step that animates differently) to its middle.
 document.querySelectorAll('.filmstrip-mark').forEach(function (mark) {
-  var box = mark.closest('.filmstrip-scroll');
+  const box = mark.closest('.filmstrip-scroll');
   if (box) box.scrollLeft = Math.max(0, mark.offsetLeft - (box.clientWidth - mark.offsetWidth) / 2);
 });
 
-var players = Array.prototype.map.call(document.querySelectorAll('[data-rowmotion-player]'), makePlayer);
+const players = Array.prototype.map.call(document.querySelectorAll('[data-rowmotion-player]'), makePlayer);
 // A strategy comparison's panes follow whichever one is driven, the same
 // way: a queued step queues in every pane, a jump jumps every pane.
 // A baseline comparison (changes.html) links its two players alike; the
@@ -40,8 +40,8 @@ var players = Array.prototype.map.call(document.querySelectorAll('[data-rowmotio
 // first pane's, which drive the rest (speed, holding and highlighting
 // too); only that pane announces steps.
 document.querySelectorAll('[data-rowmotion-compare="strategies"], [data-rowmotion-compare="baseline"]').forEach(function (group) {
-  var panes = players.filter(function (p) { return group.contains(p.element); });
-  var following = false;
+  const panes = players.filter(p => group.contains(p.element));
+  let following = false;
   function follow(event, act) {
     if (following) return;
     following = true;
@@ -58,14 +58,14 @@ document.querySelectorAll('[data-rowmotion-compare="strategies"], [data-rowmotio
   group.addEventListener('rowmotion:control', function (event) {
     follow(event, function (inner) { inner.control(event.detail.kind, event.detail.value); });
   });
-  var shared = document.createElement('div');
+  const shared = document.createElement('div');
   shared.className = 'rowmotion-shared-controls';
   shared.setAttribute('role', 'group');
   shared.setAttribute('aria-label', 'Controls for all ' + panes.length + ' panes');
   internals.get(panes[0].element).sharedParts.forEach(function (part) { shared.appendChild(part); });
   group.insertBefore(shared, group.firstChild);
   panes.slice(1).forEach(function (p) {
-    var inner = internals.get(p.element);
+    const inner = internals.get(p.element);
     inner.sharedParts.forEach(function (part) { part.remove(); });
     inner.live.removeAttribute('aria-live');
   });

@@ -8,7 +8,7 @@ function byNumber(a, b) { return a - b; }
 // ---- Model: one batch, as uikit-rules.md's reference replay ------------
 // A state is [{id, header, footer, items: [{id, fields}]}].
 function shiftByDeletesAndInserts(index, deletes, inserts) {
-  var shifted = index - deletes.filter(function (d) { return d < index; }).length;
+  let shifted = index - deletes.filter(d => d < index).length;
   inserts.slice().sort(byNumber).forEach(function (i) { if (i <= shifted) shifted += 1; });
   return shifted;
 }
@@ -19,77 +19,77 @@ function shiftByDeletesAndInserts(index, deletes, inserts) {
 //   leftSections = [{how: 'delete'|'reload', from}], leftRows likewise for
 //   rows whose own section survives (a deleted section takes its rows along).
 export function trace(state, batch) {
-  var s = batch.sections, r = batch.rows;
-  var removedSections = new Set(s.delete.concat(s.reload, s.move.map(function (m) { return m[0]; })));
-  var reloadLanding = new Map();
+  let s = batch.sections, r = batch.rows;
+  const removedSections = new Set(s.delete.concat(s.reload, s.move.map(m => m[0])));
+  const reloadLanding = new Map();
   s.reload.forEach(function (old) { reloadLanding.set(shiftByDeletesAndInserts(old, s.delete, s.insert), old); });
-  var placed = new Map();
+  const placed = new Map();
   s.insert.concat(Array.from(reloadLanding.keys())).sort(byNumber).forEach(function (index, k) {
-    var reloaded = reloadLanding.has(index);
+    const reloaded = reloadLanding.has(index);
     placed.set(index, { how: reloaded ? 'reload' : 'insert', from: reloaded ? reloadLanding.get(index) : null, fresh: batch.newSections[k] });
   });
   s.move.forEach(function (m) { placed.set(m[1], { how: 'move', from: m[0] }); });
-  var untouched = state.map(function (_, i) { return i; }).filter(function (i) { return !removedSections.has(i); });
-  var count = state.length - s.delete.length + s.insert.length;
+  const untouched = state.map((_, i) => i).filter(i => !removedSections.has(i));
+  const count = state.length - s.delete.length + s.insert.length;
 
-  var inserted = new Map();
+  const inserted = new Map();
   r.insert.forEach(function (path, k) { inserted.set(path[0] + ':' + path[1], batch.insertedRows[k]); });
-  var movedTo = new Map();
+  const movedTo = new Map();
   r.move.forEach(function (m) { movedTo.set(m[1][0] + ':' + m[1][1], m[0]); });
   // A reloaded row's new cell goes where deletes and inserts alone put it,
   // in both coordinates: section moves are ignored for its section as row
   // moves are for its row (uikit-rules.md). Its content is the batch's
   // reloadedRows entry of the same index.
-  var reloadLandings = r.reload.map(function (p, k) {
-    var section = shiftByDeletesAndInserts(p[0], s.delete, s.insert);
-    var row = shiftByDeletesAndInserts(p[1],
-      r.delete.filter(function (d) { return d[0] === p[0]; }).map(function (d) { return d[1]; }),
-      r.insert.filter(function (i) { return i[0] === section; }).map(function (i) { return i[1]; }));
+  const reloadLandings = r.reload.map(function (p, k) {
+    const section = shiftByDeletesAndInserts(p[0], s.delete, s.insert);
+    const row = shiftByDeletesAndInserts(p[1],
+      r.delete.filter(d => d[0] === p[0]).map(d => d[1]),
+      r.insert.filter(i => i[0] === section).map(i => i[1]));
     return { from: p, to: [section, row], row: (batch.reloadedRows || [])[k] };
   });
 
-  var sections = [], rows = [], result = [];
-  for (var a = 0; a < count; a++) {
-    var slot = placed.get(a) || { how: 'stay', from: untouched.shift() };
+  let sections = [], rows = [], result = [];
+  for (let a = 0; a < count; a++) {
+    const slot = placed.get(a) || { how: 'stay', from: untouched.shift() };
     sections.push({ how: slot.how, from: slot.from });
     if (slot.fresh) {
       result.push(slot.fresh);
       rows.push(slot.fresh.items.map(function () { return { how: 'section', from: null }; }));
       continue;
     }
-    var o = slot.from, old = state[o];
-    var removed = new Set(r.delete.concat(r.reload, r.move.map(function (m) { return m[0]; }))
-      .filter(function (p) { return p[0] === o; }).map(function (p) { return p[1]; }));
-    var here = new Map();
+    let o = slot.from, old = state[o];
+    const removed = new Set(r.delete.concat(r.reload, r.move.map(m => m[0]))
+      .filter(p => p[0] === o).map(p => p[1]));
+    const here = new Map();
     r.insert.forEach(function (p) { if (p[0] === a) here.set(p[1], { row: inserted.get(p[0] + ':' + p[1]), how: 'insert', from: null }); });
     movedTo.forEach(function (from, key) {
-      var to = key.split(':').map(Number);
+      const to = key.split(':').map(Number);
       if (to[0] === a) here.set(to[1], { row: state[from[0]].items[from[1]], how: 'move', from: from });
     });
     reloadLandings.forEach(function (landing) {
       if (landing.to[0] !== a) return;
-      var previous = state[landing.from[0]].items[landing.from[1]];
+      const previous = state[landing.from[0]].items[landing.from[1]];
       here.set(landing.to[1], { row: landing.row || previous, how: 'reload', from: landing.from });
     });
-    var rest = [];
+    const rest = [];
     old.items.forEach(function (row, i) { if (!removed.has(i)) rest.push({ row: row, how: 'stay', from: [o, i] }); });
-    var items = [], provenance = [], total = rest.length + here.size;
-    for (var i = 0; i < total; i++) {
-      var entry = here.has(i) ? here.get(i) : rest.shift();
+    let items = [], provenance = [], total = rest.length + here.size;
+    for (let i = 0; i < total; i++) {
+      const entry = here.has(i) ? here.get(i) : rest.shift();
       items.push(entry.row);
       provenance.push({ how: entry.how, from: entry.from });
     }
     result.push({ id: old.id, header: old.header, footer: old.footer, items: items });
     rows.push(provenance);
   }
-  var gone = new Set(s.delete.concat(s.reload));
-  var leftSections = s.delete.map(function (i) { return { how: 'delete', from: i }; })
+  const gone = new Set(s.delete.concat(s.reload));
+  const leftSections = s.delete.map(function (i) { return { how: 'delete', from: i }; })
     .concat(s.reload.map(function (i) { return { how: 'reload', from: i }; }))
-    .sort(function (x, y) { return x.from - y.from; });
-  var leftRows = r.delete.map(function (p) { return { how: 'delete', from: p }; })
+    .sort((x, y) => x.from - y.from);
+  const leftRows = r.delete.map(function (p) { return { how: 'delete', from: p }; })
     .concat(r.reload.map(function (p) { return { how: 'reload', from: p }; }))
-    .filter(function (left) { return !gone.has(left.from[0]); })
-    .sort(function (x, y) { return x.from[0] - y.from[0] || x.from[1] - y.from[1]; });
+    .filter(left => !gone.has(left.from[0]))
+    .sort((x, y) => x.from[0] - y.from[0] || x.from[1] - y.from[1]);
   return { state: result, sections: sections, rows: rows, leftSections: leftSections, leftRows: leftRows };
 }
 
@@ -101,11 +101,11 @@ export function applyBatch(state, batch) { return trace(state, batch).state; }
 export function hasText(text) { return text !== null && text !== undefined; }
 
 export function layout(state, heights) {
-  var y = 0;
-  var sections = state.map(function (section, s) {
-    var h = heights[s], top = y, header = null, footer = null;
+  let y = 0;
+  const sections = state.map(function (section, s) {
+    let h = heights[s], top = y, header = null, footer = null;
     if (hasText(section.header)) { header = { y: y, h: h.header }; y += h.header; }
-    var rows = section.items.map(function (_, r) { var rect = { y: y, h: h.rows[r] }; y += h.rows[r]; return rect; });
+    let rows = section.items.map(function (_, r) { const rect = { y: y, h: h.rows[r] }; y += h.rows[r]; return rect; });
     if (hasText(section.footer)) { footer = { y: y, h: h.footer }; y += h.footer; }
     return { y: top, h: y - top, header: header, rows: rows, footer: footer };
   });
@@ -114,7 +114,7 @@ export function layout(state, heights) {
 
 // The parts of a laid-out section, top to bottom.
 function blockParts(section) {
-  var parts = [];
+  const parts = [];
   if (section.header) parts.push({ type: 'header', r: -1, rect: section.header });
   section.rows.forEach(function (rect, r) { parts.push({ type: 'row', r: r, rect: rect }); });
   if (section.footer) parts.push({ type: 'footer', r: -1, rect: section.footer });
@@ -129,9 +129,9 @@ function cubicBezier(x1, y1, x2, y2) {
   return function (t) {
     if (t <= 0) return 0;
     if (t >= 1) return 1;
-    var low = 0, high = 1, u = t;
-    for (var i = 0; i < 60; i++) {
-      var x = coordinate(x1, x2, u);
+    let low = 0, high = 1, u = t;
+    for (let i = 0; i < 60; i++) {
+      const x = coordinate(x1, x2, u);
       if (Math.abs(x - t) < 1e-7) break;
       if (x < t) low = u; else high = u;
       u = (low + high) / 2;
@@ -139,7 +139,7 @@ function cubicBezier(x1, y1, x2, y2) {
     return coordinate(y1, y2, u);
   };
 }
-var EASINGS = { 'ease-in-out': cubicBezier(0.42, 0, 0.58, 1), linear: function (t) { return Math.max(0, Math.min(1, t)); } };
+const EASINGS = { 'ease-in-out': cubicBezier(0.42, 0, 0.58, 1), linear: t => Math.max(0, Math.min(1, t)) };
 function ease(name, t) { return (typeof name === 'function' ? name : EASINGS[name] || EASINGS.linear)(t); }
 
 // A spring as UIView.animate(withDuration:delay:usingSpringWithDamping:
@@ -151,22 +151,22 @@ function ease(name, t) { return (typeof name === 'function' ? name : EASINGS[nam
 // animation at its duration, so the spring's swing has died down to 0.1 %
 // of the distance by then.
 export function spring(damping, velocity, seconds) {
-  var zeta = Math.max(0.05, Math.min(1, damping));
-  var omega = Math.log(1000) / (zeta * seconds);
+  const zeta = Math.max(0.05, Math.min(1, damping));
+  const omega = Math.log(1000) / (zeta * seconds);
   return function (p) {
     if (p <= 0) return 0;
     if (p >= 1) return 1;
-    var s = p * seconds;
+    const s = p * seconds;
     if (zeta >= 1) return 1 - Math.exp(-omega * s) * (1 + (omega - velocity) * s);
-    var wd = omega * Math.sqrt(1 - zeta * zeta);
+    const wd = omega * Math.sqrt(1 - zeta * zeta);
     return 1 - Math.exp(-zeta * omega * s) * (Math.cos(wd * s) + (zeta * omega - velocity) / wd * Math.sin(wd * s));
   };
 }
 
 // The curve as a CSS easing: linear() through 101 samples (overshoot kept).
 export function cssEasing(curve) {
-  var values = [];
-  for (var k = 0; k <= 100; k++) values.push(Number(curve(k / 100).toFixed(4)));
+  const values = [];
+  for (let k = 0; k <= 100; k++) values.push(Number(curve(k / 100).toFixed(4)));
   return 'linear(' + values.join(', ') + ')';
 }
 
@@ -175,7 +175,7 @@ export function cssEasing(curve) {
 // 1: in its slot); a leaving block runs the same backwards. `block` and
 // `rect` are in the same layout; width is the list's.
 function styleAt(style, q, block, rect, width) {
-  var at = { x: 0, dy: 0, opacity: 1, clipTop: 0, clipBottom: 0 };
+  const at = { x: 0, dy: 0, opacity: 1, clipTop: 0, clipBottom: 0 };
   switch (style) {
     case 'fade': at.opacity = q; break;
     case 'right': at.x = (1 - q) * width; break;
@@ -183,7 +183,7 @@ function styleAt(style, q, block, rect, width) {
     case 'top': at.dy = -(1 - q) * block.h; break;      // from behind the row above
     case 'bottom': at.dy = (1 - q) * block.h; break;    // from behind the row below
     case 'middle': {                                    // revealed from the middle of its growing slot
-      var shift = (1 - q) * block.h / 2, local = rect.y - block.y;
+      let shift = (1 - q) * block.h / 2, local = rect.y - block.y;
       at.dy = -shift;
       at.clipTop = Math.max(0, Math.min(rect.h, shift - local));
       at.clipBottom = Math.max(0, Math.min(rect.h, local + rect.h - (block.h - shift)));
@@ -197,9 +197,9 @@ function styleAt(style, q, block, rect, width) {
 // The arrivals q at which a style's motion bends (middle's clipping edges).
 function styleKinks(style, block, rect) {
   if (style !== 'middle' || !block.h) return [];
-  var local = rect.y - block.y;
+  let local = rect.y - block.y;
   return [1 - 2 * local / block.h, 1 - 2 * (block.h - local - rect.h) / block.h]
-    .filter(function (q) { return q > 0 && q < 1; });
+    .filter(q => q > 0 && q < 1);
 }
 
 function resolveStyle(style, atEnd, reload) {
@@ -209,10 +209,10 @@ function resolveStyle(style, atEnd, reload) {
 }
 
 function styledFrames(style, arriving, block, rect, width) {
-  var offsets = [0, 1].concat(styleKinks(style, block, rect).map(function (q) { return arriving ? q : 1 - q; }));
+  let offsets = [0, 1].concat(styleKinks(style, block, rect).map(q => arriving ? q : 1 - q));
   offsets = Array.from(new Set(offsets)).sort(byNumber);
   return offsets.map(function (p) {
-    var at = styleAt(style, arriving ? p : 1 - p, block, rect, width);
+    const at = styleAt(style, arriving ? p : 1 - p, block, rect, width);
     if (style === 'none') at.opacity = arriving ? 1 : (p === 0 ? 1 : 0);
     return { offset: p, x: at.x, y: rect.y + at.dy, h: rect.h, opacity: at.opacity, clipTop: at.clipTop, clipBottom: at.clipBottom };
   });
@@ -232,7 +232,7 @@ function glideFrames(from, to) {
 // cell a start in the old). Its style plays around a slot that glides
 // between the two, so it moves with its neighbours, as UIKit's cells do.
 function gaps(t, before, after) {
-  var sectionTo = new Map(), rowTo = new Map();
+  let sectionTo = new Map(), rowTo = new Map();
   t.sections.forEach(function (section, a) {
     if (section.from !== null && section.from !== undefined) sectionTo.set(section.from, { a: a, how: section.how });
   });
@@ -244,40 +244,40 @@ function gaps(t, before, after) {
   return {
     // Where old section s's slot is in the new layout.
     section: function (s) {
-      var to = sectionTo.get(s);
+      const to = sectionTo.get(s);
       if (to && to.how === 'reload') return after.sections[to.a].y;
-      for (var k = s - 1; k >= 0; k--) {
-        var kept = sectionTo.get(k);
+      for (let k = s - 1; k >= 0; k--) {
+        const kept = sectionTo.get(k);
         if (kept && kept.how === 'stay') return end(after.sections[kept.a]);
       }
       return 0;
     },
     // Where old row [s, r] (its section survives) is in the new layout.
     row: function (s, r) {
-      var to = rowTo.get(s + ':' + r);
+      const to = rowTo.get(s + ':' + r);
       if (to && to.how === 'reload') return after.sections[to.a].rows[to.r].y;
-      var home = sectionTo.get(s);
-      for (var i = r - 1; i >= 0; i--) {
-        var kept = rowTo.get(s + ':' + i);
+      let home = sectionTo.get(s);
+      for (let i = r - 1; i >= 0; i--) {
+        const kept = rowTo.get(s + ':' + i);
         if (kept && kept.how === 'stay' && kept.a === home.a) return end(after.sections[kept.a].rows[kept.r]);
       }
       return top(after.sections[home.a]);
     },
     // Where new section a's slot was in the old layout.
     arrivingSection: function (a) {
-      var section = t.sections[a];
+      const section = t.sections[a];
       if (section.how === 'reload') return before.sections[section.from].y;
-      for (var k = a - 1; k >= 0; k--) {
+      for (let k = a - 1; k >= 0; k--) {
         if (t.sections[k].how === 'stay') return end(before.sections[t.sections[k].from]);
       }
       return 0;
     },
     // Where new row [a, r] (its section stays or moves) was in the old layout.
     arrivingRow: function (a, r) {
-      var row = t.rows[a][r], home = t.sections[a].from;
+      let row = t.rows[a][r], home = t.sections[a].from;
       if (row.how === 'reload') return before.sections[row.from[0]].rows[row.from[1]].y;
-      for (var i = r - 1; i >= 0; i--) {
-        var kept = t.rows[a][i];
+      for (let i = r - 1; i >= 0; i--) {
+        const kept = t.rows[a][i];
         if (kept.how === 'stay' && kept.from[0] === home) return end(before.sections[home].rows[kept.from[1]]);
       }
       return top(before.sections[home]);
@@ -294,15 +294,15 @@ function shifted(frames, shift, arriving) {
   });
 }
 
-var FIELDS = ['x', 'y', 'h', 'opacity', 'clipTop', 'clipBottom'];
+const FIELDS = ['x', 'y', 'h', 'opacity', 'clipTop', 'clipBottom'];
 // A part's frame at eased progress p (keyframes are linear between them).
 function sample(frames, p) {
   if (p <= frames[0].offset) return Object.assign({}, frames[0], { offset: p });
-  for (var k = 1; k < frames.length; k++) {
-    var a = frames[k - 1], b = frames[k];
+  for (let k = 1; k < frames.length; k++) {
+    let a = frames[k - 1], b = frames[k];
     if (p <= b.offset) {
-      var f = b.offset === a.offset ? 1 : (p - a.offset) / (b.offset - a.offset);
-      var frame = { offset: p };
+      const f = b.offset === a.offset ? 1 : (p - a.offset) / (b.offset - a.offset);
+      const frame = { offset: p };
       FIELDS.forEach(function (name) { frame[name] = a[name] + (b[name] - a[name]) * f; });
       return frame;
     }
@@ -319,8 +319,8 @@ function sample(frames, p) {
 // (FZAccordionTableView #7 and #43, STCollapseTableView #11: "this is just
 // how UITableView's default animations work"; FSQCollectionViewAlignedLayout
 // #13: "headers are generally above cells in UITableView").
-var LAYER = { leaving: 1, arriving: 2, still: 3, moving: 4, header: 5 };
-var LAYER_SIZE = 100000;
+const LAYER = { leaving: 1, arriving: 2, still: 3, moving: 4, header: 5 };
+const LAYER_SIZE = 100000;
 
 // The timeline of one batch.
 //   o.trace: trace(before, batch); o.before, o.after: layouts of both states;
@@ -335,12 +335,12 @@ var LAYER_SIZE = 100000;
 //   with its whole section, 'row' when with its own row): side 'old' parts are copies of old cells
 //   that leave; side 'new' parts are the new state's elements.
 export function timeline(o) {
-  var t = o.trace, before = o.before, after = o.after, width = o.width || 0;
-  var H0 = before.height, H1 = after.height;
-  var view0 = null, view1 = null;
+  let t = o.trace, before = o.before, after = o.after, width = o.width || 0;
+  let H0 = before.height, H1 = after.height;
+  let view0 = null, view1 = null;
   if (o.viewport) {
-    var frame0 = Math.min(o.viewport.maxHeight, H0), frame1 = Math.min(o.viewport.maxHeight, H1);
-    var top1 = Math.max(0, Math.min(o.viewport.top, H1 - frame1));
+    let frame0 = Math.min(o.viewport.maxHeight, H0), frame1 = Math.min(o.viewport.maxHeight, H1);
+    const top1 = Math.max(0, Math.min(o.viewport.top, H1 - frame1));
     view0 = { top: o.viewport.top, bottom: o.viewport.top + frame0 };
     view1 = { top: top1, bottom: top1 + frame1 };
   }
@@ -348,43 +348,43 @@ export function timeline(o) {
   // Whether a part's path (keyframes are straight lines) is on screen at
   // any moment: a long section that leaves copies only what can be seen.
   function crosses(frames) {
-    var top = Infinity, bottom = -Infinity;
+    let top = Infinity, bottom = -Infinity;
     frames.forEach(function (f) { top = Math.min(top, f.y); bottom = Math.max(bottom, f.y + f.h); });
-    var span = { y: top, h: bottom - top };
+    const span = { y: top, h: bottom - top };
     return seen(span, view0) || seen(span, view1);
   }
-  var parts = [], gap = gaps(t, before, after);
+  let parts = [], gap = gaps(t, before, after);
   function add(part) { part.order = parts.length; parts.push(part); }
 
   // Blocks that leave: whole sections (header, rows, footer), then rows.
-  var removedRows = new Set();
+  const removedRows = new Set();
   t.leftRows.forEach(function (left) { removedRows.add(left.from[0] + ':' + left.from[1]); });
   t.rows.forEach(function (list) { list.forEach(function (row) { if (row.how === 'move') removedRows.add(row.from[0] + ':' + row.from[1]); }); });
-  var leavingSections = new Set(t.leftSections.map(function (l) { return l.from; }));
+  const leavingSections = new Set(t.leftSections.map(l => l.from));
   t.sections.forEach(function (section) { if (section.how === 'move') leavingSections.add(section.from); });
   t.leftSections.forEach(function (left) {
-    var block = before.sections[left.from];
+    const block = before.sections[left.from];
     if (!seen(block, view0)) return;
-    var reload = left.how === 'reload';
-    var later = before.sections.some(function (_, i) { return i > left.from && !leavingSections.has(i); });
-    var style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
+    const reload = left.how === 'reload';
+    let later = before.sections.some((_, i) => i > left.from && !leavingSections.has(i));
+    const style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
     if (style === 'none') return;
-    var shift = gap.section(left.from) - block.y;
+    let shift = gap.section(left.from) - block.y;
     blockParts(block).forEach(function (part) {
-      var frames = shifted(styledFrames(style, false, block, part.rect, width), shift, false);
+      const frames = shifted(styledFrames(style, false, block, part.rect, width), shift, false);
       if (!crosses(frames)) return;
       add({ type: part.type, unit: 'section', side: 'old', s: left.from, r: part.r, role: reload ? 'reload-old' : 'delete', layer: 'leaving',
         style: style, shown: true, animated: true, frames: frames });
     });
   });
   t.leftRows.forEach(function (left) {
-    var rect = before.sections[left.from[0]].rows[left.from[1]];
+    const rect = before.sections[left.from[0]].rows[left.from[1]];
     if (!seen(rect, view0)) return;
-    var reload = left.how === 'reload';
-    var count = before.sections[left.from[0]].rows.length;
-    var later = false;
-    for (var i = left.from[1] + 1; i < count; i++) if (!removedRows.has(left.from[0] + ':' + i)) later = true;
-    var style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
+    const reload = left.how === 'reload';
+    const count = before.sections[left.from[0]].rows.length;
+    let later = false;
+    for (let i = left.from[1] + 1; i < count; i++) if (!removedRows.has(left.from[0] + ':' + i)) later = true;
+    const style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
     if (style === 'none') return;
     add({ type: 'row', unit: 'row', side: 'old', s: left.from[0], r: left.from[1], role: reload ? 'reload-old' : 'delete', layer: 'leaving',
       style: style, shown: true, animated: true,
@@ -393,12 +393,12 @@ export function timeline(o) {
 
   // Everything in the new state: arriving blocks, rows that glide.
   t.sections.forEach(function (section, a) {
-    var block = after.sections[a];
+    const block = after.sections[a];
     if (section.how === 'insert' || section.how === 'reload') {
-      var reload = section.how === 'reload';
-      var later = t.sections.some(function (other, i) { return i > a && other.how !== 'insert'; });
-      var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
-      var shown = seen(block, view1), shift = gap.arrivingSection(a) - block.y;
+      const reload = section.how === 'reload';
+      let later = t.sections.some((other, i) => i > a && other.how !== 'insert');
+      const style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
+      let shown = seen(block, view1), shift = gap.arrivingSection(a) - block.y;
       blockParts(block).forEach(function (part) {
         add({ type: part.type, unit: 'section', side: 'new', s: a, r: part.r, from: reload && part.type !== 'row' ? [section.from, -1] : null,
           role: reload ? 'reload-new' : 'insert', layer: 'arriving',
@@ -407,10 +407,10 @@ export function timeline(o) {
       });
       return;
     }
-    var old = before.sections[section.from];
-    var sectionMoves = section.how === 'move';
+    let old = before.sections[section.from];
+    const sectionMoves = section.how === 'move';
     function glide(type, from, to, r, moving) {
-      var shown = seen(from, view0) || seen(to, view1);
+      const shown = seen(from, view0) || seen(to, view1);
       add({ type: type, unit: type === 'row' ? 'row' : 'section', side: 'new', s: a, r: r,
         from: type === 'row' ? t.rows[a][r].from : [section.from, -1], role: moving ? 'move' : 'stay',
         layer: type !== 'row' ? 'header' : moving ? 'moving' : 'still',
@@ -418,19 +418,19 @@ export function timeline(o) {
     }
     if (block.header) glide('header', old.header || block.header, block.header, -1, sectionMoves);
     t.rows[a].forEach(function (row, r) {
-      var rect = block.rows[r];
+      const rect = block.rows[r];
       if (row.how === 'insert' || row.how === 'reload') {
-        var reload = row.how === 'reload';
-        var later = false;
-        for (var i = r + 1; i < t.rows[a].length; i++) if (t.rows[a][i].how !== 'insert') later = true;
-        var style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
-        var shown = seen(rect, view1);
+        const reload = row.how === 'reload';
+        let later = false;
+        for (let i = r + 1; i < t.rows[a].length; i++) if (t.rows[a][i].how !== 'insert') later = true;
+        const style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
+        const shown = seen(rect, view1);
         add({ type: 'row', unit: 'row', side: 'new', s: a, r: r, from: row.from, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
           style: style, shown: shown, animated: shown,
           frames: shown ? shifted(styledFrames(style, true, rect, rect, width), gap.arrivingRow(a, r) - rect.y, true) : glideFrames(rect, rect) });
         return;
       }
-      var from = before.sections[row.from[0]].rows[row.from[1]];
+      const from = before.sections[row.from[0]].rows[row.from[1]];
       glide('row', from, rect, r, sectionMoves || row.how === 'move');
     });
     if (block.footer) glide('footer', old.footer || block.footer, block.footer, -1, sectionMoves);
@@ -439,21 +439,21 @@ export function timeline(o) {
   // Z: the layer, then within it list order; a block sliding from behind
   // its upper neighbour ('top') draws the upper of two such rows on top.
   parts.forEach(function (part) {
-    var rank = Math.min(part.order, LAYER_SIZE - 1);
+    const rank = Math.min(part.order, LAYER_SIZE - 1);
     part.z = LAYER[part.layer] * LAYER_SIZE + (part.style === 'top' ? LAYER_SIZE - 1 - rank : rank);
   });
 
   // The list's height: the two layouts interpolated, but never cutting off
   // a leaving cell while it can still be seen.
-  var offsets = new Set([0, 1]);
-  for (var k = 1; k < 20; k++) offsets.add(k / 20);
+  let offsets = new Set([0, 1]);
+  for (let k = 1; k < 20; k++) offsets.add(k / 20);
   parts.forEach(function (part) { part.frames.forEach(function (frame) { offsets.add(frame.offset); }); });
-  var ceiling = Math.max(H0, H1);
-  var height = Array.from(offsets).sort(byNumber).map(function (p) {
-    var h = H0 + (H1 - H0) * p;
+  const ceiling = Math.max(H0, H1);
+  const height = Array.from(offsets).sort(byNumber).map(function (p) {
+    let h = H0 + (H1 - H0) * p;
     parts.forEach(function (part) {
       if (part.side !== 'old') return;
-      var at = sample(part.frames, p);
+      const at = sample(part.frames, p);
       if (at.opacity > 0 && at.h - at.clipTop - at.clipBottom > 0) h = Math.max(h, at.y + at.h - at.clipBottom);
     });
     return { offset: p, h: Math.min(ceiling, h) };
@@ -469,10 +469,10 @@ export function timeline(o) {
 //   t: trace(before, batch); before, after: layouts; viewport: {top,
 //   maxHeight, cover: what covers its top}.
 export function scrollForChanges(t, before, after, viewport) {
-  var frame0 = Math.min(viewport.maxHeight, before.height), frame1 = Math.min(viewport.maxHeight, after.height);
+  let frame0 = Math.min(viewport.maxHeight, before.height), frame1 = Math.min(viewport.maxHeight, after.height);
   if (before.height <= viewport.maxHeight && after.height <= viewport.maxHeight) return null;
-  var top1 = Math.max(0, Math.min(viewport.top, after.height - frame1));
-  var old = [], fresh = [];
+  const top1 = Math.max(0, Math.min(viewport.top, after.height - frame1));
+  let old = [], fresh = [];
   t.leftSections.forEach(function (left) { old.push(before.sections[left.from]); });
   t.leftRows.forEach(function (left) { old.push(before.sections[left.from[0]].rows[left.from[1]]); });
   t.sections.forEach(function (section, a) {
@@ -488,20 +488,20 @@ export function scrollForChanges(t, before, after, viewport) {
   if (!old.length && !fresh.length) return null;
   // In sight: half of it, or 24 px of a tall one, below what covers the
   // list's top (a pinned header, in plain style).
-  var cover = viewport.cover || 0;
+  const cover = viewport.cover || 0;
   function visible(rect, top, frame) {
-    var shown = Math.min(rect.y + rect.h, top + frame) - Math.max(rect.y, top + cover);
+    const shown = Math.min(rect.y + rect.h, top + frame) - Math.max(rect.y, top + cover);
     return shown >= Math.min(rect.h / 2, 24);
   }
-  if (old.some(function (rect) { return visible(rect, viewport.top, frame0); })
-    || fresh.some(function (rect) { return visible(rect, top1, frame1); })) return null;
-  var first = Math.min.apply(null, old.concat(fresh).map(function (rect) { return rect.y; }));
+  if (old.some(rect => visible(rect, viewport.top, frame0))
+    || fresh.some(rect => visible(rect, top1, frame1))) return null;
+  const first = Math.min.apply(null, old.concat(fresh).map(rect => rect.y));
   // The list is as tall as the old state when the batch starts.
   return Math.round(Math.max(0, Math.min(before.height - frame0, first - frame0 / 4)));
 }
 
 function sampleHeight(height, p) {
-  var frames = height.map(function (f) { return { offset: f.offset, x: 0, y: 0, h: f.h, opacity: 1, clipTop: 0, clipBottom: 0 }; });
+  const frames = height.map(function (f) { return { offset: f.offset, x: 0, y: 0, h: f.h, opacity: 1, clipTop: 0, clipBottom: 0 }; });
   return sample(frames, p).h;
 }
 

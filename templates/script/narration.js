@@ -2,7 +2,7 @@
 import { hasText, trace } from './model.js';
 
 export function counts(step) {
-  var c = { insert: 0, delete: 0, move: 0, reload: 0 };
+  const c = { insert: 0, delete: 0, move: 0, reload: 0 };
   step.batches.forEach(function (batch) {
     c.insert += batch.rows.insert.length + batch.sections.insert.length;
     c.delete += batch.rows.delete.length + batch.sections.delete.length;
@@ -13,7 +13,7 @@ export function counts(step) {
 }
 
 export function describe(c) {
-  var parts = [];
+  const parts = [];
   if (c.insert) parts.push(c.insert + ' inserted');
   if (c.delete) parts.push(c.delete + ' deleted');
   if (c.move) parts.push(c.move + ' moved');
@@ -24,14 +24,14 @@ export function describe(c) {
 // The controls' glyphs, drawn as inline SVG: text symbols such as ⏸ are
 // empty boxes where no symbol font is installed. Buttons keep their names
 // in aria-label and title.
-export var GLYPHS = {
+export const GLYPHS = {
   prev: 'M13.5 2.5v11L6.5 8zM2.5 2.5h3v11h-3z',
   play: 'M4 2.5v11L13.5 8z',
   pause: 'M3.5 2.5h3.25v11H3.5zM9.25 2.5h3.25v11H9.25z',
   next: 'M2.5 2.5v11L9.5 8zM10.5 2.5h3v11h-3z'
 };
 export function glyph(name) {
-  var svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('viewBox', '0 0 16 16');
   svg.setAttribute('width', '16');
   svg.setAttribute('height', '16');
@@ -39,7 +39,7 @@ export function glyph(name) {
   svg.setAttribute('focusable', 'false');
   svg.setAttribute('class', 'rowmotion-glyph');
   svg.setAttribute('data-glyph', name);
-  var path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
   path.setAttribute('d', GLYPHS[name]);
   path.setAttribute('fill', 'currentColor');
   svg.appendChild(path);
@@ -48,9 +48,9 @@ export function glyph(name) {
 
 // What a step does, in words, naming rows by their first field.
 function rowName(row) {
-  var fields = (row && row.fields) || [];
-  var first = fields.filter(function (field) { return field[2] === 'title'; })[0] || (fields[0] && fields[0].length < 3 ? fields[0] : null);
-  var text = first && first[1] !== null && first[1] !== undefined ? String(first[1]) : (row ? row.id : '');
+  const fields = (row && row.fields) || [];
+  const first = fields.filter(field => field[2] === 'title')[0] || (fields[0] && fields[0].length < 3 ? fields[0] : null);
+  const text = first && first[1] !== null && first[1] !== undefined ? String(first[1]) : (row ? row.id : '');
   return text === '' ? (row ? row.id : '') : text;
 }
 
@@ -59,15 +59,15 @@ function sectionName(section) {
 }
 
 export function narrate(state, step) {
-  var sentences = [];
+  let sentences = [];
   function list(names, verb) {
     if (!names.length) return;
-    var shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ' and ' + (names.length - 3) + ' more' : '');
+    const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ' and ' + (names.length - 3) + ' more' : '');
     sentences.push(shown + ' ' + verb);
   }
   step.batches.forEach(function (batch) {
-    var traced = trace(state, batch);
-    var inserted = [], deleted = [], moved = [], reloaded = [], sections = [];
+    const traced = trace(state, batch);
+    let inserted = [], deleted = [], moved = [], reloaded = [], sections = [];
     traced.leftSections.forEach(function (l) { if (l.how === 'delete') sections.push(sectionName(state[l.from]) + ' deleted'); });
     traced.leftRows.forEach(function (l) { if (l.how === 'delete') deleted.push(rowName(state[l.from[0]].items[l.from[1]])); });
     traced.sections.forEach(function (sec, a) {
@@ -75,7 +75,7 @@ export function narrate(state, step) {
       if (sec.how === 'reload') sections.push(sectionName(traced.state[a]) + ' reloaded');
       if (sec.how === 'move') sections.push(sectionName(traced.state[a]) + ' moved to position ' + (a + 1));
       traced.rows[a].forEach(function (row, r) {
-        var name = rowName(traced.state[a].items[r]);
+        const name = rowName(traced.state[a].items[r]);
         if (row.how === 'insert') inserted.push(name);
         else if (row.how === 'reload') reloaded.push(name);
         else if (row.how === 'move') moved.push(name + (r === 0 ? ' moved to the top' : ' moved to row ' + (r + 1)) + (traced.state.length > 1 ? ' of ' + sectionName(traced.state[a]) : ''));

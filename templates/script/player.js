@@ -5,13 +5,13 @@ import { REDUCED, arrange, arrivingLabel, describeSection, fillRow, footerPart, 
 import { GLYPHS, counts, describe, glyph, narrate } from './narration.js';
 
 function readData(element) {
-  var script = element.querySelector('script.rowmotion-data');
+  const script = element.querySelector('script.rowmotion-data');
   return JSON.parse(script.textContent);
 }
-var BASE_DURATION = 300, UXKIT_DURATION = 250, PAUSE_BETWEEN_STEPS = 600;
-var SPEEDS = [['0.1', '0.1×'], ['0.25', '0.25×'], ['0.5', '0.5×'], ['1', '1×'], ['2', '2×'], ['uxkit', 'UXKit (0.25 s linear)']];
-export var internals = new WeakMap();
-var ROLE_WORDS = { structure: 'structural', reloads: 'deferred reloads' };
+let BASE_DURATION = 300, UXKIT_DURATION = 250, PAUSE_BETWEEN_STEPS = 600;
+const SPEEDS = [['0.1', '0.1×'], ['0.25', '0.25×'], ['0.5', '0.5×'], ['1', '1×'], ['2', '2×'], ['uxkit', 'UXKit (0.25 s linear)']];
+export const internals = new WeakMap();
+const ROLE_WORDS = { structure: 'structural', reloads: 'deferred reloads' };
 
 // A list in `host`: its content element and what it shows. The sections
 // the page's HTML already shows (the first snapshot) are adopted as they
@@ -23,24 +23,24 @@ var ROLE_WORDS = { structure: 'structural', reloads: 'deferred reloads' };
 // The page's HTML has the two boxes already (the default theme's does), so
 // adopting them moves no row: moving them would lay every row out again.
 function makeSurface(host) {
-  var frame = host.firstElementChild, container = frame && frame.firstElementChild;
-  var adopted = frame && frame.classList.contains('rowmotion-sections') && container && container.classList.contains('rowmotion-content');
+  let frame = host.firstElementChild, container = frame && frame.firstElementChild;
+  const adopted = frame && frame.classList.contains('rowmotion-sections') && container && container.classList.contains('rowmotion-content');
   if (!adopted) {
     frame = document.createElement('div');
     frame.className = 'rowmotion-sections';
     container = frame.appendChild(document.createElement('div'));
     container.className = 'rowmotion-content';
   }
-  var state = [], views = [];
+  let state = [], views = [];
   Array.prototype.slice.call((adopted ? container : host).children).forEach(function (el) {
     if (!el.hasAttribute('data-section-id')) return;
-    var section = { id: el.getAttribute('data-section-id'), header: null, footer: null, items: [] };
-    var view = { el: el, header: null, footer: null, rows: [] };
+    const section = { id: el.getAttribute('data-section-id'), header: null, footer: null, items: [] };
+    const view = { el: el, header: null, footer: null, rows: [] };
     Array.prototype.forEach.call(el.children, function (child) {
       if (child.hasAttribute('data-item-id')) {
         view.rows.push(child);
         section.items.push({ id: child.getAttribute('data-item-id'), fields: Array.prototype.map.call(child.children, function (span) {
-          var slot = span.getAttribute('data-slot');
+          const slot = span.getAttribute('data-slot');
           if (slot) return [span.getAttribute('data-field'), slot === 'image' || slot === 'accessory' ? span.getAttribute('data-value') : span.textContent, slot];
           return [span.getAttribute('data-field'), span.textContent];
         }) });
@@ -57,7 +57,7 @@ function makeSurface(host) {
     if (!adopted) container.appendChild(el);
   });
   if (!adopted) host.replaceChildren(frame);
-  var surface = { host: host, frame: frame, container: container, shown: null, known: new WeakMap(), width: -1 };
+  const surface = { host: host, frame: frame, container: container, shown: null, known: new WeakMap(), width: -1 };
   if (views.length) surface.shown = { state: state, views: views, laid: null };
   return surface;
 }
@@ -66,10 +66,10 @@ function makeSurface(host) {
 // measured where they are (which lays the list out).
 function heightsOf(surface, views, width) {
   if (width !== surface.width) { surface.known = new WeakMap(); surface.width = width; }
-  var known = surface.known;
+  const known = surface.known;
   function of(el) {
     if (!el) return 0;
-    var h = known.get(el);
+    let h = known.get(el);
     if (h === undefined) { h = el.getBoundingClientRect().height; known.set(el, h); }
     return h;
   }
@@ -84,7 +84,7 @@ function heightsOf(surface, views, width) {
 // would lay out every row of it. Call it before the list is touched.
 function measureAside(surface, elements) {
   if (!elements.length) return;
-  var box = surface.box;
+  let box = surface.box;
   if (!box) {
     box = surface.box = document.createElement('div');
     box.className = 'rowmotion-measure';
@@ -93,7 +93,7 @@ function measureAside(surface, elements) {
     surface.host.appendChild(box);
   }
   box.style.width = surface.width + 'px';
-  var holder = box.firstChild;
+  const holder = box.firstChild;
   elements.forEach(function (el) { holder.appendChild(el); });
   elements.forEach(function (el) { surface.known.set(el, el.getBoundingClientRect().height); });
   holder.replaceChildren();
@@ -105,7 +105,7 @@ function measureAside(surface, elements) {
 // (a 1,000-row page spent its longest load task laying every row out
 // while measuring) or when a batch needs it, whichever comes first.
 function showState(surface, state, later) {
-  var views = viewsByKey(state, surface.shown && surface.shown.views, surface.shown && surface.shown.state, surface.known);
+  let views = viewsByKey(state, surface.shown && surface.shown.views, surface.shown && surface.shown.state, surface.known);
   arrange(surface.container, views);
   surface.shown = { state: state, views: views, laid: null };
   if (!later) { relayout(surface); return; }
@@ -117,7 +117,7 @@ function showState(surface, state, later) {
 // Lays the shown state out (again, when the width changed).
 function relayout(surface) {
   if (!surface.shown) return;
-  var laid = layout(surface.shown.state, heightsOf(surface, surface.shown.views, surface.frame.clientWidth));
+  const laid = layout(surface.shown.state, heightsOf(surface, surface.shown.views, surface.frame.clientWidth));
   surface.frame.style.height = laid.height + 'px';
   surface.frame.removeAttribute('data-unmeasured');
   surface.shown.laid = laid;
@@ -127,15 +127,15 @@ function relayout(surface) {
 // moment after: the list has no scrollbar of its own (no gutter cuts the
 // separators or narrows the cells).
 function showScrolling(player, list) {
-  var bar = document.createElement('div');
+  const bar = document.createElement('div');
   bar.className = 'rowmotion-indicator';
   bar.setAttribute('aria-hidden', 'true');
   player.appendChild(bar);
-  var hide = null;
+  let hide = null;
   list.addEventListener('scroll', function () {
-    var shown = list.clientHeight, total = list.scrollHeight;
+    let shown = list.clientHeight, total = list.scrollHeight;
     if (total <= shown + 1) return;
-    var length = Math.max(24, shown * shown / total);
+    const length = Math.max(24, shown * shown / total);
     bar.style.height = length + 'px';
     bar.style.top = (list.offsetTop + 2 + (shown - length - 4) * list.scrollTop / (total - shown)) + 'px';
     bar.style.left = (list.offsetLeft + list.offsetWidth - 6) + 'px';
@@ -148,27 +148,27 @@ function showScrolling(player, list) {
 function within(value, low, high) { return typeof value === 'number' && isFinite(value) && value >= low && value <= high; }
 
 function maxHeightOf(element) {
-  var value = parseFloat(getComputedStyle(element).maxHeight);
+  const value = parseFloat(getComputedStyle(element).maxHeight);
   return isFinite(value) ? value : Infinity;
 }
 
 export function makePlayer(element) {
-  var data = readData(element);
+  const data = readData(element);
   if (data.cell && element.getAttribute('data-cell') !== data.cell) element.setAttribute('data-cell', data.cell);
   // The reloadData() pane of a strategy comparison jumps, as reloadData does.
-  var jumps = element.getAttribute('data-strategy') === 'reloadData';
-  var list = element.querySelector('.rowmotion-list');
-  var surface = makeSurface(list);
+  const jumps = element.getAttribute('data-strategy') === 'reloadData';
+  const list = element.querySelector('.rowmotion-list');
+  const surface = makeSurface(list);
   showScrolling(element, list);
-  var states = [surface.shown ? surface.shown.state : []];
-  var timer = null, current = 0, pending = 0, speed = 1, linear = false;
-  var chain = Promise.resolve(), generation = 0;
-  var running = null;   // {animations, ghosts, lifted, batch}
-  var held = null;      // {step, batch, fraction} while scrubbing
+  const states = [surface.shown ? surface.shown.state : []];
+  let timer = null, current = 0, pending = 0, speed = 1, linear = false;
+  let chain = Promise.resolve(), generation = 0;
+  let running = null;   // {animations, ghosts, lifted, batch}
+  let held = null;      // {step, batch, fraction} while scrubbing
 
   function stateAt(n) {
     while (states.length <= n) {
-      var k = states.length - 1;
+      let k = states.length - 1;
       states.push(data.steps[k].batches.reduce(applyBatch, states[k]));
     }
     return states[n];
@@ -177,12 +177,12 @@ export function makePlayer(element) {
   // The sequence's own timing (`duration:`, `spring:`), else UIKit's 0.3 s
   // ease-in-out; the UXKit speed choice is 0.25 s linear whatever it says.
   // The data may come from a baseline report: numbers are checked here.
-  var framing = data.presentation || {};
-  var ownDuration = within(framing.duration, 0.05, 10) ? framing.duration * 1000 : BASE_DURATION;
-  var ownSpring = framing.spring && within(framing.spring.damping, 0.05, 1)
+  const framing = data.presentation || {};
+  const ownDuration = within(framing.duration, 0.05, 10) ? framing.duration * 1000 : BASE_DURATION;
+  const ownSpring = framing.spring && within(framing.spring.damping, 0.05, 1)
     ? spring(framing.spring.damping, within(framing.spring.velocity, -50, 50) ? framing.spring.velocity : 0, ownDuration / 1000) : null;
-  var ownEasing = ownSpring ? cssEasing(ownSpring) : 'ease-in-out';
-  var springValues = ownSpring ? { damping: framing.spring.damping, velocity: within(framing.spring.velocity, -50, 50) ? framing.spring.velocity : 0 } : null;
+  const ownEasing = ownSpring ? cssEasing(ownSpring) : 'ease-in-out';
+  const springValues = ownSpring ? { damping: framing.spring.damping, velocity: within(framing.spring.velocity, -50, 50) ? framing.spring.velocity : 0 } : null;
   if (within(framing.height, 120, 4000)) element.style.setProperty('--rowmotion-height', framing.height + 'px');
   if (within(framing.width, 240, 2000)) element.style.setProperty('--rowmotion-width', framing.width + 'px');
   if (['grouped', 'insetGrouped'].indexOf(framing.style) >= 0) element.setAttribute('data-table-style', framing.style);
@@ -195,7 +195,7 @@ export function makePlayer(element) {
   // Ends the batch on screen now: no animation, copy or lift is left.
   function stopRunning() {
     if (!running) return;
-    var stopping = running;
+    const stopping = running;
     running = null;
     stopping.animations.forEach(function (animation) { animation.cancel(); });
     stopping.ghosts.forEach(function (ghost) { ghost.remove(); });
@@ -208,22 +208,22 @@ export function makePlayer(element) {
   // at once when it was stopped (a newer call took over).
   function playBatch(batch, info, changed) {
     if (!surface.shown.laid) relayout(surface);
-    var before = surface.shown;
-    var traced = trace(before.state, batch);
-    var inspect = element.hasAttribute('data-rowmotion-inspect');
+    let before = surface.shown;
+    const traced = trace(before.state, batch);
+    const inspect = element.hasAttribute('data-rowmotion-inspect');
     // What the list's geometry is, read before anything is written (one
     // layout at most, none when a frame has been drawn since the last write).
-    var width = surface.frame.clientWidth;
-    var viewport = { top: list.scrollTop, maxHeight: maxHeightOf(list) };
+    const width = surface.frame.clientWidth;
+    const viewport = { top: list.scrollTop, maxHeight: maxHeightOf(list) };
     if (width !== surface.width) { surface.known = new WeakMap(); surface.width = width; }
     // The old cells that leave. A leaving row is copied now, before its
     // cell is refilled; the cells of a leaving section are copied when the
     // timeline shows them (none of them is refilled by this batch).
-    var copies = new Map();
+    const copies = new Map();
     function copy(s, type, r, el) { if (el) copies.set(s + ':' + type + ':' + r, el.cloneNode(true)); }
     function later(s, type, r, el) { if (el) copies.set(s + ':' + type + ':' + r, el); }
     traced.leftSections.forEach(function (left) {
-      var view = before.views[left.from];
+      const view = before.views[left.from];
       later(left.from, 'header', -1, view.header);
       view.rows.forEach(function (row, r) { later(left.from, 'row', r, row); });
       later(left.from, 'footer', -1, view.footer);
@@ -232,31 +232,31 @@ export function makePlayer(element) {
 
     // The new state's elements: each row keeps its element wherever it
     // goes. Reloaded rows are refilled after the new cells are measured.
-    var refills = [];
-    var views = traced.state.map(function (section, a) {
-      var how = traced.sections[a];
-      var old = how.how === 'stay' || how.how === 'move' ? before.views[how.from] : null;
-      var view = { el: old ? old.el : makeSection(section), header: null, footer: null, rows: [] };
+    const refills = [];
+    let views = traced.state.map(function (section, a) {
+      const how = traced.sections[a];
+      const old = how.how === 'stay' || how.how === 'move' ? before.views[how.from] : null;
+      const view = { el: old ? old.el : makeSection(section), header: null, footer: null, rows: [] };
       view.header = headerPart(old && old.header, section, surface.known);
       view.footer = footerPart(old && old.footer, section, surface.known);
       describeSection(view, section, a);
       view.rows = section.items.map(function (row, r) {
-        var from = traced.rows[a][r];
+        const from = traced.rows[a][r];
         if (!from.from) return makeRow(row);
-        var line = before.views[from.from[0]].rows[from.from[1]];
+        let line = before.views[from.from[0]].rows[from.from[1]];
         if (from.how === 'reload') refills.push({ line: line, row: row });
         return line;
       });
       return view;
     });
-    var fresh = [], copiesToMeasure = [];
+    let fresh = [], copiesToMeasure = [];
     views.forEach(function (view) {
       [view.header].concat(view.rows, [view.footer]).forEach(function (el) {
         if (el && !el.isConnected && !surface.known.has(el)) fresh.push(el);
       });
     });
     refills.forEach(function (refill) {
-      var copy = refill.line.cloneNode(true);
+      const copy = refill.line.cloneNode(true);
       if (fillRow(copy, refill.row)) { refill.copy = copy; copiesToMeasure.push(copy); }
     });
     measureAside(surface, fresh.concat(copiesToMeasure));
@@ -264,33 +264,33 @@ export function makePlayer(element) {
       fillRow(refill.line, refill.row);
       if (refill.copy) surface.known.set(refill.line, surface.known.get(refill.copy));
       (changed[refill.row.id] || []).forEach(function (name) {
-        var field = refill.line.querySelector('[data-field="' + CSS.escape(name) + '"]');
+        const field = refill.line.querySelector('[data-field="' + CSS.escape(name) + '"]');
         if (field) field.setAttribute('data-changed', '');
       });
     });
     arrange(surface.container, views);
-    var laid = layout(traced.state, heightsOf(surface, views, width));
+    const laid = layout(traced.state, heightsOf(surface, views, width));
     // The change must be in sight: scrolled to before anything moves,
     // while the list still has the old state's height.
     // In plain style a pinned header covers the list's top.
-    var cover = element.hasAttribute('data-table-style') ? 0 : before.laid.sections.reduce(function (most, section) {
+    const cover = element.hasAttribute('data-table-style') ? 0 : before.laid.sections.reduce(function (most, section) {
       return section.header ? Math.max(most, section.header.h) : most;
     }, 0);
-    var scrollTo = scrollForChanges(traced, before.laid, laid, { top: viewport.top, maxHeight: viewport.maxHeight, cover: cover });
+    const scrollTo = scrollForChanges(traced, before.laid, laid, { top: viewport.top, maxHeight: viewport.maxHeight, cover: cover });
     if (scrollTo !== null) { list.scrollTop = scrollTo; viewport.top = scrollTo; }
     surface.frame.style.height = laid.height + 'px';
     surface.shown = { state: traced.state, views: views, laid: laid };
 
-    var t = timing();
-    var plan = timeline({ trace: traced, before: before.laid, after: laid, styles: data.animations,
+    const t = timing();
+    const plan = timeline({ trace: traced, before: before.laid, after: laid, styles: data.animations,
       width: width, viewport: viewport });
     if (held) plan.parts.forEach(function (part) {
       if (part.type !== 'row' || part.side !== 'new') return;
-      var text = arrivingLabel(traced, part.s, part.r);
+      let text = arrivingLabel(traced, part.s, part.r);
       if (text) partElement(views, part).setAttribute('data-path', text);
     });
     function labelLeaving(ghost, part) {
-      var text = held && part.type === 'row' ? leavingLabel(traced, part) : null;
+      let text = held && part.type === 'row' ? leavingLabel(traced, part) : null;
       if (text) ghost.setAttribute('data-path', text);
     }
     element.setAttribute('data-playing-batch', String(info.batch + 1));
@@ -301,13 +301,13 @@ export function makePlayer(element) {
         duration: t.duration, easing: t.easing, spring: t.curve ? springValues : null, scrolledTo: scrollTo, timeline: plan } }));
     }
 
-    var ongoing = { animations: [], ghosts: [], lifted: [] };
+    const ongoing = { animations: [], ghosts: [], lifted: [] };
     running = ongoing;
     if (REDUCED) {
       // No motion: tint what changed, with a label, then settle.
       plan.parts.forEach(function (part) {
         if (part.side !== 'new' || part.type !== 'row') return;
-        var el = partElement(views, part);
+        let el = partElement(views, part);
         if (part.role === 'insert') el.setAttribute('data-change', 'inserted');
         else if (part.role === 'reload-new') el.setAttribute('data-change', 'reloaded');
         else if (part.role === 'move' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-change', 'moved');
@@ -316,9 +316,9 @@ export function makePlayer(element) {
       // moving: a deletion leaves a trace as the other changes do.
       plan.parts.forEach(function (part) {
         if (part.side !== 'old' || part.role !== 'delete') return;
-        var source = copies.get(part.s + ':' + part.type + ':' + part.r);
+        const source = copies.get(part.s + ':' + part.type + ':' + part.r);
         if (!source) return;
-        var ghost = ghostOf(source, part.frames[0].y);
+        const ghost = ghostOf(source, part.frames[0].y);
         if (part.type === 'row') ghost.setAttribute('data-change', 'deleted');
         labelLeaving(ghost, part);
         ghost.style.zIndex = String(part.z);
@@ -339,9 +339,9 @@ export function makePlayer(element) {
       });
     }
     plan.parts.forEach(function (part, k) {
-      var el;
+      let el;
       if (part.side === 'old') {
-        var source = copies.get(part.s + ':' + part.type + ':' + part.r);
+        const source = copies.get(part.s + ':' + part.type + ':' + part.r);
         if (!source) return;
         el = ghostOf(source, part.frames[0].y);
         labelLeaving(el, part);
@@ -357,7 +357,7 @@ export function makePlayer(element) {
       // a row that stays covers a section sliding away behind it.
       if (part.shown) el.style.zIndex = String(part.z);
       if (!part.animated) return;
-      var base = part.side === 'old' ? part.frames[0].y : part.frames[part.frames.length - 1].y;
+      const base = part.side === 'old' ? part.frames[0].y : part.frames[part.frames.length - 1].y;
       if (part.role === 'move' && traced.rows[part.s] && part.type === 'row' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-moving', '');
       ongoing.animations.push(el.animate(keyframes(part, base), t));
     });
@@ -395,7 +395,7 @@ export function makePlayer(element) {
     return player;
   }
 
-  var playing = null; // {step, batch, count, role} while a step animates
+  let playing = null; // {step, batch, count, role} while a step animates
 
   // One step forward, batch after batch; anything else jumps.
   function run(target, token) {
@@ -403,12 +403,12 @@ export function makePlayer(element) {
     clearMarks();
     showCompare(target);
     if (target === current + 1 && !jumps) {
-      var step = data.steps[current];
-      var from = current;
+      const step = data.steps[current];
+      const from = current;
       // A stopped batch left its own state on screen: start from the step's.
       if (surface.shown.state !== stateAt(from)) showState(surface, stateAt(from));
       announce(narrate(stateAt(from), step));
-      var sequence = Promise.resolve();
+      let sequence = Promise.resolve();
       step.batches.forEach(function (batch, n) {
         sequence = sequence.then(function () {
           if (token !== generation) return;
@@ -431,12 +431,12 @@ export function makePlayer(element) {
   // One rule for superseding: next() waits behind the queue; goTo() and
   // prev() cancel it, and a cancelled step never touches the DOM again.
   function goTo(n, queued) {
-    var target = Math.max(0, Math.min(data.steps.length, Math.floor(Number(n)) || 0));
+    let target = Math.max(0, Math.min(data.steps.length, Math.floor(Number(n)) || 0));
     element.dispatchEvent(new CustomEvent('rowmotion:goto', { bubbles: true, detail: { step: target, queued: !!queued } }));
     pending = target;
     if (queued && !held) {
-      var queuedToken = generation;
-      chain = chain.then(function () { return run(target, queuedToken); });
+      const queuedToken = generation;
+      chain = chain.then(() => run(target, queuedToken));
       return chain;
     }
     generation += 1;
@@ -444,7 +444,7 @@ export function makePlayer(element) {
     element.removeAttribute('data-held');
     stopRunning();
     playing = null;
-    var token = generation;
+    const token = generation;
     chain = run(target, token);
     return chain;
   }
@@ -452,13 +452,13 @@ export function makePlayer(element) {
   // ---- Scrubbing: hold a step's animation at any moment ------------------------
   // The slider runs over the batches of the step after the current one.
   function holdAt(position) {
-    var step = data.steps[current];
+    const step = data.steps[current];
     if (!step) return;
     pauseTimer();
-    var count = step.batches.length;
+    const count = step.batches.length;
     position = Math.max(0, Math.min(count, position));
     tell('hold', position / count);
-    var index = Math.min(count - 1, Math.floor(position)), local = position - index;
+    let index = Math.min(count - 1, Math.floor(position)), local = position - index;
     if (!held || held.batch !== index || !running) {
       generation += 1;
       stopRunning();
@@ -469,15 +469,15 @@ export function makePlayer(element) {
       showCompare(current + 1);
       held = { step: current + 1, batch: index, position: position };
       element.setAttribute('data-held', '');
-      var state = stateAt(current);
-      for (var k = 0; k < index; k++) { state = applyBatch(state, step.batches[k]); showState(surface, state); }
+      let state = stateAt(current);
+      for (let k = 0; k < index; k++) { state = applyBatch(state, step.batches[k]); showState(surface, state); }
       playing = { step: current + 1, batch: index, count: count, role: step.batches[index].role };
-      var promise = playBatch(step.batches[index], { step: current + 1, batch: index, count: count }, step.changedFields || {});
-      chain = promise.then(function () { return player; });
+      const promise = playBatch(step.batches[index], { step: current + 1, batch: index, count: count }, step.changedFields || {});
+      chain = promise.then(() => player);
     }
     held.position = position;
     if (running) {
-      var t = timing();
+      const t = timing();
       running.animations.forEach(function (animation) { animation.pause(); animation.currentTime = local * t.duration; });
     }
     scrubber.value = String(Math.round(position / count * 1000));
@@ -490,20 +490,20 @@ export function makePlayer(element) {
   // What the scrubber's value means, in words: "Step 2 of 5 (Dave replies),
   // 40 %, batch 1 of 2".
   function describeScrub() {
-    var step = data.steps[current];
+    const step = data.steps[current];
     if (!step) { scrubber.setAttribute('aria-valuetext', 'No next step'); return; }
-    var count = step.batches.length, percent = Math.round(Number(scrubber.value) / 10);
-    var batch = Math.min(count, Math.floor(Number(scrubber.value) / 1000 * count) + 1);
-    var label = data.labels && data.labels[current + 1] ? ' (' + data.labels[current + 1] + ')' : '';
+    let count = step.batches.length, percent = Math.round(Number(scrubber.value) / 10);
+    const batch = Math.min(count, Math.floor(Number(scrubber.value) / 1000 * count) + 1);
+    const label = data.labels && data.labels[current + 1] ? ' (' + data.labels[current + 1] + ')' : '';
     scrubber.setAttribute('aria-valuetext', 'Step ' + (current + 1) + ' of ' + data.steps.length + label + ', ' + percent + ' %'
       + (count > 1 ? ', batch ' + batch + ' of ' + count : ''));
   }
 
   // ---- Controls ------------------------------------------------------------
-  var controls = document.createElement('div');
+  const controls = document.createElement('div');
   controls.className = 'rowmotion-controls';
   function button(label, title, action) {
-    var b = document.createElement('button');
+    const b = document.createElement('button');
     b.type = 'button';
     if (GLYPHS[label]) b.appendChild(glyph(label)); else b.textContent = label;
     b.title = title;
@@ -517,13 +517,13 @@ export function makePlayer(element) {
   // Its name says what a press does ("Play", "Pause"): a button whose
   // name changes is not also a toggle (aria-pressed), or a screen reader
   // says "Pause, pressed".
-  var playButton = button('play', 'Play (space)', function () { if (timer) player.pause(); else player.play(); });
+  const playButton = button('play', 'Play (space)', function () { if (timer) player.pause(); else player.play(); });
   playButton.classList.add('rowmotion-play');
   button('next', 'Next step (→)', function () { player.pause(); player.next(); });
-  var speedSelect = document.createElement('select');
+  const speedSelect = document.createElement('select');
   speedSelect.setAttribute('aria-label', 'Speed');
   SPEEDS.forEach(function (option) {
-    var o = document.createElement('option');
+    const o = document.createElement('option');
     o.value = option[0];
     o.textContent = option[1];
     if (option[0] === '1') o.selected = true;
@@ -532,8 +532,8 @@ export function makePlayer(element) {
   speedSelect.addEventListener('change', function () { setSpeed(speedSelect.value); });
   controls.appendChild(speedSelect);
   function checkbox(text, onChange) {
-    var label = document.createElement('label');
-    var box = document.createElement('input');
+    const label = document.createElement('label');
+    let box = document.createElement('input');
     box.type = 'checkbox';
     label.appendChild(box);
     label.appendChild(document.createTextNode(' ' + text));
@@ -541,20 +541,20 @@ export function makePlayer(element) {
     controls.appendChild(label);
     return box;
   }
-  var loopBox = checkbox('loop');
+  const loopBox = checkbox('loop');
   function highlightMoves(on) {
     movesBox.checked = on;
     if (on) element.setAttribute('data-highlight-moves', ''); else element.removeAttribute('data-highlight-moves');
     tell('highlight', on);
   }
-  var movesBox = checkbox('highlight moves', function () {
+  const movesBox = checkbox('highlight moves', function () {
     highlightMoves(movesBox.checked);
   });
 
   // Scrubbing within a step, and frame stepping while held.
-  var scrub = document.createElement('div');
+  const scrub = document.createElement('div');
   scrub.className = 'rowmotion-scrub';
-  var scrubber = document.createElement('input');
+  const scrubber = document.createElement('input');
   scrubber.type = 'range';
   scrubber.min = '0';
   scrubber.max = '1000';
@@ -563,19 +563,19 @@ export function makePlayer(element) {
   scrubber.step = '10';
   scrubber.setAttribute('aria-label', 'Scrub through the next step');
   scrubber.addEventListener('input', function () {
-    var step = data.steps[current];
+    const step = data.steps[current];
     if (step) holdAt(Number(scrubber.value) / 1000 * step.batches.length);
   });
   function frameButton(label, title, delta) {
-    var b = document.createElement('button');
+    const b = document.createElement('button');
     b.type = 'button';
     b.textContent = label;
     b.title = title;
     b.setAttribute('aria-label', title);
     b.addEventListener('click', function () {
-      var step = data.steps[current];
+      const step = data.steps[current];
       if (!step) return;
-      var t = timing();
+      const t = timing();
       holdAt(heldFraction() + delta * (1000 / 60) / t.duration);
     });
     scrub.appendChild(b);
@@ -585,11 +585,11 @@ export function makePlayer(element) {
   scrub.appendChild(scrubber);
   frameButton('+1f', 'Forward one frame', 1);
 
-  var status = document.createElement('p');
+  const status = document.createElement('p');
   status.className = 'rowmotion-status';
-  var batchLine = document.createElement('p');
+  const batchLine = document.createElement('p');
   batchLine.className = 'rowmotion-batch';
-  var live = document.createElement('p');
+  const live = document.createElement('p');
   live.className = 'rowmotion-live';
   live.setAttribute('aria-live', 'polite');
   element.insertBefore(controls, list);
@@ -617,13 +617,13 @@ export function makePlayer(element) {
   }
 
   // The timeline: one button per snapshot, with the step's counts.
-  var snapshots = document.createElement('ol');
+  const snapshots = document.createElement('ol');
   snapshots.className = 'rowmotion-timeline';
   snapshots.setAttribute('aria-label', 'Snapshots');
-  var marks = [];
-  for (var k = 0; k <= data.steps.length; k++) {
-    var item = document.createElement('li');
-    var mark = document.createElement('button');
+  const marks = [];
+  for (let k = 0; k <= data.steps.length; k++) {
+    let item = document.createElement('li');
+    const mark = document.createElement('button');
     mark.type = 'button';
     mark.textContent = String(k);
     mark.title = (data.labels || [])[k] + (k ? ' — ' + describe(counts(data.steps[k - 1])) : '');
@@ -639,9 +639,9 @@ export function makePlayer(element) {
   // before or after and keep the focus on its mark, Home and End to the
   // first and the last.
   snapshots.addEventListener('keydown', function (event) {
-    var at = marks.indexOf(event.target);
+    const at = marks.indexOf(event.target);
     if (at < 0) return;
-    var target = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: marks.length - 1 }[event.key];
+    let target = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: marks.length - 1 }[event.key];
     if (target === undefined) return;
     event.preventDefault();
     target = Math.max(0, Math.min(marks.length - 1, target));
@@ -663,14 +663,14 @@ export function makePlayer(element) {
 
   // The "reloadData" pane jumps to each state when a step starts, beside
   // the animated list, so the two can be watched side by side.
-  var compare = null;
+  let compare = null;
   if (element.getAttribute('data-compare') === 'reloadData') {
-    var sideBySide = document.createElement('div');
+    const sideBySide = document.createElement('div');
     sideBySide.className = 'rowmotion-side-by-side';
-    var column = function (text) {
-      var wrap = document.createElement('div');
+    const column = function (text) {
+      const wrap = document.createElement('div');
       wrap.className = 'rowmotion-compare';
-      var caption = document.createElement('p');
+      const caption = document.createElement('p');
       caption.className = 'rowmotion-compare-caption';
       caption.textContent = text;
       wrap.appendChild(caption);
@@ -679,7 +679,7 @@ export function makePlayer(element) {
     };
     list.parentNode.insertBefore(sideBySide, list);
     column('performBatchUpdates').appendChild(list);
-    var pane = document.createElement('div');
+    const pane = document.createElement('div');
     pane.className = 'rowmotion-list rowmotion-compare-list';
     pane.setAttribute('data-compare-pane', '');
     pane.setAttribute('role', 'group');
@@ -693,22 +693,22 @@ export function makePlayer(element) {
   }
 
   function updateControls() {
-    var labels = data.labels || [];
-    var text;
+    const labels = data.labels || [];
+    let text;
     if (playing) {
       text = 'Step ' + current + ' → ' + playing.step + ' of ' + data.steps.length + (labels[playing.step] ? ': ' + labels[playing.step] : '');
       batchLine.textContent = 'batch ' + (playing.batch + 1) + ' of ' + playing.count + ': ' +
         (ROLE_WORDS[playing.role] || playing.role || 'structural') + (held ? ' (held)' : '');
     } else {
       text = 'Step ' + current + ' of ' + data.steps.length + (labels[current] ? ': ' + labels[current] : '');
-      var advice = adviceFor(current);
+      const advice = adviceFor(current);
       if (advice) text += ' — ' + advice;
       batchLine.textContent = current < data.steps.length
         ? 'next: ' + data.steps[current].batches.length + (data.steps[current].batches.length === 1 ? ' batch' : ' batches')
         : 'last snapshot';
     }
     status.textContent = text;
-    var on = !!timer;
+    const on = !!timer;
     if (playButton.firstChild.getAttribute('data-glyph') !== (on ? 'pause' : 'play')) playButton.replaceChildren(glyph(on ? 'pause' : 'play'));
     playButton.title = on ? 'Pause (space)' : 'Play (space)';
     playButton.setAttribute('aria-label', on ? 'Pause' : 'Play');
@@ -725,9 +725,9 @@ export function makePlayer(element) {
   // When animating is the wrong choice (as SwiftDataTables advises).
   function adviceFor(k) {
     if (k === 0) return 'first load: show it with reloadData(), not an animation';
-    var c = counts(data.steps[k - 1]);
-    var total = c.insert + c.delete + c.move + c.reload;
-    var rows = stateAt(k - 1).reduce(function (sum, section) { return sum + section.items.length; }, 0);
+    const c = counts(data.steps[k - 1]);
+    let total = c.insert + c.delete + c.move + c.reload;
+    const rows = stateAt(k - 1).reduce((sum, section) => sum + section.items.length, 0);
     if (total > 1000) return total + ' changes: reloadData() would serve better than an animation';
     // A short list reads fine even when most of it changes; a long one does not.
     if (rows >= 20 && total > rows / 2) return 'more than half the rows change: consider reloadData()';
@@ -735,7 +735,7 @@ export function makePlayer(element) {
   }
 
   element.tabIndex = 0;
-  var title = (data.title || data.example || 'list') + '';
+  const title = (data.title || data.example || 'list') + '';
   element.setAttribute('aria-label', 'Animated list: ' + title + ' (' + (data.steps.length + 1) + ' snapshots)');
   element.setAttribute('aria-keyshortcuts', 'Space ArrowLeft ArrowRight Home');
   // The list scrolls from the keyboard with Page Up/Down, and with the
@@ -745,7 +745,7 @@ export function makePlayer(element) {
   list.setAttribute('aria-label', 'Rows of ' + title);
   element.addEventListener('keydown', function (event) {
     if (event.target !== element) return;
-    var handled = true;
+    let handled = true;
     switch (event.key) {
       case ' ': if (timer) player.pause(); else player.play(); break;
       case 'ArrowLeft': player.pause(); player.prev(); break;
@@ -763,14 +763,14 @@ export function makePlayer(element) {
     timer = null;
   }
 
-  var player = {
+  const player = {
     element: element,
     stepCount: data.steps.length + 1,
     get step() { return current; },
-    goTo: function (n) { return goTo(n, false); },
+    goTo: n => goTo(n, false),
     // Counted from where the queue will be, so quick presses add up.
-    next: function () { return goTo(pending + 1, true); },
-    prev: function () { return goTo(pending - 1, false); },
+    next: () => goTo(pending + 1, true),
+    prev: () => goTo(pending - 1, false),
     play: function () {
       if (timer) return chain;
       return new Promise(function (resolve) {
@@ -793,7 +793,7 @@ export function makePlayer(element) {
       pauseTimer();
       updateControls();
       if (held) return Promise.resolve(player);
-      return chain.then(function () { return player; });
+      return chain.then(() => player);
     },
     // Additions to the contract, for reviewing: speed, and holding a step's
     // animation at a position (0 to its batch count).
@@ -814,18 +814,18 @@ export function makePlayer(element) {
   // sections it names in the list, and hovering a row marks the calls of
   // the step shown (or held) that name it.
   function linkCalls() {
-    var steps = document.querySelector('.step-list');
+    const steps = document.querySelector('.step-list');
     if (!steps || element !== document.querySelector('[data-rowmotion-player]')) return;
-    var marked = [];
+    let marked = [];
     function unmark() { marked.forEach(function (el) { el.removeAttribute('data-hovered'); }); marked = []; }
     function mark(el) { el.setAttribute('data-hovered', ''); marked.push(el); }
     // A batch's calls as lines, each a span (split the first time).
     function callLines(pre) {
-      var code = pre.querySelector('code') || pre;
+      const code = pre.querySelector('code') || pre;
       if (!code.hasAttribute('data-lines')) {
-        var text = code.textContent.replace(/\n$/, '').split('\n');
+        let text = code.textContent.replace(/\n$/, '').split('\n');
         code.replaceChildren.apply(code, text.map(function (line, i) {
-          var span = document.createElement('span');
+          const span = document.createElement('span');
           span.className = 'call-line';
           span.textContent = line + (i < text.length - 1 ? '\n' : '');
           return span;
@@ -835,38 +835,38 @@ export function makePlayer(element) {
       return Array.prototype.slice.call(code.children);
     }
     function batchOf(pre) {
-      var item = pre.closest('li[id^="step-"]');
-      var n = item ? Number(item.id.slice(5)) : NaN;
-      var k = item ? Array.prototype.indexOf.call(item.querySelectorAll('pre.swift-calls'), pre) : -1;
+      let item = pre.closest('li[id^="step-"]');
+      const n = item ? Number(item.id.slice(5)) : NaN;
+      let k = item ? Array.prototype.indexOf.call(item.querySelectorAll('pre.swift-calls'), pre) : -1;
       return data.steps[n - 1] && data.steps[n - 1].batches[k] ? { n: n, k: k } : null;
     }
     // What each call of batch k of step n names, in the order its calls
     // are written: [['row', id] | ['section', id], ...] per call.
     function named(n, k) {
-      var step = data.steps[n - 1], before = stateAt(n - 1);
-      for (var j = 0; j < k; j++) before = applyBatch(before, step.batches[j]);
-      var batch = step.batches[k], after = applyBatch(before, batch), out = [];
-      function row(state, p) { var section = state[p[0]], item = section && section.items[p[1]]; return item ? ['row', item.id] : null; }
+      let step = data.steps[n - 1], before = stateAt(n - 1);
+      for (let j = 0; j < k; j++) before = applyBatch(before, step.batches[j]);
+      let batch = step.batches[k], after = applyBatch(before, batch), out = [];
+      function row(state, p) { let section = state[p[0]], item = section && section.items[p[1]]; return item ? ['row', item.id] : null; }
       function section(state, i) { return state[i] ? ['section', state[i].id] : null; }
       function call(list) { out.push(list.filter(Boolean)); }
-      var s = batch.sections, r = batch.rows;
-      if (s.delete.length) call(s.delete.map(function (i) { return section(before, i); }));
-      if (s.insert.length) call(s.insert.map(function (i) { return section(after, i); }));
+      let s = batch.sections, r = batch.rows;
+      if (s.delete.length) call(s.delete.map(i => section(before, i)));
+      if (s.insert.length) call(s.insert.map(i => section(after, i)));
       s.move.forEach(function (m) { call([section(before, m[0])]); });
-      if (s.reload.length) call(s.reload.map(function (i) { return section(before, i); }));
-      if (r.delete.length) call(r.delete.map(function (p) { return row(before, p); }));
-      if (r.insert.length) call(r.insert.map(function (p) { return row(after, p); }));
+      if (s.reload.length) call(s.reload.map(i => section(before, i)));
+      if (r.delete.length) call(r.delete.map(p => row(before, p)));
+      if (r.insert.length) call(r.insert.map(p => row(after, p)));
       r.move.forEach(function (m) { call([row(before, m[0])]); });
-      if (r.reload.length) call(r.reload.map(function (p) { return row(before, p); }));
+      if (r.reload.length) call(r.reload.map(p => row(before, p)));
       return out;
     }
     function elementsOf(thing) {
-      var id = CSS.escape(thing[1]);
+      const id = CSS.escape(thing[1]);
       return element.querySelectorAll(thing[0] === 'row' ? '[data-item-id="' + id + '"], [data-ghost-of="' + id + '"]' : '[data-section-id="' + id + '"]');
     }
-    var hovered = null;
+    let hovered = null;
     steps.addEventListener('pointerover', function (event) {
-      var line = event.target.closest && event.target.closest('.call-line, pre.swift-calls');
+      let line = event.target.closest && event.target.closest('.call-line, pre.swift-calls');
       if (line && line.tagName === 'PRE') {
         callLines(line);
         line = event.target.closest('.call-line');
@@ -875,30 +875,30 @@ export function makePlayer(element) {
       unmark();
       hovered = line;
       if (!line) return;
-      var pre = line.closest('pre.swift-calls'), where = batchOf(pre);
+      let pre = line.closest('pre.swift-calls'), where = batchOf(pre);
       if (!where) return;
-      var lines = callLines(pre), names = named(where.n, where.k);
+      let lines = callLines(pre), names = named(where.n, where.k);
       if (lines.length !== names.length) return;
       mark(line);
       names[lines.indexOf(line)].forEach(function (thing) { Array.prototype.forEach.call(elementsOf(thing), mark); });
     });
     steps.addEventListener('pointerleave', function () { unmark(); hovered = null; });
     list.addEventListener('pointerover', function (event) {
-      var el = event.target.closest && event.target.closest('[data-item-id], [data-ghost-of], [data-section-id]');
+      let el = event.target.closest && event.target.closest('[data-item-id], [data-ghost-of], [data-section-id]');
       if (el === hovered) return;
       unmark();
       hovered = el;
       if (!el) return;
-      var thing = el.hasAttribute('data-section-id') ? ['section', el.getAttribute('data-section-id')]
+      const thing = el.hasAttribute('data-section-id') ? ['section', el.getAttribute('data-section-id')]
         : ['row', el.getAttribute('data-item-id') || el.getAttribute('data-ghost-of')];
-      var n = held ? held.step : Math.max(1, current), item = document.getElementById('step-' + n);
+      let n = held ? held.step : Math.max(1, current), item = document.getElementById('step-' + n);
       if (!item || !data.steps[n - 1]) return;
-      var hit = false;
+      let hit = false;
       Array.prototype.forEach.call(item.querySelectorAll('pre.swift-calls'), function (pre, k) {
-        var lines = callLines(pre), names = data.steps[n - 1].batches[k] ? named(n, k) : [];
+        let lines = callLines(pre), names = data.steps[n - 1].batches[k] ? named(n, k) : [];
         if (lines.length !== names.length) return;
         names.forEach(function (things, i) {
-          if (things.some(function (t) { return t[0] === thing[0] && t[1] === thing[1]; })) { mark(lines[i]); hit = true; }
+          if (things.some(t => t[0] === thing[0] && t[1] === thing[1])) { mark(lines[i]); hit = true; }
         });
       });
       if (hit) mark(el);
@@ -918,8 +918,8 @@ export function makePlayer(element) {
     sharedParts: [controls, scrub, status, snapshots],
     live: live
   });
-  var start = Number(element.getAttribute('data-step')) || 0;
-  var hash = /^#step-(\d+)$/.exec(window.location.hash || '');
+  let start = Number(element.getAttribute('data-step')) || 0;
+  const hash = /^#step-(\d+)$/.exec(window.location.hash || '');
   if (hash && element === document.querySelector('[data-rowmotion-player]')) start = Number(hash[1]);
   current = pending = Math.min(start, data.steps.length);
   showState(surface, stateAt(current), true);

@@ -5,13 +5,13 @@ import { hasText } from './model.js';
 // A view mirrors a state: [{el, header, footer, rows: [el]}]. Every part
 // (header, row, footer) is absolutely placed in the list's content at the
 // layout's y; section elements only group their parts.
-export var REDUCED = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+export const REDUCED = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 function rowKeys(state) {
-  var seen = new Map();
+  const seen = new Map();
   return state.map(function (section) {
     return section.items.map(function (row) {
-      var n = (seen.get(row.id) || 0) + 1;
+      const n = (seen.get(row.id) || 0) + 1;
       seen.set(row.id, n);
       return row.id + '\u0000' + n; // repeated ids (content identity) pair by occurrence
     });
@@ -22,29 +22,29 @@ function rowKeys(state) {
 // example draws rows as cells (`cell:`), [name, text, slot] triples: the
 // slot (title, subtitle, detail, image, badge) is the part of the cell.
 export function fillRow(line, row) {
-  var fields = row.fields.length ? row.fields : [['id', row.id]];
-  var cell = fields[0].length > 2, changed = false;
+  const fields = row.fields.length ? row.fields : [['id', row.id]];
+  let cell = fields[0].length > 2, changed = false;
   if (line.classList.contains('rowmotion-cell') !== cell) { line.classList.toggle('rowmotion-cell', cell); changed = true; }
-  var spans = line.children;
+  const spans = line.children;
   while (spans.length > fields.length) { line.removeChild(line.lastChild); changed = true; }
   fields.forEach(function (field, k) {
-    var span = spans[k];
+    let span = spans[k];
     if (!span) {
       span = document.createElement('span');
       line.appendChild(span);
       changed = true;
     }
-    var slot = cell ? field[2] : null;
-    var className = slot ? 'field cell-' + slot + (slot === 'title' ? ' primary' : '') : 'field' + (k === 0 ? ' primary' : '');
+    const slot = cell ? field[2] : null;
+    const className = slot ? 'field cell-' + slot + (slot === 'title' ? ' primary' : '') : 'field' + (k === 0 ? ' primary' : '');
     if (span.className !== className) { span.className = className; changed = true; }
     span.setAttribute('data-field', field[0]);
     if (slot) span.setAttribute('data-slot', slot); else span.removeAttribute('data-slot');
-    var text = field[1] === null ? '' : String(field[1]);
+    const text = field[1] === null ? '' : String(field[1]);
     if (slot === 'image') {
       if (span.getAttribute('data-value') === text && span.firstChild) return;
       span.setAttribute('data-value', text);
       if (isPictureAddress(text)) {
-        var picture = document.createElement('img');
+        const picture = document.createElement('img');
         picture.src = text;
         picture.alt = '';
         span.removeAttribute('aria-hidden');
@@ -57,7 +57,7 @@ export function fillRow(line, row) {
       return;
     }
     if (slot === 'accessory') {
-      var accessory = ACCESSORIES[text] || ['', null];
+      const accessory = ACCESSORIES[text] || ['', null];
       if (span.getAttribute('data-value') === text) return;
       span.setAttribute('data-value', text);
       if (accessory[1]) { span.setAttribute('role', 'img'); span.setAttribute('aria-label', accessory[1]); span.removeAttribute('aria-hidden'); }
@@ -81,18 +81,18 @@ export function fillRow(line, row) {
 // UITableViewCell.AccessoryType: the glyph, and what a screen reader says
 // of it when it tells something about the row (ExamplePages.swift's
 // accessory(_:)).
-var ACCESSORIES = { checkmark: ['\u2713', 'checked'], disclosureIndicator: ['\u203A', null],
+const ACCESSORIES = { checkmark: ['\u2713', 'checked'], disclosureIndicator: ['\u203A', null],
   detailButton: ['\u24D8', null], detailDisclosureButton: ['\u24D8 \u203A', null] };
 function isPictureAddress(value) { return /^(https?:\/\/|data:image\/)/.test(value); }
 function tileText(value) {
-  var first = typeof Intl === 'object' && typeof Intl.Segmenter === 'function'
+  const first = typeof Intl === 'object' && typeof Intl.Segmenter === 'function'
     ? (new Intl.Segmenter().segment(value)[Symbol.iterator]().next().value || { segment: '' }).segment
     : Array.from(value)[0] || '';
   return first.toUpperCase();
 }
 
 export function makeRow(row) {
-  var line = document.createElement('div');
+  let line = document.createElement('div');
   line.className = 'rowmotion-row';
   line.setAttribute('role', 'listitem');
   line.setAttribute('data-item-id', row.id);
@@ -101,7 +101,7 @@ export function makeRow(row) {
 }
 
 export function makeSection(section) {
-  var block = document.createElement('div');
+  const block = document.createElement('div');
   block.className = 'rowmotion-section';
   block.setAttribute('role', 'list');
   block.setAttribute('data-section-id', section.id);
@@ -112,7 +112,7 @@ export function makeSection(section) {
 // a changed text is measured again.
 function textPart(current, tag, className, text, known) {
   if (!hasText(text)) return null;
-  var element = current || document.createElement(tag);
+  const element = current || document.createElement(tag);
   element.className = className;
   if (element.textContent !== text) { element.textContent = text; known.delete(element); }
   return element;
@@ -126,38 +126,38 @@ function presentation(element) { if (element) element.setAttribute('role', 'pres
 // A section is named by its header, else by its id, else by its place
 // (an unnamed section is "Section 1", never "Section ").
 export function describeSection(view, section, index) {
-  var label = hasText(section.header) && section.header !== '' ? section.header
+  const label = hasText(section.header) && section.header !== '' ? section.header
     : 'Section ' + (section.id !== '' ? section.id : String(index + 1));
   if (view.el.getAttribute('aria-label') !== label) view.el.setAttribute('aria-label', label);
   // A list needs items: a section with no rows is a group until it has some.
-  var role = section.items.length ? 'list' : 'group';
+  const role = section.items.length ? 'list' : 'group';
   if (view.el.getAttribute('role') !== role) view.el.setAttribute('role', role);
 }
 
 // Puts the views' elements in `container` in order; removes the rest.
 export function arrange(container, views) {
   views.forEach(function (view) {
-    var parts = [];
+    const parts = [];
     if (view.header) parts.push(view.header);
-    for (var r = 0; r < view.rows.length; r++) parts.push(view.rows[r]);
+    for (let r = 0; r < view.rows.length; r++) parts.push(view.rows[r]);
     if (view.footer) parts.push(view.footer);
     order(view.el, parts);
   });
-  order(container, views.map(function (view) { return view.el; }));
+  order(container, views.map(view => view.el));
 }
 
 // Makes `elements` the children of `parent`, in order, moving as few as it
 // can: the longest run already in order stays, so a step that moves three
 // rows of 5,000 moves three elements (each move restyles what it moves).
 function order(parent, elements) {
-  var wanted = new Set(elements), at = new Map(), k = 0, child, next;
+  let wanted = new Set(elements), at = new Map(), k = 0, child, next;
   for (child = parent.firstElementChild; child; child = next) {
     next = child.nextElementSibling;
     if (wanted.has(child)) at.set(child, k++); else parent.removeChild(child);
   }
-  var stays = increasingRun(elements.map(function (el) { return at.has(el) ? at.get(el) : -1; }));
-  var anchor = null;
-  for (var i = elements.length - 1; i >= 0; i--) {
+  const stays = increasingRun(elements.map(el => at.has(el) ? at.get(el) : -1));
+  let anchor = null;
+  for (let i = elements.length - 1; i >= 0; i--) {
     if (!stays[i]) parent.insertBefore(elements[i], anchor);
     anchor = elements[i];
   }
@@ -166,40 +166,40 @@ function order(parent, elements) {
 // Flags the members of a longest strictly increasing subsequence of the
 // non-negative values (patience sorting, O(n log n)).
 function increasingRun(values) {
-  var tails = [], previous = new Array(values.length), flags = new Array(values.length);
+  let tails = [], previous = new Array(values.length), flags = new Array(values.length);
   values.forEach(function (value, i) {
     if (value < 0) return;
-    var low = 0, high = tails.length;
+    let low = 0, high = tails.length;
     while (low < high) {
-      var mid = (low + high) >> 1;
+      const mid = (low + high) >> 1;
       if (values[tails[mid]] < value) low = mid + 1; else high = mid;
     }
     previous[i] = low ? tails[low - 1] : -1;
     tails[low] = i;
   });
-  for (var i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = previous[i]) flags[i] = true;
+  for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = previous[i]) flags[i] = true;
   return flags;
 }
 
 // The view of `state`, reusing the elements of `views` by key (for jumps).
 export function viewsByKey(state, views, oldState, known) {
-  var rowsByKey = new Map(), sectionsById = new Map();
+  let rowsByKey = new Map(), sectionsById = new Map();
   if (views) {
-    var oldKeys = rowKeys(oldState);
+    const oldKeys = rowKeys(oldState);
     views.forEach(function (view, s) {
       sectionsById.set(oldState[s].id, view);
       view.rows.forEach(function (row, r) { rowsByKey.set(oldKeys[s][r], row); });
     });
   }
-  var keys = rowKeys(state);
+  const keys = rowKeys(state);
   return state.map(function (section, s) {
-    var old = sectionsById.get(section.id);
-    var view = { el: old ? old.el : makeSection(section), header: null, footer: null, rows: [] };
+    const old = sectionsById.get(section.id);
+    const view = { el: old ? old.el : makeSection(section), header: null, footer: null, rows: [] };
     view.header = headerPart(old && old.header, section, known);
     view.footer = footerPart(old && old.footer, section, known);
     describeSection(view, section, s);
     view.rows = section.items.map(function (row, r) {
-      var line = rowsByKey.get(keys[s][r]);
+      let line = rowsByKey.get(keys[s][r]);
       if (line) { if (fillRow(line, row)) known.delete(line); } else line = makeRow(row);
       return line;
     });
@@ -208,7 +208,7 @@ export function viewsByKey(state, views, oldState, known) {
 }
 
 export function partElement(views, part) {
-  var view = views[part.s];
+  const view = views[part.s];
   if (part.type === 'header') return view.header;
   if (part.type === 'footer') return view.footer;
   return view.rows[part.r];
@@ -216,7 +216,7 @@ export function partElement(views, part) {
 
 // A leaving cell's copy, where the cell was, out of the accessibility tree.
 export function ghostOf(element, y) {
-  var ghost = element.cloneNode(true);
+  const ghost = element.cloneNode(true);
   [ghost].concat(Array.prototype.slice.call(ghost.querySelectorAll('*'))).forEach(function (node) {
     node.removeAttribute('data-item-id');
     node.removeAttribute('data-section-id');
@@ -232,11 +232,11 @@ export function ghostOf(element, y) {
 // While a step is held, a row that changes says where it was, where it
 // goes and the call that takes it there: "[0, 2] → [0, 0] moveRow". A row
 // that only shifts says its index paths; one that stays says nothing.
-var SECTION_CALLS = { move: 'moveSection', insert: 'insertSections', reload: 'reloadSections', delete: 'deleteSections' };
+const SECTION_CALLS = { move: 'moveSection', insert: 'insertSections', reload: 'reloadSections', delete: 'deleteSections' };
 function indexPath(p) { return '[' + p[0] + ', ' + p[1] + ']'; }
 export function arrivingLabel(traced, a, r) {
-  var how = traced.rows[a][r], to = indexPath([a, r]), from = how.from ? indexPath(how.from) + ' ' : '';
-  var moved = how.from && (how.from[0] !== a || how.from[1] !== r);
+  let how = traced.rows[a][r], to = indexPath([a, r]), from = how.from ? indexPath(how.from) + ' ' : '';
+  const moved = how.from && (how.from[0] !== a || how.from[1] !== r);
   if (how.how === 'insert') return '→ ' + to + ' insertRows';
   if (how.how === 'move') return from + '→ ' + to + ' moveRow';
   if (how.how === 'reload') return moved ? from + '→ ' + to + ' reloadRows' : from + 'reloadRows';
@@ -245,15 +245,15 @@ export function arrivingLabel(traced, a, r) {
   return moved ? from + '→ ' + to : null;
 }
 export function leavingLabel(traced, part) {
-  var from = indexPath([part.s, part.r]) + ' → ';
-  var section = traced.leftSections.filter(function (left) { return left.from === part.s; })[0];
+  let from = indexPath([part.s, part.r]) + ' → ';
+  const section = traced.leftSections.filter(left => left.from === part.s)[0];
   if (section) return from + SECTION_CALLS[section.how];
   return part.role === 'delete' ? from + 'deleteRows' : null;
 }
 
 export function keyframes(part, base) {
   return part.frames.map(function (frame) {
-    var key = {
+    const key = {
       offset: frame.offset,
       transform: 'translate(' + frame.x + 'px,' + (frame.y - base) + 'px)',
       opacity: frame.opacity
