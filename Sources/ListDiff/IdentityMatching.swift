@@ -282,7 +282,7 @@ func trimCommonEnds<Identities: RowIdentities>(
 ) -> RowRanges {
     var ranges = RowRanges()
     // Per new section: its middle, once its old section has been trimmed.
-    var newMiddleOf = [Range<Int>?](repeating: nil, count: map.newSectionCount)
+    var newMiddleOf = [[Range<Int>]?](repeating: nil, count: map.newSectionCount)
     var newTrimmedOf = [[Range<Int>]](repeating: [], count: map.newSectionCount)
     for section in 0..<map.oldSectionCount {
         let oldStart = map.oldSectionStarts[section], oldEnd = map.oldSectionStarts[section + 1]
@@ -299,18 +299,91 @@ func trimCommonEnds<Identities: RowIdentities>(
         while suffix < shorter - prefix && newIDs.id(at: newEnd - 1 - suffix, equals: oldIDs, at: oldEnd - 1 - suffix) { suffix += 1 }
         if prefix > 0 { ranges.pairs.append((oldStart, newStart, prefix)) }
         if suffix > 0 { ranges.pairs.append((oldEnd - suffix, newEnd - suffix, suffix)) }
-        if oldStart + prefix < oldEnd - suffix { ranges.oldMiddle.append((oldStart + prefix)..<(oldEnd - suffix)) }
-        newMiddleOf[target] = (newStart + prefix)..<(newEnd - suffix)
         if prefix > 0 { newTrimmedOf[target].append(newStart..<(newStart + prefix)) }
-        if suffix > 0 { newTrimmedOf[target].append((newEnd - suffix)..<newEnd) }
         ranges.trimmedCount += prefix + suffix
+        var oldMiddle = (oldStart + prefix)..<(oldEnd - suffix), newMiddle = (newStart + prefix)..<(newEnd - suffix)
+        // Between the ends, a few rows moved, inserted or deleted in a long
+        // run that kept its order (a row taken from the end to the front):
+        // the rows that keep their order pair by comparing ids too.
+        var oldGaps = [oldMiddle], newGaps = [newMiddle]
+        if oldMiddle.count + newMiddle.count >= 32, !oldMiddle.isEmpty, !newMiddle.isEmpty,
+           let runs = orderedRuns(old: oldIDs, oldMiddle, new: newIDs, newMiddle, edits: 8) {
+            oldGaps = []
+            newGaps = []
+            var oldAt = oldMiddle.lowerBound, newAt = newMiddle.lowerBound
+            for run in runs {
+                if oldAt < run.old { oldGaps.append(oldAt..<run.old) }
+                if newAt < run.new { newGaps.append(newAt..<run.new) }
+                ranges.pairs.append(run)
+                newTrimmedOf[target].append(run.new..<(run.new + run.count))
+                ranges.trimmedCount += run.count
+                (oldAt, newAt) = (run.old + run.count, run.new + run.count)
+            }
+            if oldAt < oldMiddle.upperBound { oldGaps.append(oldAt..<oldMiddle.upperBound) }
+            if newAt < newMiddle.upperBound { newGaps.append(newAt..<newMiddle.upperBound) }
+            (oldMiddle, newMiddle) = (oldMiddle.lowerBound..<oldMiddle.lowerBound, newMiddle.lowerBound..<newMiddle.lowerBound)
+        }
+        ranges.oldMiddle += oldGaps.filter { !$0.isEmpty }
+        newMiddleOf[target] = newGaps.filter { !$0.isEmpty }
+        if suffix > 0 { newTrimmedOf[target].append((newEnd - suffix)..<newEnd) }
     }
     for section in 0..<map.newSectionCount {
-        let middle = newMiddleOf[section] ?? map.newSectionStarts[section]..<map.newSectionStarts[section + 1]
-        if !middle.isEmpty { ranges.newMiddle.append(middle) }
+        let middle = newMiddleOf[section] ?? [map.newSectionStarts[section]..<map.newSectionStarts[section + 1]]
+        ranges.newMiddle += middle.filter { !$0.isEmpty }
         ranges.newTrimmed += newTrimmedOf[section]
     }
     return ranges
+}
+
+/// The rows of `old[oldRange]` and `new[newRange]` that keep their order,
+/// as runs (old start, new start, count), when at most `edits` rows are
+/// inserted or deleted between them (a moved row is one of each): Myers'
+/// greedy algorithm, which compares ids and hashes none, giving up past
+/// `edits` or after comparing about twice as many ids as there are rows
+/// (then hashing them costs less). With unique ids the runs pair each row
+/// with the row of its id, so the diff is the same as by hashing.
+@inlinable
+func orderedRuns<Identities: RowIdentities>(
+    old oldIDs: Identities, _ oldRange: Range<Int>, new newIDs: Identities, _ newRange: Range<Int>, edits limit: Int
+) -> [(old: Int, new: Int, count: Int)]? {
+    let n = oldRange.count, m = newRange.count
+    let offset = limit + 1
+    var v = [Int](repeating: 0, count: 2 * limit + 3)
+    // The furthest x of each diagonal before each round, for the way back.
+    var rounds: [[Int]] = []
+    var budget = 2 * (n + m) + 64
+    for d in 0...limit {
+        rounds.append(v)
+        for k in stride(from: -d, through: d, by: 2) {
+            var x = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
+            var y = x - k
+            let start = x
+            while x < n && y < m && newIDs.id(at: newRange.lowerBound + y, equals: oldIDs, at: oldRange.lowerBound + x) {
+                x += 1
+                y += 1
+            }
+            budget -= x - start + 1
+            v[offset + k] = x
+            if x >= n && y >= m {
+                // Back from the end, a round at a time: each round's snake is a run.
+                var runs: [(old: Int, new: Int, count: Int)] = []
+                var (atX, atK) = (x, k)
+                for round in stride(from: d, through: 1, by: -1) {
+                    let before = rounds[round]
+                    let down = atK == -round || (atK != round && before[offset + atK - 1] < before[offset + atK + 1])
+                    let previousK = down ? atK + 1 : atK - 1
+                    let previousX = before[offset + previousK]
+                    let startX = down ? previousX : previousX + 1
+                    if atX > startX { runs.append((oldRange.lowerBound + startX, newRange.lowerBound + startX - atK, atX - startX)) }
+                    (atX, atK) = (previousX, previousK)
+                }
+                if atX > 0 { runs.append((oldRange.lowerBound, newRange.lowerBound, atX)) }
+                return runs.reversed()
+            }
+            if budget < 0 { return nil }
+        }
+    }
+    return nil
 }
 
 @inlinable
@@ -478,15 +551,34 @@ func rejectDuplicates<Identities: RowIdentities>(
                         first: map.oldPath(ofFlat: min(a, b)), second: map.oldPath(ofFlat: max(a, b)))
     }
     // Few rows between the ends (the caller trims only then): compare
-    // each with every row kept at an end.
+    // each id among them with every row kept at an end. The rows kept at
+    // the ends have the same ids on both sides (each is paired with its
+    // id's row), so each id is compared with one side's: a row moved
+    // between the ends, in the middle on both sides, is compared once.
+    // (Ids are matched across the sides only while few: that costs the
+    // square of their number.)
+    let pairUp = middle <= 64
+    var ids: [(new: Int?, old: Int?)] = []
+    for range in ranges.newMiddle {
+        for flat in range { ids.append((flat, nil)) }
+    }
+    for range in ranges.oldMiddle {
+        for flat in range {
+            if pairUp, let index = ids.firstIndex(where: { $0.old == nil && $0.new.map { newIDs.id(at: $0, equals: oldIDs, at: flat) } == true }) {
+                ids[index].old = flat
+            } else {
+                ids.append((nil, flat))
+            }
+        }
+    }
     for trimmed in ranges.newTrimmed {
         for end in trimmed {
-            let pair = Int(map.newToOld[end])
-            for range in ranges.newMiddle {
-                for flat in range where newIDs.id(at: flat, equals: newIDs, at: end) { throw newDuplicate(flat, end) }
-            }
-            for range in ranges.oldMiddle {
-                for flat in range where oldIDs.id(at: flat, equals: oldIDs, at: pair) { throw oldDuplicate(flat, pair) }
+            for id in ids {
+                if let flat = id.new {
+                    if newIDs.id(at: flat, equals: newIDs, at: end) { throw newDuplicate(flat, end) }
+                } else if let flat = id.old, oldIDs.id(at: flat, equals: newIDs, at: end) {
+                    throw oldDuplicate(flat, Int(map.newToOld[end]))
+                }
             }
         }
     }
