@@ -301,35 +301,37 @@ func trimCommonEnds<Identities: RowIdentities>(
         if suffix > 0 { ranges.pairs.append((oldEnd - suffix, newEnd - suffix, suffix)) }
         if prefix > 0 { newTrimmedOf[target].append(newStart..<(newStart + prefix)) }
         ranges.trimmedCount += prefix + suffix
-        var oldMiddle = (oldStart + prefix)..<(oldEnd - suffix), newMiddle = (newStart + prefix)..<(newEnd - suffix)
+        let oldMiddle = (oldStart + prefix)..<(oldEnd - suffix), newMiddle = (newStart + prefix)..<(newEnd - suffix)
         // Between the ends, a few rows moved, inserted or deleted in a long
         // run that kept its order (a row taken from the end to the front):
         // the rows that keep their order pair by comparing ids too.
-        var oldGaps = [oldMiddle], newGaps = [newMiddle]
         if oldMiddle.count + newMiddle.count >= 32, !oldMiddle.isEmpty, !newMiddle.isEmpty,
            let runs = orderedRuns(old: oldIDs, oldMiddle, new: newIDs, newMiddle, edits: 8) {
-            oldGaps = []
-            newGaps = []
+            var newGaps: [Range<Int>] = []
             var oldAt = oldMiddle.lowerBound, newAt = newMiddle.lowerBound
             for run in runs {
-                if oldAt < run.old { oldGaps.append(oldAt..<run.old) }
+                if oldAt < run.old { ranges.oldMiddle.append(oldAt..<run.old) }
                 if newAt < run.new { newGaps.append(newAt..<run.new) }
                 ranges.pairs.append(run)
                 newTrimmedOf[target].append(run.new..<(run.new + run.count))
                 ranges.trimmedCount += run.count
                 (oldAt, newAt) = (run.old + run.count, run.new + run.count)
             }
-            if oldAt < oldMiddle.upperBound { oldGaps.append(oldAt..<oldMiddle.upperBound) }
+            if oldAt < oldMiddle.upperBound { ranges.oldMiddle.append(oldAt..<oldMiddle.upperBound) }
             if newAt < newMiddle.upperBound { newGaps.append(newAt..<newMiddle.upperBound) }
-            (oldMiddle, newMiddle) = (oldMiddle.lowerBound..<oldMiddle.lowerBound, newMiddle.lowerBound..<newMiddle.lowerBound)
+            newMiddleOf[target] = newGaps
+        } else {
+            if !oldMiddle.isEmpty { ranges.oldMiddle.append(oldMiddle) }
+            newMiddleOf[target] = newMiddle.isEmpty ? [] : [newMiddle]
         }
-        ranges.oldMiddle += oldGaps.filter { !$0.isEmpty }
-        newMiddleOf[target] = newGaps.filter { !$0.isEmpty }
         if suffix > 0 { newTrimmedOf[target].append((newEnd - suffix)..<newEnd) }
     }
     for section in 0..<map.newSectionCount {
-        let middle = newMiddleOf[section] ?? [map.newSectionStarts[section]..<map.newSectionStarts[section + 1]]
-        ranges.newMiddle += middle.filter { !$0.isEmpty }
+        if let middle = newMiddleOf[section] {
+            ranges.newMiddle += middle
+        } else if map.newSectionStarts[section] < map.newSectionStarts[section + 1] {
+            ranges.newMiddle.append(map.newSectionStarts[section]..<map.newSectionStarts[section + 1])
+        }
         ranges.newTrimmed += newTrimmedOf[section]
     }
     return ranges
@@ -339,51 +341,62 @@ func trimCommonEnds<Identities: RowIdentities>(
 /// as runs (old start, new start, count), when at most `edits` rows are
 /// inserted or deleted between them (a moved row is one of each): Myers'
 /// greedy algorithm, which compares ids and hashes none, giving up past
-/// `edits` or after comparing about twice as many ids as there are rows
-/// (then hashing them costs less). With unique ids the runs pair each row
+/// `edits`, after comparing about twice as many ids as there are rows
+/// (then hashing them costs less), or when a round reaches less than its
+/// share of the way (rows that churn: short runs). With unique ids the runs pair each row
 /// with the row of its id, so the diff is the same as by hashing.
 @inlinable
 func orderedRuns<Identities: RowIdentities>(
     old oldIDs: Identities, _ oldRange: Range<Int>, new newIDs: Identities, _ newRange: Range<Int>, edits limit: Int
 ) -> [(old: Int, new: Int, count: Int)]? {
     let n = oldRange.count, m = newRange.count
-    let offset = limit + 1
-    var v = [Int](repeating: 0, count: 2 * limit + 3)
-    // The furthest x of each diagonal before each round, for the way back.
-    var rounds: [[Int]] = []
-    var budget = 2 * (n + m) + 64
-    for d in 0...limit {
-        rounds.append(v)
-        for k in stride(from: -d, through: d, by: 2) {
-            var x = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
-            var y = x - k
-            let start = x
-            while x < n && y < m && newIDs.id(at: newRange.lowerBound + y, equals: oldIDs, at: oldRange.lowerBound + x) {
-                x += 1
-                y += 1
-            }
-            budget -= x - start + 1
-            v[offset + k] = x
-            if x >= n && y >= m {
-                // Back from the end, a round at a time: each round's snake is a run.
-                var runs: [(old: Int, new: Int, count: Int)] = []
-                var (atX, atK) = (x, k)
-                for round in stride(from: d, through: 1, by: -1) {
-                    let before = rounds[round]
-                    let down = atK == -round || (atK != round && before[offset + atK - 1] < before[offset + atK + 1])
-                    let previousK = down ? atK + 1 : atK - 1
-                    let previousX = before[offset + previousK]
-                    let startX = down ? previousX : previousX + 1
-                    if atX > startX { runs.append((oldRange.lowerBound + startX, newRange.lowerBound + startX - atK, atX - startX)) }
-                    (atX, atK) = (previousX, previousK)
+    let offset = limit + 1, width = 2 * limit + 3
+    // On the stack: each round's furthest x per diagonal, the round before
+    // it kept for the way back (row d holds them before round d).
+    return withUnsafeTemporaryAllocation(of: Int.self, capacity: (limit + 2) * width) { rounds in
+        for index in 0..<width { rounds.initializeElement(at: index, to: 0) }
+        var budget = 2 * (n + m) + 64
+        for d in 0...limit {
+            let before = d * width, now = (d + 1) * width
+            // Diagonals this round does not reach keep their furthest x.
+            for index in 0..<width { rounds.initializeElement(at: now + index, to: rounds[before + index]) }
+            var reach = 0
+            for k in stride(from: -d, through: d, by: 2) {
+                let down = k == -d || (k != d && rounds[before + offset + k - 1] < rounds[before + offset + k + 1])
+                var x = down ? rounds[before + offset + k + 1] : rounds[before + offset + k - 1] + 1
+                var y = x - k
+                let start = x
+                while x < n && y < m && newIDs.id(at: newRange.lowerBound + y, equals: oldIDs, at: oldRange.lowerBound + x) {
+                    x += 1
+                    y += 1
                 }
-                if atX > 0 { runs.append((oldRange.lowerBound, newRange.lowerBound, atX)) }
-                return runs.reversed()
+                budget -= x - start + 1
+                rounds[now + offset + k] = x
+                reach = max(reach, x + y)
+                if x >= n && y >= m {
+                    // Back from the end, a round at a time: each round's snake is a run.
+                    var runs: [(old: Int, new: Int, count: Int)] = []
+                    var (atX, atK) = (x, k)
+                    for round in stride(from: d, through: 1, by: -1) {
+                        let row = round * width
+                        let down = atK == -round || (atK != round && rounds[row + offset + atK - 1] < rounds[row + offset + atK + 1])
+                        let previousK = down ? atK + 1 : atK - 1
+                        let previousX = rounds[row + offset + previousK]
+                        let startX = down ? previousX : previousX + 1
+                        if atX > startX { runs.append((oldRange.lowerBound + startX, newRange.lowerBound + startX - atK, atX - startX)) }
+                        (atX, atK) = (previousX, previousK)
+                    }
+                    if atX > 0 { runs.append((oldRange.lowerBound, newRange.lowerBound, atX)) }
+                    return runs.reversed()
+                }
+                if budget < 0 { return nil }
             }
-            if budget < 0 { return nil }
+            // A few changes leave long runs: each round reaches far. Rows that
+            // churn leave short ones, and the rounds would be spent for nothing.
+            if d > 1 && reach * 2 * (limit + 1) < (n + m) * (d - 1) { return nil }
         }
+        return nil
     }
-    return nil
 }
 
 @inlinable
