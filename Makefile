@@ -38,7 +38,8 @@ test: deps build venv node browser commonmark-spec
 
 ## Not part of `test`: the seeded property test for 1,000,000 random
 ## sectioned pairs in release mode (diff, replay, the independent validator,
-## minimal moves), then 20,000 random sequences through the player's model,
+## minimal moves), 100,000 small edits in long sections (the same changeset
+## as hashing every row, repeats still errors), then 20,000 random sequences through the player's model,
 ## then the hostile-input fuzz at full size: 5,000 mutated sequence files
 ## and 20,000 raw requests to `serve`, each process under a memory cap,
 ## and every hostile generator of Tests/hostile/test_linear_inputs.py grown
@@ -53,6 +54,7 @@ FUZZ_BUILD := --scratch-path .build-fuzz -c release -Xswiftc -enable-testing
 fuzz: deps node
 	$(SWIFT) build $(FUZZ_BUILD) --build-tests
 	LISTDIFF_CASES=1000000 $(SWIFT) test $(FUZZ_BUILD) --skip-build --filter PropertyTests
+	LISTDIFF_CASES=100000 $(SWIFT) test $(FUZZ_BUILD) --skip-build --filter OrderedRuns
 	ROWMOTION_BINARY=.build-fuzz/release/rowmotion ROWMOTION_JS_SEQUENCES=20000 node --test Tests/js/random-sequences.test.mjs
 	$(MAKE) --no-print-directory venv
 	ROWMOTION_BINARY=.build-fuzz/release/rowmotion ROWMOTION_FUZZ_FILES=5000 ROWMOTION_FUZZ_REQUESTS=20000 ROWMOTION_GROWTH_SECONDS=4 \
