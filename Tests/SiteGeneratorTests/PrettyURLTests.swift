@@ -118,6 +118,24 @@ struct PrettyURLTests {
         #expect(Self.html(site, "broken/index.html").contains("<a href=\"../configuration/all/index.html\">neither</a>"))
     }
 
+    /// Hugo lowercases its addresses (`/functions/fmt/errorf/` for
+    /// `functions/fmt/Errorf.md`): such a link finds the file and is written
+    /// in the file's own case, which a case-sensitive disk or server needs.
+    @Test func aLinkInAnotherCase_findsTheFile_andIsWrittenInItsCase() throws {
+        let site = try Self.build(.pretty, files: [
+            ("site/index.md", "# Home\n\n[errorf](/functions/fmt/errorf/#usage), [raw](/Functions/FMT/Errorf.md)\n\n<a href=\"/functions/fmt/errorf/\">raw</a>\n"),
+            ("site/functions/fmt/Errorf.md", "---\naliases: [/assets/]\n---\n# Errorf\n\n## Usage\n"),
+        ])
+        let messages = site.diagnostics.map(\.message)
+        #expect(messages == ["raw HTML links to '/functions/fmt/errorf/', which the site publishes as '/functions/fmt/Errorf/index.html'; "
+                             + "raw HTML is not rewritten: write '/functions/fmt/Errorf/index.html' or a Markdown link"], "\(messages)")
+        let home = Self.html(site, "index.html")
+        #expect(home.contains("<a href=\"functions/fmt/Errorf/index.html#usage\">errorf</a>"), "\(home)")
+        #expect(home.contains("<a href=\"functions/fmt/Errorf/index.html\">raw</a>"))
+        // An alias under assets/ that is no theme file is a redirect like any other.
+        #expect(Self.html(site, "assets/index.html").contains("url=../functions/fmt/Errorf/index.html"))
+    }
+
     /// With pretty URLs, `a.md` and `a/_index.md` would both be `a/index.html`.
     @Test func aPageAndItsFoldersOwnPage_withPrettyURLs_areOneAddress_anError() throws {
         let site = try Self.build(.pretty, files: [("site/index.md", "# Home\n"), ("site/a.md", "# A\n"), ("site/a/_index.md", "# A section\n")])

@@ -23,6 +23,11 @@ struct SiteInputs: Sendable {
     /// Every path the site will have: pages, example pages and filmstrips,
     /// the index, static files.
     var outputs: Set<String>
+    /// The same, by their lowercased path (the first in path order where
+    /// two differ only in case): links written as Hugo writes them, its
+    /// addresses lowercased (`/functions/fmt/errorf/` for `Errorf.md`), find
+    /// their file, and are rewritten to its own case.
+    var outputsByFoldedCase: [String: String] = [:]
 
     /// Loads every input; nil when the theme cannot be loaded (the
     /// diagnostics say why). Problems of single files are diagnostics, and
@@ -46,7 +51,7 @@ struct SiteInputs: Sendable {
                             + examples.flatMap { [OutputPaths.examplePath($0.name), OutputPaths.filmstripPath($0.name)] })
         let staticFiles = StaticFiles.load(site: options.site, generated: generated, diagnostics: &diagnostics)
         clock.lap("load pages")
-        return SiteInputs(theme: theme, examples: examples, examplesByName: Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) }),
+        var inputs = SiteInputs(theme: theme, examples: examples, examplesByName: Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) }),
                           examplesURL: URL(fileURLWithPath: options.examples), pages: pages, home: home,
                           siteTitle: home?.title ?? "Rowmotion",
                           navigation: Navigation(pages: listed.map {
@@ -54,6 +59,10 @@ struct SiteInputs: Sendable {
                                               folder: $0.folder, isSectionPage: $0.isSectionPage)
                           }),
                           staticFiles: staticFiles, outputs: generated.union(staticFiles.map(\.path)))
+        for output in inputs.outputs.sorted() where inputs.outputsByFoldedCase[output.lowercased()] == nil {
+            inputs.outputsByFoldedCase[output.lowercased()] = output
+        }
+        return inputs
     }
 
     /// Each example read and diffed once (on every core); every page that

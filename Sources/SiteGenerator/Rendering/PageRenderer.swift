@@ -21,7 +21,7 @@ struct RenderedPage: Sendable {
 extension SiteRendering {
 
     static func render(page: LoadedPage, theme: Theme, examples: [String: LoadedExample], examplesURL: URL,
-                       outputs: Set<String>, chrome: Chrome, options: BuildOptions, isHome: Bool,
+                       outputs: Set<String>, foldedOutputs: [String: String] = [:], chrome: Chrome, options: BuildOptions, isHome: Bool,
                        shared: PlayerParts? = nil) -> RenderedPage {
         var result = RenderedPage()
         let sourceFolder = page.folder
@@ -106,6 +106,18 @@ extension SiteRendering {
                     }
                 }
             }
+            // In another case (Hugo lowercases its addresses): the file of
+            // that name, linked in its own case.
+            var caseFixed: String?
+            if !path.isEmpty, !outputs.contains(resolved) {
+                for candidate in [rewritten] + (kind == .image ? [] : SiteRendering.otherForms(of: rewritten)) {
+                    if let actual = foldedOutputs[resolve(candidate).resolved.lowercased()] {
+                        (caseFixed, resolved) = (actual, actual)
+                        rewritten = "/" + actual
+                        break
+                    }
+                }
+            }
             let here = SourceLocation(file: page.source, line: max(line, 1), column: column)
             if !path.isEmpty, !outputs.contains(resolved), !resolved.hasPrefix("assets/") {
                 let isPage = rewritten.hasSuffix(".html") || !(rewritten.split(separator: "/").last ?? "").contains(".")
@@ -131,6 +143,9 @@ extension SiteRendering {
                 }
             }
             if kind == .rawHTML || path.isEmpty { return nil }
+            if let caseFixed {
+                return chrome.root + (caseFixed.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? caseFixed) + rest
+            }
             // Only the path changes; the query and fragment stay as written.
             if rootAbsolute { return chrome.root + String(rewritten.dropFirst()) + rest }
             if outputIsDeeper { return "../" + rewritten + rest }

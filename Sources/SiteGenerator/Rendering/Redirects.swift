@@ -18,7 +18,9 @@ enum Redirects {
                     diagnostics.append(.error("alias", at: alias.location, "the alias '\(alias.path)' is not an address inside the site"))
                     continue
                 }
-                if output.hasPrefix("assets/") || output == OutputPaths.changes || output == OutputPaths.searchIndex {
+                // The theme's files are `assets/rowmotion.<hash>.css|js`; an
+                // alias elsewhere under `assets/` (Hugo's docs have `/assets/`) replaces none.
+                if output.hasPrefix("assets/rowmotion.") || output == OutputPaths.changes || output == OutputPaths.searchIndex {
                     diagnostics.append(.error("alias", at: alias.location,
                                               "the alias '\(alias.path)' would replace \(output), which the site already has"))
                     continue

@@ -24,7 +24,8 @@ extension SiteRendering {
                 let isHome = page.output == "index.html"
                 return (isHome ? nil : reuse.page(page, keys: keys))
                     ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, examplesURL: inputs.examplesURL,
-                              outputs: inputs.outputs, chrome: chromes[index], options: options, isHome: isHome, shared: shared)
+                              outputs: inputs.outputs, foldedOutputs: inputs.outputsByFoldedCase, chrome: chromes[index], options: options,
+                              isHome: isHome, shared: shared)
             }
             options.progress?(.rendered(results.count, of: count))
         }
