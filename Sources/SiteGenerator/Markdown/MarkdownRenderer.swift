@@ -76,14 +76,8 @@ public enum MarkdownRenderer {
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
             guard let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
-            // Blocks are words apart in the text, at both ends.
-            if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue { text.separate() }
+            text.take(node, event)
             guard event == CMARK_EVENT_ENTER else { continue }
-            switch type {
-            case CMARK_NODE_TEXT, CMARK_NODE_CODE: text.append(cmark_node_get_literal(node).map { String(cString: $0) } ?? "")
-            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: text.separate()
-            default: break
-            }
             if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE, let url = cmark_node_get_url(node).map({ String(cString: $0) }) {
                 let (line, column) = finder.place(of: url, in: node)
                 if let replacement = link(url, line + lineOffset, column, type == CMARK_NODE_LINK ? .link : .image) {
@@ -290,13 +284,9 @@ public enum MarkdownRenderer {
         defer { cmark_iter_free(iterator) }
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
             guard let node = cmark_iter_get_node(iterator) else { continue }
-            let type = cmark_node_get_type(node)
-            if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue { text.separate() }
-            guard event == CMARK_EVENT_ENTER else { continue }
-            switch type {
-            case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK: text.append(cmark_node_get_literal(node).map { String(cString: $0) } ?? "")
-            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: text.separate()
-            default: break
+            text.take(node, event)
+            if event == CMARK_EVENT_ENTER, cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK {
+                text.append(cmark_node_get_literal(node).map { String(cString: $0) } ?? "")
             }
         }
         return text.text
@@ -460,5 +450,21 @@ struct LinkPlaces {
             if bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
         }
         return nil
+    }
+}
+
+extension Document.TextCollector {
+    /// Takes in what `node` shows, met as `event` on a walk of the tree:
+    /// blocks a space apart at both ends, text and code spans, breaks as
+    /// spaces. (Code blocks are the walker's to take or leave.)
+    mutating func take(_ node: OpaquePointer, _ event: cmark_event_type) {
+        let type = cmark_node_get_type(node)
+        if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue { separate() }
+        guard event == CMARK_EVENT_ENTER else { return }
+        switch type {
+        case CMARK_NODE_TEXT, CMARK_NODE_CODE: append(cmark_node_get_literal(node).map { String(cString: $0) } ?? "")
+        case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: separate()
+        default: break
+        }
     }
 }
