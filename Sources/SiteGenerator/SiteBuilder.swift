@@ -84,7 +84,7 @@ public enum SiteBuilder {
             // The items are made only if the theme reads `nav` outside its partial.
             let (navigation, itemsRoot) = (inputs.navigation, root(of: output))
             return Chrome(siteTitle: inputs.siteTitle, root: itemsRoot, stylesheet: assets.stylesheet, script: assets.script, nav: [],
-                          navigationHTML: html, navItems: { navigation.items(current: output, root: itemsRoot) })
+                          navigationHTML: html, navItems: LazyNavItems { navigation.items(current: output, root: itemsRoot) })
         }
         clock.lap("render the navigation")
 

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import SeededRandom
 @testable import SiteGenerator
@@ -146,7 +147,6 @@ struct NavigationMemoTests {
     @Test func templatesItCannotProve_fallBackToPagePerPage() throws {
         let unprovable = [
             "{{title}}{{#nav}}{{title}}{{/nav}}",                       // the page's title, outside the items
-            "{{current}}{{#nav}}{{title}}{{/nav}}",                     // a name the page context would answer
             "{{#nav}}{{#current}}{{#current}}x{{/current}}{{/current}}{{/nav}}", // nested current
             "{{=<% %>=}}<%#nav%><%title%><%/nav%>",                     // other delimiters
             "{{#nav}}{{nav.current}}{{/nav}}",                          // dotted names
@@ -155,6 +155,8 @@ struct NavigationMemoTests {
             let theme = try theme(nav: nav)
             #expect(theme.markedNavigation == nil, "nav:\n\(nav)")
         }
+        // An item's name outside the items is not the page's: the theme is refused.
+        #expect(throws: Diagnostic.self) { try theme(nav: "{{current}}{{#nav}}{{title}}{{/nav}}") }
         // `{{> nav}}` inside a section of the page, or indented, is rendered page by page.
         #expect(NavigationMemo.marked("{{#nav}}{{title}}{{/nav}}", includers: ["{{#title}}\n{{> nav}}\n{{/title}}"]) == nil)
         #expect(NavigationMemo.marked("{{#nav}}{{title}}{{/nav}}", includers: ["<body>\n  {{> nav}}\n"]) == nil)

@@ -32,7 +32,7 @@ enum LinkChecks {
     /// The ids the theme puts around a page's content (the navigation's, the
     /// search box's), from the `page` template rendered once with no content.
     static func themeIDs(_ theme: Theme, chrome: Chrome) -> Set<String> {
-        let empty = PageContext(chrome: chrome, title: "", description: nil, content: "", showTitle: false, params: [:])
+        let empty = PageContext(chrome: chrome, title: "", description: nil, content: "", showTitle: false)
         guard let html = try? theme.render("page", empty) else { return [] }
         return Set(RawHTML.ids(in: html))
     }

@@ -161,7 +161,7 @@ extension SiteRendering {
             result.bytes = Array(try theme.render("page", PageContext(chrome: chrome, title: page.title,
                                                                       description: page.frontMatter.description, content: content,
                                                                       showTitle: page.frontMatter.title != nil && !page.hasH1,
-                                                                      params: page.frontMatter.params.mapValues(\.templateValue))).utf8)
+                                                                      params: TemplateParams(page.frontMatter.params.mapValues(\.templateValue)))).utf8)
         } catch {
             result.diagnostics.append(error)
         }

@@ -3,9 +3,12 @@ import Mustache
 
 /// One typed context per template: what each template may name. Each
 /// answers Mustache's lookups with a switch (`MustacheParent`) rather than
-/// runtime reflection, which dominated build time for large sites.
+/// runtime reflection, which dominated build time for large sites. The
+/// names a template may use are read off these types (`ContextSchema`,
+/// through their `Decodable` conformance), and a test holds each switch to
+/// them.
 
-struct NavItem: MustacheParent, Sendable {
+struct NavItem: TemplateContext, Sendable {
     var title: String
     var href: String
     var current: Bool
@@ -31,6 +34,11 @@ struct NavItem: MustacheParent, Sendable {
     /// parts this item's `current` decides.
     var mark: String?
 
+    static var computedNames: [String: any Decodable.Type] {
+        ["url": String.self, "folder": Bool.self, "closes": [Bool].self, NavigationMemo.markKey: String.self]
+    }
+    static var hiddenNames: Set<String> { ["isFolder", "mark"] }
+
     func child(named key: String) -> Any? {
         switch key {
         case "expanded": return self.expanded
@@ -52,7 +60,7 @@ struct NavItem: MustacheParent, Sendable {
 
 /// What every page's head and navigation use; page contexts hold one and
 /// pass it the names they do not have.
-struct Chrome: MustacheParent, Sendable {
+struct Chrome: TemplateContext, Sendable {
     var siteTitle: String
     var root: String
     var stylesheet: String
@@ -65,7 +73,12 @@ struct Chrome: MustacheParent, Sendable {
     var navigationHTML: String?
     /// Where `nav` comes from when it is made only if a template reads it
     /// outside the memoized partial (most pages never do).
-    var navItems: (@Sendable () -> [NavItem])?
+    var navItems: LazyNavItems?
+
+    static var computedNames: [String: any Decodable.Type] {
+        ["nav": [NavItem].self, "navList": [NavItem].self, "titleIsSite": Bool.self]
+    }
+    static var hiddenNames: Set<String> { ["navItems"] }
 
     func child(named key: String) -> Any? {
         switch key {
@@ -73,8 +86,8 @@ struct Chrome: MustacheParent, Sendable {
         case "root": return root
         case "stylesheet": return stylesheet
         case "script": return script
-        case "nav": return Navigation.tree(navItems?() ?? nav)
-        case "navList": return navItems?() ?? nav
+        case "nav": return Navigation.tree(navItems?.make() ?? nav)
+        case "navList": return navItems?.make() ?? nav
         case "navigationHTML": return navigationHTML
         // A page titled as the site says so (the home page): <title> then
         // names the site once, not "Rowmotion — Rowmotion".
@@ -82,6 +95,26 @@ struct Chrome: MustacheParent, Sendable {
         default: return nil
         }
     }
+}
+
+/// The navigation's items, made only when a template reads them.
+struct LazyNavItems: Decodable, Sendable {
+    let make: @Sendable () -> [NavItem]
+
+    init(_ make: @escaping @Sendable () -> [NavItem]) { self.make = make }
+
+    /// For the schema: no items.
+    init(from decoder: any Decoder) { make = { [] } }
+}
+
+/// A page's front matter as templates read it: keys nobody lists.
+struct TemplateParams: Decodable, OpenTemplateValue {
+    var values: [String: Any]
+
+    init(_ values: [String: Any]) { self.values = values }
+
+    /// For the schema: none.
+    init(from decoder: any Decoder) { values = [:] }
 }
 
 /// A page context that holds the chrome (and so may carry memoized navigation).
@@ -102,7 +135,7 @@ struct PageContext {
     /// matter names one and the Markdown has no `h1` of its own.
     var showTitle = false
     /// The front matter's other keys, as templates read them.
-    var params: [String: Any] = [:]
+    var params = TemplateParams([:])
 }
 
 struct PlayerView {
@@ -177,7 +210,7 @@ struct IndexContext {
     var changes: ChangesLink?
 }
 
-struct ChangesLink: MustacheParent {
+struct ChangesLink: TemplateContext {
     var href: String
     var text: String
 
@@ -191,7 +224,7 @@ struct ChangesLink: MustacheParent {
 }
 
 /// changes.html: what animates differently since the baseline.
-struct ChangesContext: ChromeCarrying, MustacheParent {
+struct ChangesContext: ChromeCarrying, TemplateContext {
     var chrome: Chrome
     var title: String
     var description: String?
@@ -199,6 +232,9 @@ struct ChangesContext: ChromeCarrying, MustacheParent {
     var summary: String
     var examples: [ChangeView]
     var pages: [PageChangeView]
+
+    static var computedNames: [String: any Decodable.Type] { ["hasPages": Bool.self] }
+    static var flattenedNames: Set<String> { ["chrome"] }
 
     func child(named key: String) -> Any? {
         switch key {
@@ -214,7 +250,7 @@ struct ChangesContext: ChromeCarrying, MustacheParent {
     }
 }
 
-struct ChangeView: MustacheParent {
+struct ChangeView: TemplateContext {
     var name: String
     var title: String
     var kind: String
@@ -249,7 +285,7 @@ struct ChangeView: MustacheParent {
     }
 }
 
-struct StepChangeView: MustacheParent {
+struct StepChangeView: TemplateContext {
     var step: Int
     var label: String
     var summary: String
@@ -257,6 +293,8 @@ struct StepChangeView: MustacheParent {
     var listingHTML: String
     /// The step on the example's page (`#step-N`), where it still has it.
     var href: String?
+
+    static var computedNames: [String: any Decodable.Type] { ["hasListing": Bool.self] }
 
     func child(named key: String) -> Any? {
         switch key {
@@ -272,7 +310,7 @@ struct StepChangeView: MustacheParent {
     }
 }
 
-struct PageChangeView: MustacheParent {
+struct PageChangeView: TemplateContext {
     var title: String
     var href: String?
     var kind: String
@@ -291,7 +329,10 @@ struct PageChangeView: MustacheParent {
 }
 
 
-extension PageContext: MustacheParent {
+extension PageContext: TemplateContext {
+    static var computedNames: [String: any Decodable.Type] { ["titleIsSite": Bool.self] }
+    static var flattenedNames: Set<String> { ["chrome"] }
+
     func child(named key: String) -> Any? {
         switch key {
         case "title": return self.title
@@ -299,13 +340,13 @@ extension PageContext: MustacheParent {
         case "description": return self.description
         case "content": return self.content
         case "showTitle": return self.showTitle
-        case "params": return self.params
+        case "params": return self.params.values
         default: return chrome.child(named: key)
         }
     }
 }
 
-extension PlayerView: MustacheParent {
+extension PlayerView: TemplateContext {
     func child(named key: String) -> Any? {
         switch key {
         case "name": return self.name
@@ -327,7 +368,7 @@ extension PlayerView: MustacheParent {
     }
 }
 
-extension BatchView: MustacheParent {
+extension BatchView: TemplateContext {
     func child(named key: String) -> Any? {
         switch key {
         case "number": return self.number
@@ -339,7 +380,7 @@ extension BatchView: MustacheParent {
     }
 }
 
-extension StepView: MustacheParent {
+extension StepView: TemplateContext {
     func child(named key: String) -> Any? {
         switch key {
         case "number": return self.number
@@ -353,7 +394,9 @@ extension StepView: MustacheParent {
     }
 }
 
-extension ExampleContext: MustacheParent {
+extension ExampleContext: TemplateContext {
+    static var flattenedNames: Set<String> { ["chrome"] }
+
     func child(named key: String) -> Any? {
         switch key {
         case "title": return self.title
@@ -370,7 +413,7 @@ extension ExampleContext: MustacheParent {
     }
 }
 
-extension CardView: MustacheParent {
+extension CardView: TemplateContext {
     func child(named key: String) -> Any? {
         switch key {
         case "title": return self.title
@@ -382,7 +425,10 @@ extension CardView: MustacheParent {
     }
 }
 
-extension IndexContext: MustacheParent {
+extension IndexContext: TemplateContext {
+    static var computedNames: [String: any Decodable.Type] { ["titleIsSite": Bool.self] }
+    static var flattenedNames: Set<String> { ["chrome"] }
+
     func child(named key: String) -> Any? {
         switch key {
         case "title": return self.title
@@ -398,7 +444,7 @@ extension IndexContext: MustacheParent {
 
 /// A filmstrip's size, and the box around the frame of the step a review
 /// starts at, in the filmstrip's pixels.
-struct FilmstripMarkView: MustacheParent {
+struct FilmstripMarkView: TemplateContext {
     var width: Int
     var height: Int
     var step: Int

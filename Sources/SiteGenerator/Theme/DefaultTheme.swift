@@ -33,8 +33,6 @@ public struct Theme: Sendable {
     /// contexts whose chrome carries it.
     var memoLibrary: MustacheLibrary?
     public var assets: [String: String] = [:]
-    /// Templates whose names have been checked against a full context.
-    let checked = CheckedTemplates()
 
     /// The places a theme file is looked for, first match wins: the
     /// project's templates folder, then the built-in default.
@@ -111,6 +109,9 @@ public struct Theme: Sendable {
             memo["nav"] = memoTemplate
             theme.memoLibrary = MustacheLibrary(templates: memo)
         }
+        // Mustache renders a misspelt name as nothing: every name every
+        // template uses must be one its context has.
+        if let first = TemplateCheck.check(theme: theme).first { throw first }
         return theme
     }
 
@@ -130,20 +131,8 @@ public struct Theme: Sendable {
         return SourceLocation(file: file, line: line, column: column)
     }
 
-    /// Renders `template` with `context`, after checking that every name the
-    /// template (and its partials) uses exists in the context: Mustache
-    /// would otherwise render a misspelt name as nothing.
-    /// The names are checked for the first renders of each template: contexts
-    /// are typed, so a context that fills every section proves them all, and
-    /// a section that stays empty (a nil optional) cannot be checked anyway.
+    /// Renders `template` with `context` (whose names `load` checked).
     public func render(_ template: String, _ context: Any) throws(Diagnostic) -> String {
-        if checked.needsCheck(template) {
-            var problems: [Diagnostic] = []
-            var skipped = false
-            TemplateCheck.check(template: template, theme: self, scopes: [context], problems: &problems, skipped: &skipped, depth: 0)
-            if let first = problems.first { throw first }
-            checked.record(template, complete: !skipped)
-        }
         if let memoLibrary, let carrier = context as? any ChromeCarrying, carrier.chrome.navigationHTML != nil {
             return memoLibrary.render(context, withTemplate: template) ?? ""
         }
@@ -152,98 +141,159 @@ public struct Theme: Sendable {
 }
 
 /// Finds names a template uses that its context does not have, following
-/// Mustache's context stack through sections and into partials.
+/// Mustache's context stack through sections and into partials, over the
+/// context types' schema (no page needs to render first, and a section a
+/// build leaves empty is checked as well).
 enum TemplateCheck {
+    /// The templates pages are rendered with, and their contexts; `head`
+    /// and `nav` are partials.
+    static var roots: [(template: String, context: any TemplateContext.Type)] {
+        [("page", PageContext.self), ("index", IndexContext.self), ("example", ExampleContext.self),
+         ("changes", ChangesContext.self), ("player", PlayerView.self)]
+    }
+    static let schema = ContextSchema(roots: roots.map(\.context))
+
+    /// Every name of every template, from each root template's context.
+    static func check(theme: Theme) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        var reported = Set<String>()
+        for root in roots {
+            var walk = Walk(theme: theme, problems: [])
+            walk.check(template: root.template, stack: [Scope(shape: schema.shape(of: root.context), deeper: false)])
+            // A partial checked under two roots reports a name once.
+            for problem in walk.problems where reported.insert(problem.description).inserted { problems.append(problem) }
+        }
+        return problems
+    }
+
+    /// One level of the context stack: what it holds, and whether the
+    /// section that pushed it went one step down into the data (a list or
+    /// context named by the innermost context above it, not by one further
+    /// out, which would start over), which is how a partial that includes
+    /// itself ends.
+    struct Scope {
+        var shape: ContextShape
+        var deeper: Bool
+    }
+
+    struct Walk {
+        let theme: Theme
+        var problems: [Diagnostic]
+        /// The partials being checked, outermost first, with the stack's
+        /// height when each was entered.
+        var active: [(name: String, height: Int)] = []
+        /// Partials already checked with a given innermost shape.
+        var visited: Set<String> = []
+
+        mutating func check(template: String, stack entry: [Scope]) {
+            let fileName = template + ".mustache"
+            guard let text = theme.texts[fileName] else { return }
+            active.append((template, entry.count))
+            defer { active.removeLast() }
+            var stack = entry
+            // Sections whose name is unknown are skipped to their closing tag.
+            var skipping: [String] = []
+            var sections: [(name: String, pushed: Bool)] = []
+            for tag in theme.tags[fileName] ?? TemplateCheck.tags(in: text) {
+                let name = tag.name
+                let location = theme.location(of: fileName, line: tag.line, column: tag.column)
+                switch tag.kind {
+                case "!", "=": continue
+                case "/":
+                    if skipping.last == name { skipping.removeLast() } else if sections.last?.name == name {
+                        if sections.removeLast().pushed { stack.removeLast() }
+                    }
+                    continue
+                default: break
+                }
+                guard skipping.isEmpty else {
+                    if tag.kind == "#" || tag.kind == "^" { skipping.append(name) }
+                    continue
+                }
+                if tag.kind == ">" {
+                    include(name, at: location, stack: stack)
+                    continue
+                }
+                guard name != "." else {
+                    if tag.kind == "#" || tag.kind == "^" { sections.append((name, false)) }
+                    continue
+                }
+                guard let (shape, fromTop) = resolve(name, in: stack) else {
+                    problems.append(.error("unknown-template-variable", at: location,
+                                           "the template uses '\(name)', which its context does not have"))
+                    if tag.kind == "#" || tag.kind == "^" { skipping.append(name) }
+                    continue
+                }
+                switch tag.kind {
+                case "#":
+                    // Inside the section, the value (a list's element) is on top.
+                    var element = shape
+                    var descends = fromTop
+                    if case .list(let inner) = shape { element = inner } else if shape == .scalar { descends = false }
+                    stack.append(Scope(shape: element, deeper: descends))
+                    sections.append((name, true))
+                case "^":
+                    sections.append((name, false))
+                default: break
+                }
+            }
+        }
+
+        mutating func include(_ name: String, at location: SourceLocation, stack: [Scope]) {
+            guard theme.texts[name + ".mustache"] != nil else {
+                problems.append(.error("unknown-partial", at: location, "the template includes a partial '\(name)' the theme does not have"))
+                return
+            }
+            if let entered = active.last(where: { $0.name == name }) {
+                // Partials that include each other on the same data never
+                // end (rendering them overflowed the stack); a recursion
+                // over a tree (`{{#children}}{{> nav}}`) ends with the data,
+                // if every section since goes down (text and flags aside).
+                let sections = stack[entered.height...].filter { $0.shape != .scalar }
+                guard !sections.isEmpty, sections.allSatisfy(\.deeper) else {
+                    problems.append(.error("recursive-partial", at: location,
+                                           "the partial '\(name)' is included within itself without end (on the same data); "
+                                               + "include a partial inside a section over nested data, such as {{#children}}"))
+                    return
+                }
+            }
+            guard active.count < TemplateCheck.partialDepth, visited.insert("\(name) \(stack.last.map { "\($0.shape)" } ?? "")").inserted else { return }
+            check(template: name, stack: stack)
+        }
+
+        /// What a name gives, and whether the innermost context (a scope
+        /// that is not text or a flag) has it; a
+        /// dotted name is looked up part by part, a transform's argument
+        /// (`uppercased(title)`) as the name.
+        func resolve(_ name: String, in stack: [Scope]) -> (ContextShape, Bool)? {
+            var name = Substring(name)
+            if let open = name.firstIndex(of: "("), name.last == ")" {
+                name = name[name.index(after: open)..<name.index(before: name.endIndex)]
+            }
+            let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard let head = parts.first, !head.isEmpty else { return nil }
+            let innermost = stack.lastIndex { $0.shape != .scalar } ?? 0
+            for (offset, scope) in stack.enumerated().reversed() {
+                guard var shape = TemplateCheck.schema.lookup(head, in: scope.shape) else { continue }
+                for part in parts.dropFirst() {
+                    switch shape {
+                    case .object:
+                        guard let inner = TemplateCheck.schema.lookup(part, in: shape) else { return nil }
+                        shape = inner
+                    case .open: break
+                    // Mustache reads a list's or a scalar's own members
+                    // (`count`, `first`); the schema does not list them.
+                    case .list, .scalar: shape = .open
+                    }
+                }
+                return (shape, offset == innermost)
+            }
+            return nil
+        }
+    }
+
     /// How deep partials may include partials.
     static let partialDepth = 32
-
-    static func check(template: String, theme: Theme, scopes: [Any], problems: inout [Diagnostic], skipped: inout Bool, depth: Int) {
-        let fileName = template + ".mustache"
-        guard depth < partialDepth, let text = theme.texts[fileName] else { return }
-        var stack = scopes
-        // Sections whose contents cannot be checked (empty lists, optionals
-        // that are nil) are skipped until their closing tag.
-        var skipping: [String] = []
-        var sections: [String] = []
-        for tag in theme.tags[fileName] ?? tags(in: text) {
-            let name = tag.name
-            switch tag.kind {
-            case "!", "=": continue
-            case "/":
-                if skipping.last == name { skipping.removeLast() } else if sections.last == name {
-                    sections.removeLast()
-                    stack.removeLast()
-                }
-                continue
-            default: break
-            }
-            guard skipping.isEmpty else {
-                if tag.kind == "#" || tag.kind == "^" { skipping.append(name) }
-                continue
-            }
-            if tag.kind == ">" {
-                if theme.texts[name + ".mustache"] == nil {
-                    problems.append(.error("unknown-partial", at: theme.location(of: fileName, line: tag.line, column: tag.column),
-                                           "the template includes a partial '\(name)' the theme does not have"))
-                } else if depth + 1 >= partialDepth {
-                    // Partials that include each other on the same data
-                    // never end: rendering them overflowed the stack. A
-                    // recursion over a tree (`{{#children}}{{> nav}}`) ends
-                    // with the data, well before this depth.
-                    problems.append(.error("recursive-partial", at: theme.location(of: fileName, line: tag.line, column: tag.column),
-                                           "the partial '\(name)' is included within itself without end (more than \(partialDepth) levels "
-                                               + "on the same data); include a partial inside a section over nested data, such as {{#children}}"))
-                } else {
-                    check(template: name, theme: theme, scopes: stack, problems: &problems, skipped: &skipped, depth: depth + 1)
-                }
-                continue
-            }
-            guard name != "." else { continue }
-            let head = String(name.split(separator: ".").first ?? Substring(name))
-            guard let value = lookup(head, in: stack) else {
-                problems.append(.error("unknown-template-variable", at: theme.location(of: fileName, line: tag.line, column: tag.column),
-                                       "the template uses '\(name)', which its context does not have"))
-                if tag.kind == "#" || tag.kind == "^" { skipping.append(name) }
-                continue
-            }
-            guard tag.kind == "#" || tag.kind == "^" else { continue }
-            // Inside the section, the value (or a list's first element) is on
-            // top of the stack; an empty list or a nil cannot be checked.
-            if tag.kind == "^" {
-                sections.append(name)
-                stack.append(stack.last!)
-            } else if let element = sectionScope(value) {
-                sections.append(name)
-                stack.append(element)
-            } else {
-                skipping.append(name)
-                skipped = true
-            }
-        }
-    }
-
-    /// The value a name has in the innermost scope that has it.
-    static func lookup(_ name: String, in stack: [Any]) -> Any? {
-        for scope in stack.reversed() {
-            // As rendering does: a context answers for itself when it can.
-            if let parent = scope as? MustacheParent {
-                if let value = parent.child(named: name) { return value }
-                // A stored optional that is nil is still a name the context has.
-                if Mirror(reflecting: scope).children.contains(where: { $0.label == name }) { return Optional<Any>.none as Any }
-                continue
-            }
-            for child in Mirror(reflecting: scope).children where child.label == name { return child.value }
-            if let dictionary = scope as? [String: Any], let value = dictionary[name] { return value }
-        }
-        return nil
-    }
-
-    static func sectionScope(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional { return mirror.children.first.map { sectionScope($0.value) } ?? nil }
-        if mirror.displayStyle == .collection { return mirror.children.first?.value }
-        return value
-    }
 
     struct Tag {
         var kind: Character?
@@ -287,18 +337,5 @@ enum TemplateCheck {
             i += 1
         }
         return result
-    }
-}
-
-/// Which templates have been checked, shared by the threads that render: a
-/// template is done after a check that skipped no section, or after a few.
-final class CheckedTemplates: @unchecked Sendable {
-    private var checks: [String: Int] = [:]
-    private let lock = NSLock()
-    static let enough = 8
-
-    func needsCheck(_ name: String) -> Bool { lock.withLock { checks[name, default: 0] < Self.enough } }
-    func record(_ name: String, complete: Bool) {
-        lock.withLock { checks[name] = complete ? Self.enough : checks[name, default: 0] + 1 }
     }
 }

@@ -1,0 +1,128 @@
+import Foundation
+import Mustache
+@testable import SiteGenerator
+import Testing
+
+/// A context whose switch forgets a field: what the schema test must catch.
+private struct Forgetful: TemplateContext {
+    var title: String
+    var subtitle: String?
+    var items: [ForgetfulItem]
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "title": return title
+        case "items": return items
+        default: return nil
+        }
+    }
+}
+
+private struct ForgetfulItem: TemplateContext {
+    var label: String
+    var isOpen: Bool
+
+    static var computedNames: [String: any Decodable.Type] { ["open": Bool.self] }
+    static var hiddenNames: Set<String> { ["isOpen"] }
+
+    func child(named key: String) -> Any? {
+        key == "label" ? label : nil
+    }
+}
+
+@Suite struct ContextSchemaTests {
+    /// Every name a template may use in any context of the theme is one
+    /// the context's switch answers: a field added to a context and not to
+    /// its `child(named:)` fails here instead of rendering as nothing.
+    @Test func everyNameOfEveryContext_isAnsweredByItsSwitch() {
+        #expect(ContextSchema.unansweredNames(roots: TemplateCheck.roots.map(\.context)) == [])
+    }
+
+    @Test func aFieldTheSwitchForgets_isFound_inNestedContextsAndComputedNames() {
+        #expect(ContextSchema.unansweredNames(roots: [Forgetful.self]) == ["Forgetful.subtitle", "ForgetfulItem.open"])
+    }
+
+    /// The names come from the types: stored properties, the chrome's names
+    /// on the page itself, computed names; not working state.
+    @Test func schema_listsStoredFlattenedAndComputedNames_notHiddenOnes() throws {
+        let schema = TemplateCheck.schema
+        let page = schema.shape(of: PageContext.self)
+        for name in ["title", "content", "showTitle", "siteTitle", "root", "script", "titleIsSite", "navigationHTML"] {
+            #expect(schema.lookup(name, in: page) == .scalar, "\(name)")
+        }
+        #expect(schema.lookup("params", in: page) == .open)
+        for hidden in ["chrome", "navItems", "isFolder", "mark", "titel"] {
+            #expect(schema.lookup(hidden, in: page) == nil, "\(hidden)")
+        }
+        let nav = try #require(schema.lookup("navList", in: page))
+        guard case .list(let item) = nav else { Issue.record("navList is \(nav)"); return }
+        #expect(schema.lookup("folder", in: item) == .scalar)
+        #expect(schema.lookup("closes", in: item) == .list(.scalar))
+        #expect(schema.lookup("children", in: item) == nav)
+        #expect(schema.lookup("isFolder", in: item) == nil)
+        let example = schema.shape(of: ExampleContext.self)
+        guard case .list(let step)? = schema.lookup("steps", in: example),
+              case .list(let batch)? = schema.lookup("batches", in: step) else {
+            Issue.record("steps.batches")
+            return
+        }
+        #expect(schema.lookup("callsHTML", in: batch) == .scalar)
+    }
+
+    static func diagnostics(_ templates: [(String, String)]) throws -> [String] {
+        let project = try FixtureProject(files: [("site/index.md", "# Home\n"), ("site/other.md", "# Other\n")]
+            + templates.map { ("templates/\($0.0)", $0.1) })
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        let folder = project.root.appendingPathComponent("templates").path
+        return site.diagnostics.map { $0.description.replacingOccurrences(of: folder, with: "templates") }
+    }
+
+    /// A build without `--baseline` never renders `changes` nor fills
+    /// `index`'s `changes` link; their names are checked all the same.
+    @Test func namesInSectionsABuildLeavesEmpty_areChecked() throws {
+        let index = try Self.diagnostics([
+            ("index.mustache", "{{title}}{{#changes}}<a href=\"{{hreff}}\">{{text}}</a>{{/changes}}{{{content}}}\n"),
+        ])
+        #expect(index.contains("templates/index.mustache:1:31: error: the template uses 'hreff', which its context does not have"))
+        let changes = try Self.diagnostics([("changes.mustache", "{{#pages}}{{sorce}}{{/pages}}\n")])
+        #expect(changes.contains("templates/changes.mustache:1:11: error: the template uses 'sorce', which its context does not have"))
+    }
+
+    /// Names resolve through the stack as Mustache resolves them: a
+    /// section's element first, then the contexts around it; dotted names
+    /// part by part; a transform's argument.
+    @Test func namesResolveThroughTheStack_dottedNamesAndTransforms() throws {
+        let good = try Self.diagnostics([
+            ("page.mustache", "{{#navList}}{{title}} {{siteTitle}} {{#children}}{{url}}{{/children}}{{/navList}}"
+                + "{{params.any.depth}} {{uppercased(title)}} {{#showTitle}}{{title}}{{/showTitle}}{{{content}}}\n"),
+            ("example.mustache", "{{#player}}{{> player}}{{/player}}{{player.title}}{{#steps}}{{#batches}}{{number}}{{label}}{{siteTitle}}{{/batches}}{{/steps}}\n"),
+        ])
+        #expect(good.filter { $0.contains("error") } == [])
+        let dotted = try Self.diagnostics([("page.mustache", "{{#navList}}{{content.x}}{{/navList}}{{player.title}}\n")])
+        #expect(dotted.contains("templates/page.mustache:1:38: error: the template uses 'player.title', which its context does not have"))
+        let transform = try Self.diagnostics([("page.mustache", "{{title}}{{lowercased(titel)}}\n")])
+        #expect(transform.contains("templates/page.mustache:1:10: error: the template uses 'lowercased(titel)', which its context does not have"))
+    }
+
+    /// A partial may include itself over nested data (the tree's
+    /// `children`), never on the same data nor by starting over from a
+    /// list further out (which Mustache would walk without end).
+    @Test func aPartialOverNestedData_mayIncludeItself_butNotOnTheSameData() throws {
+        let quiet = [("index.mustache", "{{title}}{{{content}}}\n"), ("example.mustache", "{{title}}\n"), ("changes.mustache", "{{title}}\n")]
+        let tree = try Self.diagnostics(quiet + [
+            ("page.mustache", "<ul>{{#nav}}{{> nav}}{{/nav}}</ul>{{{content}}}\n"),
+            ("nav.mustache", "<li>{{title}}{{#children}}<ul>{{#title}}{{> nav}}{{/title}}</ul>{{/children}}</li>\n"),
+        ])
+        #expect(tree.filter { $0.contains("error") } == [], "\(tree)")
+        let startsOver = try Self.diagnostics(quiet + [
+            ("page.mustache", "<ul>{{#nav}}{{> nav}}{{/nav}}</ul>{{{content}}}\n"),
+            ("nav.mustache", "<li>{{title}}{{#navList}}{{#children}}{{> nav}}{{/children}}{{/navList}}</li>\n"),
+        ])
+        #expect(startsOver.contains { $0.hasPrefix("templates/nav.mustache:1:39: error: the partial 'nav' is included within itself without end") },
+                "\(startsOver)")
+        let same = try Self.diagnostics([("nav.mustache", "<ul>{{#nav}}{{> nav}}{{/nav}}</ul>\n")])
+        #expect(same.contains { $0.hasPrefix("templates/nav.mustache:1:13: error: the partial 'nav' is included within itself without end") },
+                "\(same)")
+    }
+}
