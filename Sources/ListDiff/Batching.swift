@@ -64,6 +64,9 @@ struct Planner {
     /// By old flat row: kept by identity but deleted and inserted, because
     /// its old section is deleted or its new one inserted (rules 13, 14).
     var reinserted: [Bool]
+    /// Whether any row moves or is re-inserted: when none does, a row's
+    /// part in the batch is read off the identity map alone.
+    var rowsOnlyInsertedOrDeleted = true
 
     init(map: IdentityMap, prefer: MoveDirection?, strategy: DiffStrategy = .minimalMoves) {
         self.map = map
@@ -104,8 +107,17 @@ struct Planner {
             hintChanged = [Bool](repeating: false, count: map.oldRowCount)
             for flat in map.hintChangedRows { hintChanged[Int(flat)] = true }
         }
+        // New sections whose inserted rows the walk below need not look for.
+        var insertsCounted = [Bool](repeating: false, count: map.newSectionCount)
         for section in 0..<map.oldSectionCount {
             let target = map.oldSectionToNew[section]
+            if target >= 0, let inOrder = keptInPlace(section: section, target: target) {
+                // Only inserts and deletes, or a reorder within the section.
+                if !inOrder.rowsStay { sectionHasRowOps[section] = true }
+                insertsCounted[target] = true
+                if !inOrder.ordered { moveMinimally(inSection: section, hintChanged: hintChanged) }
+                continue
+            }
             var previous = -1
             var inOrder = true
             for old in map.oldSectionStarts[section]..<map.oldSectionStarts[section + 1] {
@@ -120,10 +132,12 @@ struct Planner {
                     // UIKit cannot move a row out of a deleted section or into
                     // an inserted one (rules 13, 14): delete and insert it.
                     reinserted[old] = true
+                    rowsOnlyInsertedOrDeleted = false
                     if target >= 0 { sectionHasRowOps[section] = true }
                     if newSectionsOld >= 0 { sectionHasRowOps[newSectionsOld] = true }
                 } else if newSection != target {
                     if strategy == .deletesAndInserts { reinserted[old] = true } else { rowMoved[old] = true }
+                    rowsOnlyInsertedOrDeleted = false
                     sectionHasRowOps[section] = true
                     sectionHasRowOps[newSectionsOld] = true
                 } else {
@@ -134,9 +148,43 @@ struct Planner {
             // Rows that stayed in order need no subsequence at all.
             if !inOrder { moveMinimally(inSection: section, hintChanged: hintChanged) }
         }
-        for new in 0..<map.newRowCount where map.newToOld[new] < 0 {
-            let oldSection = map.newSectionToOld[Int(map.newSectionOf[new])]
-            if oldSection >= 0 { sectionHasRowOps[oldSection] = true }
+        for section in 0..<map.newSectionCount where !insertsCounted[section] {
+            let oldSection = map.newSectionToOld[section]
+            guard oldSection >= 0 else { continue }
+            for new in map.newSectionStarts[section]..<map.newSectionStarts[section + 1] where map.newToOld[new] < 0 {
+                sectionHasRowOps[oldSection] = true
+                break
+            }
+        }
+    }
+
+    /// For a kept section whose rows all stay in it or are deleted, and
+    /// whose new section takes rows from no other (the usual case, one
+    /// section or sections that keep their rows): whether its kept rows
+    /// keep their order, and whether every row stays (nothing deleted or
+    /// inserted). Nil when a row comes or goes elsewhere; read off the
+    /// map's two arrays without the section lookups of the general walk.
+    func keptInPlace(section: Int, target: Int) -> (ordered: Bool, rowsStay: Bool)? {
+        let newStart = map.newSectionStarts[target], newEnd = map.newSectionStarts[target + 1]
+        let oldStart = map.oldSectionStarts[section], oldEnd = map.oldSectionStarts[section + 1]
+        return map.oldToNew.withUnsafeBufferPointer { oldToNew in
+            map.newToOld.withUnsafeBufferPointer { newToOld in
+                var previous = -1, kept = 0
+                var ordered = true
+                for old in oldStart..<oldEnd {
+                    let new = Int(oldToNew[old])
+                    guard new >= 0 else { continue }
+                    if new < newStart || new >= newEnd { return nil }
+                    if new < previous { ordered = false }
+                    previous = new
+                    kept += 1
+                }
+                // Every kept row of the new section must come from this one.
+                var arriving = 0
+                for new in newStart..<newEnd where newToOld[new] >= 0 { arriving += 1 }
+                guard arriving == kept else { return nil }
+                return (ordered, kept == oldEnd - oldStart && kept == newEnd - newStart && ordered)
+            }
         }
     }
 
@@ -176,6 +224,7 @@ struct Planner {
         }
         for t in members.indices where moving[t] {
             if strategy == .deletesAndInserts { reinserted[members[t]] = true } else { rowMoved[members[t]] = true }
+            rowsOnlyInsertedOrDeleted = false
             sectionHasRowOps[section] = true
         }
     }
@@ -287,6 +336,7 @@ struct Planner {
     /// Every row that does not simply stay: new rows in new order, then
     /// deleted rows in old order.
     func classification(changedSection: [Bool]) -> [PlannedRow] {
+        if rowsOnlyInsertedOrDeleted { return insertsDeletesAndReloads() }
         var rows: [PlannedRow] = []
         // Kept rows come in new order, so changes are looked up by old index.
         let isChanged = Set(map.changedRows)
@@ -307,6 +357,36 @@ struct Planner {
         }
         for old in 0..<map.oldRowCount where map.oldToNew[old] < 0 {
             rows.append(PlannedRow(old: Int32(old), new: -1, kind: .deleted))
+        }
+        return rows
+    }
+}
+
+extension Planner {
+    /// `classification` when no row moves or is re-inserted: inserted rows
+    /// and reloaded ones in new order, then deleted rows in old order, read
+    /// off the identity map's arrays.
+    func insertsDeletesAndReloads() -> [PlannedRow] {
+        var rows: [PlannedRow] = []
+        // Changed rows come in old order; kept rows keep their order within
+        // a section, but sections may move: sorted by new index.
+        var reloads = map.changedRows.map { PlannedRow(old: $0, new: map.oldToNew[Int($0)], kind: .reloaded) }
+        if map.oldSectionToNew.indices.contains(where: { sectionMoved[$0] }) { reloads.sort { $0.new < $1.new } }
+        var nextReload = 0
+        map.newToOld.withUnsafeBufferPointer { newToOld in
+            for new in 0..<newToOld.count where newToOld[new] < 0 {
+                while nextReload < reloads.count && Int(reloads[nextReload].new) < new {
+                    rows.append(reloads[nextReload])
+                    nextReload += 1
+                }
+                rows.append(PlannedRow(old: -1, new: Int32(new), kind: .inserted))
+            }
+        }
+        rows += reloads[nextReload...]
+        map.oldToNew.withUnsafeBufferPointer { oldToNew in
+            for old in 0..<oldToNew.count where oldToNew[old] < 0 {
+                rows.append(PlannedRow(old: Int32(old), new: -1, kind: .deleted))
+            }
         }
         return rows
     }
@@ -366,6 +446,15 @@ struct DirectBatch: StructuralBatch {
         // come with it (listing them would break rule 18).
         for section in 0..<map.oldSectionCount where planner.sectionHasRowOps[section] {
             let start = map.oldSectionStarts[section]
+            if planner.rowsOnlyInsertedOrDeleted {
+                // Nothing moves: the deleted rows are the ones with no new row.
+                map.oldToNew.withUnsafeBufferPointer { oldToNew in
+                    for old in start..<map.oldSectionStarts[section + 1] where oldToNew[old] < 0 {
+                        batch.rowDeletes.append(RowPath(section: section, row: old - start))
+                    }
+                }
+                continue
+            }
             for old in start..<map.oldSectionStarts[section + 1] {
                 let new = Int(map.oldToNew[old])
                 if new < 0 || planner.reinserted[old] {
@@ -379,6 +468,14 @@ struct DirectBatch: StructuralBatch {
             let oldSection = map.newSectionToOld[section]
             guard oldSection >= 0 && planner.sectionHasRowOps[oldSection] else { continue }
             let start = map.newSectionStarts[section]
+            if planner.rowsOnlyInsertedOrDeleted {
+                map.newToOld.withUnsafeBufferPointer { newToOld in
+                    for new in start..<map.newSectionStarts[section + 1] where newToOld[new] < 0 {
+                        batch.rowInserts.append(RowPath(section: section, row: new - start))
+                    }
+                }
+                continue
+            }
             for new in start..<map.newSectionStarts[section + 1] {
                 let old = Int(map.newToOld[new])
                 if old < 0 || planner.reinserted[old] {

@@ -200,6 +200,16 @@ protocol RowIdentities {
     func hash(at flat: Int) -> Int
     func id(at flat: Int, equals other: Self, at otherFlat: Int) -> Bool
     func id(at flat: Int) -> ID
+    /// The first row of `other` in `range` whose id is the id at `flat`.
+    func firstIndex(ofIDAt flat: Int, in other: Self, among range: Range<Int>) -> Int?
+}
+
+extension RowIdentities {
+    @inlinable
+    func firstIndex(ofIDAt flat: Int, in other: Self, among range: Range<Int>) -> Int? {
+        for index in range where id(at: flat, equals: other, at: index) { return index }
+        return nil
+    }
 }
 
 /// The rows of a one-section snapshot.
@@ -211,6 +221,35 @@ struct RowBuffer<Row: DiffableRow>: RowIdentities {
     @inlinable func hash(at flat: Int) -> Int { rows[flat].id.hashValue }
     @inlinable func id(at flat: Int, equals other: Self, at otherFlat: Int) -> Bool { rows[flat].id == other.rows[otherFlat].id }
     @inlinable func id(at flat: Int) -> Row.ID { rows[flat].id }
+
+    /// For text ids, rows are first told apart by their length and first
+    /// eight bytes, read in place: a string comparison's calls cost more
+    /// than the comparison itself, and this runs once per kept row.
+    @inlinable
+    func firstIndex(ofIDAt flat: Int, in other: Self, among range: Range<Int>) -> Int? {
+        guard Row.ID.self == String.self else {
+            for index in range where id(at: flat, equals: other, at: index) { return index }
+            return nil
+        }
+        let target = unsafeBitCast(rows[flat].id, to: String.self)
+        let count = target.utf8.count
+        let head = target.utf8.withContiguousStorageIfAvailable { RowBuffer.head($0) }
+        for index in range {
+            let candidate = unsafeBitCast(other.rows[index].id, to: String.self)
+            guard candidate.utf8.count == count else { continue }
+            if let head, let other = candidate.utf8.withContiguousStorageIfAvailable({ RowBuffer.head($0) }), other != head { continue }
+            if candidate == target { return index }
+        }
+        return nil
+    }
+
+    /// Up to the first eight bytes, as one integer.
+    @inlinable
+    static func head(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var value: UInt64 = 0
+        for index in 0..<min(8, bytes.count) { value |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        return value
+    }
 }
 
 /// The rows of a snapshot of several sections.
@@ -584,14 +623,11 @@ func rejectDuplicates<Identities: RowIdentities>(
             }
         }
     }
-    for trimmed in ranges.newTrimmed {
-        for end in trimmed {
-            for id in ids {
-                if let flat = id.new {
-                    if newIDs.id(at: flat, equals: newIDs, at: end) { throw newDuplicate(flat, end) }
-                } else if let flat = id.old, oldIDs.id(at: flat, equals: newIDs, at: end) {
-                    throw oldDuplicate(flat, Int(map.newToOld[end]))
-                }
+    for id in ids {
+        let (side, flat) = id.new.map { (newIDs, $0) } ?? (oldIDs, id.old!)
+        for trimmed in ranges.newTrimmed {
+            if let end = side.firstIndex(ofIDAt: flat, in: newIDs, among: trimmed) {
+                throw id.new != nil ? newDuplicate(flat, end) : oldDuplicate(flat, Int(map.newToOld[end]))
             }
         }
     }
