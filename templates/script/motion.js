@@ -1,0 +1,333 @@
+// A list on the page and the motion of one batch on it: the surface its
+// rows are laid out in, and a batch played from the model's timeline as
+// Web Animations (held, sped up or stopped on demand).
+import { layout, scrollForChanges, timeline, trace } from './model.js';
+import { REDUCED, arrange, arrivingLabel, describeSection, fillRow, footerPart, ghostOf, headerPart, keyframes, leavingLabel, makeRow, makeSection, partElement, viewsByKey } from './view.js';
+
+// A list in `host`: its content element and what it shows. The sections
+// the page's HTML already shows (the first snapshot) are adopted as they
+// are, elements and all, and read back as the state they show.
+// The list's content is two boxes: `frame` has the content's height (which
+// animates) and `container`, a box of no height pinned to its top, holds
+// the sections, so a height that changes every frame does not lay out
+// every row again every frame.
+// The page's HTML has the two boxes already (the default theme's does), so
+// adopting them moves no row: moving them would lay every row out again.
+export function makeSurface(host) {
+  let frame = host.firstElementChild, container = frame && frame.firstElementChild;
+  const adopted = frame && frame.classList.contains('rowmotion-sections') && container && container.classList.contains('rowmotion-content');
+  if (!adopted) {
+    frame = document.createElement('div');
+    frame.className = 'rowmotion-sections';
+    container = frame.appendChild(document.createElement('div'));
+    container.className = 'rowmotion-content';
+  }
+  let state = [], views = [];
+  Array.prototype.slice.call((adopted ? container : host).children).forEach(function (el) {
+    if (!el.hasAttribute('data-section-id')) return;
+    const section = { id: el.getAttribute('data-section-id'), header: null, footer: null, items: [] };
+    const view = { el: el, header: null, footer: null, rows: [] };
+    Array.prototype.forEach.call(el.children, function (child) {
+      if (child.hasAttribute('data-item-id')) {
+        view.rows.push(child);
+        section.items.push({ id: child.getAttribute('data-item-id'), fields: Array.prototype.map.call(child.children, function (span) {
+          const slot = span.getAttribute('data-slot');
+          if (slot) return [span.getAttribute('data-field'), slot === 'image' || slot === 'accessory' ? span.getAttribute('data-value') : span.textContent, slot];
+          return [span.getAttribute('data-field'), span.textContent];
+        }) });
+      } else if (child.classList.contains('rowmotion-header')) {
+        view.header = child;
+        section.header = child.textContent;
+      } else if (child.classList.contains('footer')) {
+        view.footer = child;
+        section.footer = child.textContent;
+      }
+    });
+    state.push(section);
+    views.push(view);
+    if (!adopted) container.appendChild(el);
+  });
+  if (!adopted) host.replaceChildren(frame);
+  const surface = { host: host, frame: frame, container: container, shown: null, known: new WeakMap(), width: -1 };
+  if (views.length) surface.shown = { state: state, views: views, laid: null };
+  return surface;
+}
+
+// Heights of the views' parts, from the cache where known; the rest are
+// measured where they are (which lays the list out).
+function heightsOf(surface, views, width) {
+  if (width !== surface.width) { surface.known = new WeakMap(); surface.width = width; }
+  const known = surface.known;
+  function of(el) {
+    if (!el) return 0;
+    let h = known.get(el);
+    if (h === undefined) { h = el.getBoundingClientRect().height; known.set(el, h); }
+    return h;
+  }
+  return views.map(function (view) {
+    return { header: of(view.header), rows: view.rows.map(of), footer: of(view.footer) };
+  });
+}
+
+// Measures cells that are not in the list yet, and copies of cells whose
+// content is about to change, in a small hidden box of the list's width:
+// laying that box out costs what it holds, where measuring in the list
+// would lay out every row of it. Call it before the list is touched.
+function measureAside(surface, elements) {
+  if (!elements.length) return;
+  let box = surface.box;
+  if (!box) {
+    box = surface.box = document.createElement('div');
+    box.className = 'rowmotion-measure';
+    box.setAttribute('aria-hidden', 'true');
+    box.appendChild(document.createElement('div')).className = 'rowmotion-section';
+    surface.host.appendChild(box);
+  }
+  box.style.width = surface.width + 'px';
+  const holder = box.firstChild;
+  elements.forEach(function (el) { holder.appendChild(el); });
+  elements.forEach(function (el) { surface.known.set(el, el.getBoundingClientRect().height); });
+  holder.replaceChildren();
+}
+
+// The end state at once (a jump, or reloadData()). `later` leaves it
+// unmeasured: the content stays in flow, so the list has its height
+// without a layout forced here, and it is measured after the first frame
+// (a 1,000-row page spent its longest load task laying every row out
+// while measuring) or when a batch needs it, whichever comes first.
+export function showState(surface, state, later) {
+  let views = viewsByKey(state, surface.shown && surface.shown.views, surface.shown && surface.shown.state, surface.known);
+  arrange(surface.container, views);
+  surface.shown = { state: state, views: views, laid: null };
+  if (!later) { relayout(surface); return; }
+  surface.frame.setAttribute('data-unmeasured', '');
+  surface.frame.style.height = '';
+  requestAnimationFrame(function () { setTimeout(function () { if (!surface.shown.laid) relayout(surface); }, 0); });
+}
+
+// Lays the shown state out (again, when the width changed).
+export function relayout(surface) {
+  if (!surface.shown) return;
+  const laid = layout(surface.shown.state, heightsOf(surface, surface.shown.views, surface.frame.clientWidth));
+  surface.frame.style.height = laid.height + 'px';
+  surface.frame.removeAttribute('data-unmeasured');
+  surface.shown.laid = laid;
+}
+
+// iOS's scroll indicator, over the rows while the list scrolls and a
+// moment after: the list has no scrollbar of its own (no gutter cuts the
+// separators or narrows the cells).
+export function showScrolling(player, list) {
+  const bar = document.createElement('div');
+  bar.className = 'rowmotion-indicator';
+  bar.setAttribute('aria-hidden', 'true');
+  player.appendChild(bar);
+  let hide = null;
+  list.addEventListener('scroll', function () {
+    let shown = list.clientHeight, total = list.scrollHeight;
+    if (total <= shown + 1) return;
+    const length = Math.max(24, shown * shown / total);
+    bar.style.height = length + 'px';
+    bar.style.top = (list.offsetTop + 2 + (shown - length - 4) * list.scrollTop / (total - shown)) + 'px';
+    bar.style.left = (list.offsetLeft + list.offsetWidth - 6) + 'px';
+    bar.setAttribute('data-shown', '');
+    clearTimeout(hide);
+    hide = setTimeout(function () { bar.removeAttribute('data-shown'); }, 700);
+  }, { passive: true });
+}
+
+function maxHeightOf(element) {
+  const value = parseFloat(getComputedStyle(element).maxHeight);
+  return isFinite(value) ? value : Infinity;
+}
+
+// What plays on `surface`, a batch at a time: `play` starts one from what
+// is shown, `stop` ends it where it is, `running` is what plays
+// ({animations, ghosts, lifted}) or null.
+export function makeMotion(element, list, surface, data) {
+  let running = null;
+
+  // Ends the batch on screen now: no animation, copy or lift is left.
+  function stop() {
+    if (!running) return;
+    const stopping = running;
+    running = null;
+    stopping.animations.forEach(function (animation) { animation.cancel(); });
+    stopping.ghosts.forEach(function (ghost) { ghost.remove(); });
+    stopping.lifted.forEach(function (el) { el.style.zIndex = ''; el.removeAttribute('data-rowmotion-part'); el.removeAttribute('data-moving'); });
+    surface.container.querySelectorAll('[data-path]').forEach(function (el) { el.removeAttribute('data-path'); });
+    element.removeAttribute('data-playing-batch');
+  }
+
+  // Plays one batch from what is shown. Resolves when it has settled, or
+  // at once when it was stopped (a newer call took over).
+  function play(batch, info, changed, how) {
+    if (!surface.shown.laid) relayout(surface);
+    let before = surface.shown;
+    const traced = trace(before.state, batch);
+    const inspect = element.hasAttribute('data-rowmotion-inspect');
+    // What the list's geometry is, read before anything is written (one
+    // layout at most, none when a frame has been drawn since the last write).
+    const width = surface.frame.clientWidth;
+    const viewport = { top: list.scrollTop, maxHeight: maxHeightOf(list) };
+    if (width !== surface.width) { surface.known = new WeakMap(); surface.width = width; }
+    // The old cells that leave. A leaving row is copied now, before its
+    // cell is refilled; the cells of a leaving section are copied when the
+    // timeline shows them (none of them is refilled by this batch).
+    const copies = new Map();
+    function copy(s, type, r, el) { if (el) copies.set(s + ':' + type + ':' + r, el.cloneNode(true)); }
+    function later(s, type, r, el) { if (el) copies.set(s + ':' + type + ':' + r, el); }
+    traced.leftSections.forEach(function (left) {
+      const view = before.views[left.from];
+      later(left.from, 'header', -1, view.header);
+      view.rows.forEach(function (row, r) { later(left.from, 'row', r, row); });
+      later(left.from, 'footer', -1, view.footer);
+    });
+    traced.leftRows.forEach(function (left) { copy(left.from[0], 'row', left.from[1], before.views[left.from[0]].rows[left.from[1]]); });
+
+    // The new state's elements: each row keeps its element wherever it
+    // goes. Reloaded rows are refilled after the new cells are measured.
+    const refills = [];
+    let views = traced.state.map(function (section, a) {
+      const how = traced.sections[a];
+      const old = how.how === 'stay' || how.how === 'move' ? before.views[how.from] : null;
+      const view = { el: old ? old.el : makeSection(section), header: null, footer: null, rows: [] };
+      view.header = headerPart(old && old.header, section, surface.known);
+      view.footer = footerPart(old && old.footer, section, surface.known);
+      describeSection(view, section, a);
+      view.rows = section.items.map(function (row, r) {
+        const from = traced.rows[a][r];
+        if (!from.from) return makeRow(row);
+        let line = before.views[from.from[0]].rows[from.from[1]];
+        if (from.how === 'reload') refills.push({ line: line, row: row });
+        return line;
+      });
+      return view;
+    });
+    let fresh = [], copiesToMeasure = [];
+    views.forEach(function (view) {
+      [view.header].concat(view.rows, [view.footer]).forEach(function (el) {
+        if (el && !el.isConnected && !surface.known.has(el)) fresh.push(el);
+      });
+    });
+    refills.forEach(function (refill) {
+      const copy = refill.line.cloneNode(true);
+      if (fillRow(copy, refill.row)) { refill.copy = copy; copiesToMeasure.push(copy); }
+    });
+    measureAside(surface, fresh.concat(copiesToMeasure));
+    refills.forEach(function (refill) {
+      fillRow(refill.line, refill.row);
+      if (refill.copy) surface.known.set(refill.line, surface.known.get(refill.copy));
+      (changed[refill.row.id] || []).forEach(function (name) {
+        const field = refill.line.querySelector('[data-field="' + CSS.escape(name) + '"]');
+        if (field) field.setAttribute('data-changed', '');
+      });
+    });
+    arrange(surface.container, views);
+    const laid = layout(traced.state, heightsOf(surface, views, width));
+    // The change must be in sight: scrolled to before anything moves,
+    // while the list still has the old state's height.
+    // In plain style a pinned header covers the list's top.
+    const cover = element.hasAttribute('data-table-style') ? 0 : before.laid.sections.reduce(function (most, section) {
+      return section.header ? Math.max(most, section.header.h) : most;
+    }, 0);
+    const scrollTo = scrollForChanges(traced, before.laid, laid, { top: viewport.top, maxHeight: viewport.maxHeight, cover: cover });
+    if (scrollTo !== null) { list.scrollTop = scrollTo; viewport.top = scrollTo; }
+    surface.frame.style.height = laid.height + 'px';
+    surface.shown = { state: traced.state, views: views, laid: laid };
+
+    const t = how.timing;
+    const plan = timeline({ trace: traced, before: before.laid, after: laid, styles: data.animations,
+      width: width, viewport: viewport });
+    if (how.held) plan.parts.forEach(function (part) {
+      if (part.type !== 'row' || part.side !== 'new') return;
+      let text = arrivingLabel(traced, part.s, part.r);
+      if (text) partElement(views, part).setAttribute('data-path', text);
+    });
+    function labelLeaving(ghost, part) {
+      let text = how.held && part.type === 'row' ? leavingLabel(traced, part) : null;
+      if (text) ghost.setAttribute('data-path', text);
+    }
+    element.setAttribute('data-playing-batch', String(info.batch + 1));
+    // Told once the batch's animations exist (held or running).
+    function started() {
+      element.dispatchEvent(new CustomEvent('rowmotion:batch', { bubbles: true, detail: {
+        step: info.step, batch: info.batch, batchCount: info.count, role: batch.role,
+        duration: t.duration, easing: t.easing, spring: t.curve ? how.spring : null, scrolledTo: scrollTo, timeline: plan } }));
+    }
+
+    const ongoing = { animations: [], ghosts: [], lifted: [] };
+    running = ongoing;
+    if (REDUCED) {
+      // No motion: tint what changed, with a label, then settle.
+      plan.parts.forEach(function (part) {
+        if (part.side !== 'new' || part.type !== 'row') return;
+        let el = partElement(views, part);
+        if (part.role === 'insert') el.setAttribute('data-change', 'inserted');
+        else if (part.role === 'reload-new') el.setAttribute('data-change', 'reloaded');
+        else if (part.role === 'move' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-change', 'moved');
+      });
+      // What leaves is marked where it was and fades there, without
+      // moving: a deletion leaves a trace as the other changes do.
+      plan.parts.forEach(function (part) {
+        if (part.side !== 'old' || part.role !== 'delete') return;
+        const source = copies.get(part.s + ':' + part.type + ':' + part.r);
+        if (!source) return;
+        const ghost = ghostOf(source, part.frames[0].y);
+        if (part.type === 'row') ghost.setAttribute('data-change', 'deleted');
+        labelLeaving(ghost, part);
+        ghost.style.zIndex = String(part.z);
+        surface.container.appendChild(ghost);
+        ongoing.ghosts.push(ghost);
+        ongoing.animations.push(ghost.animate([{ opacity: 1 }, { opacity: 1, offset: 0.5 }, { opacity: 0 }], t));
+      });
+      // The batch's time, kept by an animation that changes nothing, so
+      // that holding, scrubbing and the speed act on it like on motion.
+      ongoing.animations.push(surface.frame.animate([{ opacity: 1 }, { opacity: 1 }], t));
+      ongoing.animations.forEach(function (animation) {
+        animation.playbackRate = how.speed;
+        if (how.held) animation.pause();
+      });
+      started();
+      return Promise.all(ongoing.animations.map(function (a) { return a.finished.catch(function () {}); })).then(function () {
+        if (running === ongoing) stop();
+      });
+    }
+    plan.parts.forEach(function (part, k) {
+      let el;
+      if (part.side === 'old') {
+        const source = copies.get(part.s + ':' + part.type + ':' + part.r);
+        if (!source) return;
+        el = ghostOf(source, part.frames[0].y);
+        labelLeaving(el, part);
+        surface.container.appendChild(el);
+        ongoing.ghosts.push(el);
+      } else {
+        el = partElement(views, part);
+        if (!part.shown && !inspect) return;
+        ongoing.lifted.push(el);
+      }
+      if (inspect) el.setAttribute('data-rowmotion-part', String(k));
+      // Every part on screen is stacked as the model says, moving or not:
+      // a row that stays covers a section sliding away behind it.
+      if (part.shown) el.style.zIndex = String(part.z);
+      if (!part.animated) return;
+      const base = part.side === 'old' ? part.frames[0].y : part.frames[part.frames.length - 1].y;
+      if (part.role === 'move' && traced.rows[part.s] && part.type === 'row' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-moving', '');
+      ongoing.animations.push(el.animate(keyframes(part, base), t));
+    });
+    ongoing.animations.push(surface.frame.animate(plan.height.map(function (frame) {
+      return { offset: frame.offset, height: frame.h + 'px' };
+    }), t));
+    ongoing.animations.forEach(function (animation) {
+      animation.playbackRate = how.speed;
+      if (how.held) animation.pause();
+    });
+    started();
+    return Promise.all(ongoing.animations.map(function (a) { return a.finished.catch(function () {}); })).then(function () {
+      if (running === ongoing) stop();
+    });
+  }
+
+  return { play: play, stop: stop, get running() { return running; } };
+}
