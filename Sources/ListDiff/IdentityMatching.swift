@@ -171,13 +171,31 @@ func matchRows<SectionID, Row>(
     old: Snapshot<SectionID, Row>, new: Snapshot<SectionID, Row>, duplicates: DuplicatePolicy,
     into map: inout IdentityMap
 ) throws(ListDiffError) {
+    let seed = IntegerHash.seed()
     // The usual case, one section on each side, reads ids straight out of the
     // row buffers; copying them out costs a retain and a release per string.
     if old.sections.count == 1 && new.sections.count == 1 {
         let failure: ListDiffError? = old.sections[0].rows.withUnsafeBufferPointer { oldRows in
             new.sections[0].rows.withUnsafeBufferPointer { newRows in
                 do throws(ListDiffError) {
-                    try matchRows(old: RowBuffer(rows: oldRows), new: RowBuffer(rows: newRows),
+                    try matchRows(old: RowBuffer(rows: oldRows, seed: seed), new: RowBuffer(rows: newRows, seed: seed),
+                                  duplicates: duplicates, into: &map)
+                    return nil
+                } catch { return error }
+            }
+        }
+        if let failure { throw failure }
+    } else if _isPOD(Row.ID.self) {
+        // Several sections, ids that are plain bytes (integers, UUIDs): they
+        // are copied out once into one flat array per side, read in place
+        // after that (a row found through its section on every comparison
+        // and hash costs more than the copy). Ids that hold references
+        // (strings) would cost a retain and a release each to copy.
+        let oldIDs = flatIDs(of: old), newIDs = flatIDs(of: new)
+        let failure: ListDiffError? = oldIDs.withUnsafeBufferPointer { oldIDs in
+            newIDs.withUnsafeBufferPointer { newIDs in
+                do throws(ListDiffError) {
+                    try matchRows(old: IDBuffer(ids: oldIDs, seed: seed), new: IDBuffer(ids: newIDs, seed: seed),
                                   duplicates: duplicates, into: &map)
                     return nil
                 } catch { return error }
@@ -216,9 +234,14 @@ extension RowIdentities {
 @usableFromInline
 struct RowBuffer<Row: DiffableRow>: RowIdentities {
     @usableFromInline let rows: UnsafeBufferPointer<Row>
-    @inlinable init(rows: UnsafeBufferPointer<Row>) { self.rows = rows }
+    @usableFromInline let seed: Int
+    @inlinable init(rows: UnsafeBufferPointer<Row>, seed: Int) { (self.rows, self.seed) = (rows, seed) }
     @inlinable var count: Int { rows.count }
-    @inlinable func hash(at flat: Int) -> Int { rows[flat].id.hashValue }
+    @inlinable
+    func hash(at flat: Int) -> Int {
+        if Row.ID.self == Int.self { return IntegerHash.mix(unsafeBitCast(rows[flat].id, to: Int.self), seed: seed) }
+        return rows[flat].id.hashValue
+    }
     @inlinable func id(at flat: Int, equals other: Self, at otherFlat: Int) -> Bool { rows[flat].id == other.rows[otherFlat].id }
     @inlinable func id(at flat: Int) -> Row.ID { rows[flat].id }
 
@@ -250,6 +273,59 @@ struct RowBuffer<Row: DiffableRow>: RowIdentities {
         for index in 0..<min(8, bytes.count) { value |= UInt64(bytes[index]) << (8 * UInt64(index)) }
         return value
     }
+}
+
+/// The hash the position tables use: an id's own `hashValue`, except for
+/// `Int` ids, whose bits are mixed with a seed drawn once per diff from
+/// `Hasher` (random per process) by splitmix64's finalizer, a bijection
+/// whose low bits depend on every bit of the id: a few multiplications
+/// instead of SipHash, with ids an adversary picks no likelier to collide
+/// in the table's low bits than random ones, since the seed is unknown.
+@usableFromInline
+enum IntegerHash {
+    @inlinable
+    static func seed() -> Int {
+        var hasher = Hasher()
+        hasher.combine(0x5EED)
+        return hasher.finalize()
+    }
+
+    @inlinable
+    static func mix(_ id: Int, seed: Int) -> Int {
+        var z = UInt64(bitPattern: Int64(id ^ seed))
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(bitPattern: UInt(z ^ (z >> 31)))
+    }
+}
+
+/// Every row's id, section after section.
+@inlinable
+func flatIDs<SectionID, Row>(of snapshot: Snapshot<SectionID, Row>) -> [Row.ID] {
+    var ids: [Row.ID] = []
+    var count = 0
+    for section in snapshot.sections { count += section.rows.count }
+    ids.reserveCapacity(count)
+    for section in snapshot.sections {
+        for row in section.rows { ids.append(row.id) }
+    }
+    return ids
+}
+
+/// Ids in one flat buffer (a snapshot of several sections, copied out).
+@usableFromInline
+struct IDBuffer<ID: Hashable>: RowIdentities {
+    @usableFromInline let ids: UnsafeBufferPointer<ID>
+    @usableFromInline let seed: Int
+    @inlinable init(ids: UnsafeBufferPointer<ID>, seed: Int) { (self.ids, self.seed) = (ids, seed) }
+    @inlinable var count: Int { ids.count }
+    @inlinable
+    func hash(at flat: Int) -> Int {
+        if ID.self == Int.self { return IntegerHash.mix(unsafeBitCast(ids[flat], to: Int.self), seed: seed) }
+        return ids[flat].hashValue
+    }
+    @inlinable func id(at flat: Int, equals other: Self, at otherFlat: Int) -> Bool { ids[flat] == other.ids[otherFlat] }
+    @inlinable func id(at flat: Int) -> ID { ids[flat] }
 }
 
 /// The rows of a snapshot of several sections.
