@@ -49,6 +49,12 @@ GENERATORS = {
     "long-field-name": (lambda n: with_example('{"cell": {"title": "' + "f" * n + '"}, "steps": [{"items": [{"id": "a", "g": 1}]}]}'), 30_000),
     "headings-and-broken-links": (lambda n: page("# T\n\n" + "".join(f"## heading number {i}\n\n" for i in range(n))
                                                  + "".join(f"[x](#missing-heading-{i})\n\n" for i in range(n))), 4_000),
+    # A theme is a file a pull request adds too: sections nested deep, with
+    # names each looked up through every level, checked when it loads.
+    "template-deep-sections": (lambda n: {**page("# T\n"), "templates/page.mustache":
+                               "{{#navList}}" * n + "{{siteTitle}}" * n + "{{/navList}}" * n + "{{{content}}}\n"}, 100_000),
+    "template-deep-sections-other-delimiters": (lambda n: {**page("# T\n"), "templates/page.mustache":
+                                                "{{=<% %>=}}" + "<%#navList%>" * n + "<%/navList%>" * n + "<%&content%>\n"}, 100_000),
     "missing-cell-fields": (lambda n: with_example(
         '{"cell": {"hide": [' + ", ".join(f'"missing{i}"' for i in range(100)) + ']}, "steps": [{"items": ['
         + ", ".join('{"id": "r%d", %s}' % (j, ", ".join(f'"f{j}_{i}": {i}' for i in range(999))) for j in range(n)) + "]}]}"), 200),
@@ -99,6 +105,28 @@ def test_the_reported_input_builds_quickly_with_located_diagnostics(tmp_path, na
     site = folder / "_site" / "index.html"
     if site.exists():
         assert site.stat().st_size < 32 << 20, f"{name}: a page of {site.stat().st_size} bytes"
+
+
+@pytest.mark.parametrize("name, column", [("template-deep-sections", 1201), ("template-deep-sections-other-delimiters", 1212)])
+def test_sections_nested_past_the_engines_stack_are_a_located_error(tmp_path, name, column):
+    """swift-mustache parses a section inside a section by recursion: 100,000
+    nested sections crashed the build (signal 11) before the theme check."""
+    folder = tmp_path / name
+    write_project(folder, GENERATORS[name][0](100_000))
+    result = subprocess.run([str(BINARY), "build"], cwd=folder, capture_output=True, timeout=60, preexec_fn=limited(MEMORY_LIMIT))
+    assert result.returncode == 1, result.stderr.decode()[:2000]
+    assert result.stderr.decode().startswith(f"templates/page.mustache:1:{column}: error: sections nest more than 100 deep here")
+
+
+def test_a_theme_file_over_the_size_limit_is_an_error_not_read(tmp_path):
+    folder = tmp_path / "big-theme"
+    write_project(folder, page("# T\n"))
+    (folder / "templates").mkdir()
+    with open(folder / "templates" / "head.mustache", "wb") as big:
+        big.truncate(65 << 20)
+    result = subprocess.run([str(BINARY), "build"], cwd=folder, capture_output=True, timeout=60, preexec_fn=limited(MEMORY_LIMIT))
+    assert result.returncode == 1
+    assert result.stderr.decode().startswith("templates/head.mustache:1:1: error: the file is 65 MiB; files are limited to 64 MiB")
 
 
 def test_a_table_over_the_caps_is_text_with_a_warning(tmp_path):

@@ -64,7 +64,7 @@ public struct Theme: Sendable {
                     // An override that is there but cannot be read is an
                     // error, never a silent fall back to the built-in file.
                     do {
-                        found = (String(decoding: try FileContents.read(path, limit: nil), as: UTF8.self), place)
+                        found = (String(decoding: try FileContents.read(path, limit: SnapshotLimits.standard.fileBytes), as: UTF8.self), place)
                     } catch {
                         throw .error("theme", at: SourceLocation(file: path, line: 1, column: 1), error.message)
                     }
@@ -85,7 +85,12 @@ public struct Theme: Sendable {
             }
             if fileName.hasSuffix(".mustache") {
                 let name = String(fileName.dropLast(".mustache".count))
-                theme.tags[fileName] = TemplateCheck.tags(in: text)
+                let tags = TemplateCheck.tags(in: text)
+                theme.tags[fileName] = tags
+                if let deep = TemplateCheck.tooDeep(tags) {
+                    throw .error("template-syntax", at: theme.location(of: fileName, line: deep.line, column: deep.column),
+                                 "sections nest more than \(TemplateCheck.sectionDepth) deep here")
+                }
                 do {
                     templates[name] = try MustacheTemplate(string: ByteHTMLEscaping.pragma + text)
                 } catch let error as MustacheTemplate.ParserError {
@@ -159,7 +164,7 @@ enum TemplateCheck {
         var reported = Set<String>()
         for root in roots {
             var walk = Walk(theme: theme, problems: [])
-            walk.check(template: root.template, stack: [Scope(shape: schema.shape(of: root.context), deeper: false)])
+            walk.check(template: root.template, stack: [Scope(shape: schema.shape(of: root.context), deeper: false, below: nil)])
             // A partial checked under two roots reports a name once.
             for problem in walk.problems where reported.insert(problem.description).inserted { problems.append(problem) }
         }
@@ -174,6 +179,19 @@ enum TemplateCheck {
     struct Scope {
         var shape: ContextShape
         var deeper: Bool
+        /// Up to this level, how many levels are contexts or lists (not
+        /// text or flags), and how many of those start over: a partial's
+        /// recursion is judged from two levels' counts, not by walking the
+        /// levels between (a theme of deep sections stays linear).
+        var contexts = 0
+        var restarts = 0
+
+        init(shape: ContextShape, deeper: Bool, below: Scope?) {
+            (self.shape, self.deeper) = (shape, deeper)
+            let counts = shape != .scalar
+            contexts = (below?.contexts ?? 0) + (counts ? 1 : 0)
+            restarts = (below?.restarts ?? 0) + (counts && !deeper ? 1 : 0)
+        }
     }
 
     struct Walk {
@@ -195,6 +213,8 @@ enum TemplateCheck {
             var skipping: [String] = []
             var sections: [(name: String, pushed: Bool)] = []
             for tag in theme.tags[fileName] ?? TemplateCheck.tags(in: text) {
+                // The theme is refused at its first problem.
+                guard problems.isEmpty else { return }
                 let name = tag.name
                 let location = theme.location(of: fileName, line: tag.line, column: tag.column)
                 switch tag.kind {
@@ -230,7 +250,7 @@ enum TemplateCheck {
                     var element = shape
                     var descends = fromTop
                     if case .list(let inner) = shape { element = inner } else if shape == .scalar { descends = false }
-                    stack.append(Scope(shape: element, deeper: descends))
+                    stack.append(Scope(shape: element, deeper: descends, below: stack.last))
                     sections.append((name, true))
                 case "^":
                     sections.append((name, false))
@@ -249,8 +269,8 @@ enum TemplateCheck {
                 // end (rendering them overflowed the stack); a recursion
                 // over a tree (`{{#children}}{{> nav}}`) ends with the data,
                 // if every section since goes down (text and flags aside).
-                let sections = stack[entered.height...].filter { $0.shape != .scalar }
-                guard !sections.isEmpty, sections.allSatisfy(\.deeper) else {
+                let (top, entry) = (stack[stack.count - 1], stack[entered.height - 1])
+                guard top.contexts > entry.contexts, top.restarts == entry.restarts else {
                     problems.append(.error("recursive-partial", at: location,
                                            "the partial '\(name)' is included within itself without end (on the same data); "
                                                + "include a partial inside a section over nested data, such as {{#children}}"))
@@ -307,15 +327,20 @@ enum TemplateCheck {
         let characters = Array(text)
         var result: [Tag] = []
         var line = 1, column = 1, i = 0
-        func starts(_ token: String, at position: Int) -> Bool {
-            let token = Array(token)
-            return position + token.count <= characters.count && Array(characters[position..<position + token.count]) == token
+        // The delimiters, which a `{{=<% %>=}}` tag changes (the template
+        // engine follows them: so must every check of the tags).
+        var open: [Character] = ["{", "{"], close: [Character] = ["}", "}"]
+        func starts(_ token: [Character], at position: Int) -> Bool {
+            guard position + token.count <= characters.count else { return false }
+            for offset in token.indices where characters[position + offset] != token[offset] { return false }
+            return true
         }
         while i < characters.count {
-            if starts("{{", at: i) {
-                let triple = starts("{{{", at: i)
-                let closing = triple ? "}}}" : "}}"
-                let contentStart = i + (triple ? 3 : 2)
+            if starts(open, at: i) {
+                // `{{{name}}}`, or `{name}` inside other delimiters: unescaped.
+                let triple = starts(["{"], at: i + open.count)
+                let closing = triple ? ["}"] + close : close
+                let contentStart = i + open.count + (triple ? 1 : 0)
                 var end = contentStart
                 while end < characters.count && !starts(closing, at: end) { end += 1 }
                 guard end < characters.count else { break }
@@ -324,6 +349,10 @@ enum TemplateCheck {
                 if let first = content.first, "#^/!>&=".contains(first) {
                     kind = first
                     content = String(content.dropFirst()).trimmingCharacters(in: .whitespaces)
+                }
+                if kind == "=" {
+                    let parts = content.hasSuffix("=") ? content.dropLast().split(separator: " ") : []
+                    if parts.count == 2 { (open, close) = (Array(parts[0]), Array(parts[1])) }
                 }
                 result.append(Tag(kind: kind, name: content, line: line, column: column))
                 let next = end + closing.count
@@ -337,5 +366,24 @@ enum TemplateCheck {
             i += 1
         }
         return result
+    }
+
+    /// How deep sections may nest: the template engine parses (and
+    /// renders) a section inside a section by recursion, and a theme of
+    /// 100,000 nested sections overflowed the stack.
+    static let sectionDepth = 100
+
+    /// The first tag that nests sections deeper than `sectionDepth`.
+    static func tooDeep(_ tags: [Tag]) -> Tag? {
+        var depth = 0
+        for tag in tags {
+            if tag.kind == "#" || tag.kind == "^" {
+                depth += 1
+                if depth > sectionDepth { return tag }
+            } else if tag.kind == "/" {
+                depth = max(0, depth - 1)
+            }
+        }
+        return nil
     }
 }
