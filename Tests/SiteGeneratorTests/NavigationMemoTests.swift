@@ -116,7 +116,9 @@ struct NavigationMemoTests {
                 case 0: return ["<li>", "</li>", " ", "|", "\n", "<a class=\"on\">"].randomElement(using: &random)!
                 case 1: return "{{\(names.randomElement(using: &random)!)}}"
                 case 2: return "{{{\(names.randomElement(using: &random)!)}}}"
-                case 3:
+                // Inside an item, the whole list again is refused (its
+                // renders would multiply): only the item's own children.
+                case 3 where !inItem:
                     let list = ["nav", "navList"].randomElement(using: &random)!
                     return "{{#\(list)}}\(body(depth + 1, inItem: true)){{/\(list)}}"
                 case 4 where inItem: return "{{#children}}\(body(depth + 1, inItem: true)){{/children}}"
@@ -124,7 +126,7 @@ struct NavigationMemoTests {
                     let kind = Bool.random(using: &random) ? "#" : "^"
                     let name = ["current", "current", "expanded", "title", "closes", "folder"].randomElement(using: &random)!
                     return "{{\(kind)\(name)}}\(body(depth + 1, inItem: true)){{/\(name)}}"
-                default: return "{{#nav}}<li>{{title}}</li>{{/nav}}"
+                default: return inItem ? "<li>{{title}}</li>" : "{{#nav}}<li>{{title}}</li>{{/nav}}"
                 }
             }.joined()
         }

@@ -118,6 +118,20 @@ def test_sections_nested_past_the_engines_stack_are_a_located_error(tmp_path, na
     assert result.stderr.decode().startswith(f"templates/page.mustache:1:{column}: error: sections nest more than 100 deep here")
 
 
+def test_a_list_repeated_inside_itself_is_a_located_error_not_an_endless_render(tmp_path):
+    """`{{#navList}}` inside `{{#navList}}` renders the whole navigation for
+    each of its items: 30 pages nested 12 deep are 30^12 renders (the build
+    never ended). A list may nest only inside its own element (`children`)."""
+    folder = tmp_path / "nested-lists"
+    files = {f"site/p{i}.md": f"# Page {i}\n" for i in range(30)}
+    files["templates/page.mustache"] = "{{#navList}}<li>{{title}}" * 12 + "</li>{{/navList}}" * 12 + "{{{content}}}\n"
+    write_project(folder, files)
+    result = subprocess.run([str(BINARY), "build"], cwd=folder, capture_output=True, timeout=20, preexec_fn=limited(MEMORY_LIMIT))
+    assert result.returncode == 1, result.stderr.decode()[:2000]
+    assert result.stderr.decode().startswith(
+        "templates/page.mustache:1:26: error: the section 'navList' repeats a whole list for each element of the list around it")
+
+
 def test_a_theme_file_over_the_size_limit_is_an_error_not_read(tmp_path):
     folder = tmp_path / "big-theme"
     write_project(folder, page("# T\n"))

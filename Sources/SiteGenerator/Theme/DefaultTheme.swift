@@ -185,9 +185,12 @@ enum TemplateCheck {
         /// levels between (a theme of deep sections stays linear).
         var contexts = 0
         var restarts = 0
+        /// Up to this level, how many levels a list's section pushed.
+        var lists = 0
 
-        init(shape: ContextShape, deeper: Bool, below: Scope?) {
+        init(shape: ContextShape, deeper: Bool, below: Scope?, fromList: Bool = false) {
             (self.shape, self.deeper) = (shape, deeper)
+            lists = (below?.lists ?? 0) + (fromList ? 1 : 0)
             let counts = shape != .scalar
             contexts = (below?.contexts ?? 0) + (counts ? 1 : 0)
             restarts = (below?.restarts ?? 0) + (counts && !deeper ? 1 : 0)
@@ -249,8 +252,19 @@ enum TemplateCheck {
                     // Inside the section, the value (a list's element) is on top.
                     var element = shape
                     var descends = fromTop
-                    if case .list(let inner) = shape { element = inner } else if shape == .scalar { descends = false }
-                    stack.append(Scope(shape: element, deeper: descends, below: stack.last))
+                    var isList = false
+                    if case .list(let inner) = shape { (element, isList) = (inner, true) } else if shape == .scalar { descends = false }
+                    // A list named from further out than the element around
+                    // it is the whole list again for every element: nested,
+                    // its renders multiply (30 pages, 12 deep: 30^12). Data
+                    // nests finitely, so a list of the element's own does not.
+                    if isList && !fromTop && stack.last!.lists > 0 {
+                        problems.append(.error("repeated-list", at: location,
+                                               "the section '\(name)' repeats a whole list for each element of the list around it; "
+                                                   + "inside a list, name only lists of its element (such as {{#children}})"))
+                        return
+                    }
+                    stack.append(Scope(shape: element, deeper: descends, below: stack.last, fromList: isList))
                     sections.append((name, true))
                 case "^":
                     sections.append((name, false))
