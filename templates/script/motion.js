@@ -258,6 +258,18 @@ export function makeMotion(element, list, surface, data) {
 
     const ongoing = { animations: [], ghosts: [], lifted: [] };
     running = ongoing;
+    // Every animation at the player's pace, paused where the player
+    // holds; settles once all have finished (or were cancelled).
+    function launch() {
+      ongoing.animations.forEach(function (animation) {
+        animation.playbackRate = how.speed;
+        if (how.held) animation.pause();
+      });
+      started();
+      return Promise.all(ongoing.animations.map(function (a) { return a.finished.catch(function () {}); })).then(function () {
+        if (running === ongoing) stop();
+      });
+    }
     if (REDUCED) {
       // No motion: tint what changed, with a label, then settle.
       plan.parts.forEach(function (part) {
@@ -284,14 +296,7 @@ export function makeMotion(element, list, surface, data) {
       // The batch's time, kept by an animation that changes nothing, so
       // that holding, scrubbing and the speed act on it like on motion.
       ongoing.animations.push(surface.frame.animate([{ opacity: 1 }, { opacity: 1 }], t));
-      ongoing.animations.forEach(function (animation) {
-        animation.playbackRate = how.speed;
-        if (how.held) animation.pause();
-      });
-      started();
-      return Promise.all(ongoing.animations.map(function (a) { return a.finished.catch(function () {}); })).then(function () {
-        if (running === ongoing) stop();
-      });
+      return launch();
     }
     plan.parts.forEach(function (part, k) {
       let el;
@@ -319,14 +324,7 @@ export function makeMotion(element, list, surface, data) {
     ongoing.animations.push(surface.frame.animate(plan.height.map(function (frame) {
       return { offset: frame.offset, height: frame.h + 'px' };
     }), t));
-    ongoing.animations.forEach(function (animation) {
-      animation.playbackRate = how.speed;
-      if (how.held) animation.pause();
-    });
-    started();
-    return Promise.all(ongoing.animations.map(function (a) { return a.finished.catch(function () {}); })).then(function () {
-      if (running === ongoing) stop();
-    });
+    return launch();
   }
 
   return { play: play, stop: stop, get running() { return running; } };
