@@ -9,7 +9,16 @@ import Testing
 func randomPair(seed: UInt64) -> (old: Sections, new: Sections, options: DiffOptions) {
     var random = SeededGenerator(seed: seed)
     var nextID = 0
-    func freshID() -> String { nextID += 1; return "r\(nextID)" }
+    // Some ids hold an "é", after or within their first eight bytes: the
+    // engine's first-bytes shortcut must not tell equal texts apart.
+    func freshID() -> String {
+        nextID += 1
+        switch nextID % 8 {
+        case 3: return "row-\(nextID)-caf\u{E9}"
+        case 6: return "caf\u{E9}-\(nextID)"
+        default: return "r\(nextID)"
+        }
+    }
     let sectionCount = Int.random(in: 0...8, using: &random)
     let rowBudget = Int.random(in: 0...200, using: &random)
     var old: [Section<String, Row>] = (0..<sectionCount).map { index in
@@ -190,6 +199,15 @@ func displacesAReload(_ changeset: Changeset<String, Row>) -> Bool {
     }
 }
 
+/// `text` with each "é" written as "e" and U+0301 COMBINING ACUTE ACCENT.
+func decomposed(_ text: String) -> String {
+    var scalars = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        if scalar == "\u{E9}" { scalars.append(contentsOf: ["e", "\u{301}"]) } else { scalars.append(scalar) }
+    }
+    return String(scalars)
+}
+
 /// Random pairs with one id repeated on one side, wherever it lands: the
 /// engine names the id and two places that hold it on that side. Rows that
 /// keep their place at both ends of a section are compared, not hashed
@@ -204,7 +222,10 @@ struct RepeatedIDPropertyTests {
         var (old, new, options) = randomPair(seed: seed)
         let onNew = Bool.random(using: &random)
         var side = onNew ? new : old
-        guard let copied = side.sections.flatMap(\.rows).randomElement(using: &random) else { return nil }
+        guard var copied = side.sections.flatMap(\.rows).randomElement(using: &random) else { return nil }
+        // The copy spells an "é" as "e" and a combining accent: the same id to
+        // Swift (canonically equivalent), other bytes.
+        if Bool.random(using: &random) { copied.id = decomposed(copied.id) }
         let section = Int.random(in: 0..<side.sections.count, using: &random)
         side.sections[section].rows.insert(copied, at: Int.random(in: 0...side.sections[section].rows.count, using: &random))
         if onNew { new = side } else { old = side }
