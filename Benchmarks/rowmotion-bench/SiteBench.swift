@@ -62,8 +62,12 @@ enum SiteBench {
             let result = SiteBuilder.buildAndWrite(options)
             precondition(result.written != nil, "the benchmark site failed to build: \(result.site.diagnostics.prefix(3))")
         }
+        // The in-memory builds also say where their time goes, phase by phase.
+        let phases = PhaseLog()
+        var logged = options
+        logged.progress = { event in if case let .phase(name, milliseconds) = event { phases.add(name, milliseconds) } }
         let memoryBuild = medianMilliseconds(runs: runs) {
-            precondition(!SiteBuilder.build(options).hasErrors, "the benchmark site failed to build")
+            precondition(!SiteBuilder.build(logged).hasErrors, "the benchmark site failed to build")
         }
         // The floor's bytes: what this build's site holds, every file.
         let outputs = SiteBuilder.build(options).files.sorted { $0.key < $1.key }
@@ -159,6 +163,10 @@ enum SiteBench {
                 print("  hugo              not measured (no hugo on PATH; apt-get install hugo)")
             }
             print("  no-change rebuild \(format(rebuild, digits: 1)) ms  (\(format(100 * rebuild / build, digits: 1))% of a clean build; warm cache)")
+            print("where a build in memory spends its time (each phase's median; × the floor in memory):")
+            for (name, milliseconds) in phases.medians() {
+                print("  \(pad(name, 26)) \(pad(format(milliseconds, digits: 1) + " ms", 10))  \(format(milliseconds / memoryFloor, digits: 2))×")
+            }
             if let side = sideBySide {
                 print("side by side, each tool as a process (median of \(runs)):")
                 print("                    clean build   nothing changed   median page   its navigation")
@@ -170,6 +178,30 @@ enum SiteBench {
                 }
             } else {
                 print("side by side: not measured (no rowmotion binary next to the benchmark; swift build -c release --product rowmotion)")
+            }
+        }
+    }
+
+    /// The phases the builds reported (`BuildEvent.phase`), in the order
+    /// first reported; each build reports each phase once.
+    final class PhaseLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var order: [String] = []
+        private var samples: [String: [Double]] = [:]
+
+        func add(_ name: String, _ milliseconds: Double) {
+            lock.lock()
+            defer { lock.unlock() }
+            if samples[name] == nil { order.append(name) }
+            samples[name, default: []].append(milliseconds)
+        }
+
+        func medians() -> [(name: String, milliseconds: Double)] {
+            lock.lock()
+            defer { lock.unlock() }
+            return order.map { name in
+                let sorted = samples[name, default: []].sorted()
+                return (name, sorted[sorted.count / 2])
             }
         }
     }
