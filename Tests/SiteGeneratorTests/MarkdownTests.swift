@@ -252,6 +252,44 @@ struct SearchIndexTests {
     }
 }
 
+/// The search index is written without Foundation's encoder (which took
+/// longer than libcmark on the whole site); its bytes must stay what
+/// `SafeJSON.encode` gives for the same entries, on any text.
+@Suite("Search index JSON")
+struct SearchIndexJSONTests {
+    /// What the index script was before: the encoder, then the script-safe pass.
+    static func encoded(_ entries: [SearchIndex.Entry]) -> [UInt8] {
+        Array(("window.RowmotionSearchIndex = " + SafeJSON.encode(entries.sorted { $0.u < $1.u }) + ";\n").utf8)
+    }
+
+    static let pieces: [String] = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
+        + ["é", "e\u{301}", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "€", "😀", "\u{FEFF}", "</script>", "<!--", "&amp;", "\\u2028"]
+
+    @Test func everyCharacterAndEscape_isWrittenAsTheEncoderWritesIt() {
+        for piece in Self.pieces {
+            let entry = SearchIndex.Entry(t: "a" + piece + "z", u: "p.html", h: [[piece, "id"]], x: piece + piece)
+            let written = SearchIndex.script([entry]), expected = Self.encoded([entry])
+            #expect(written == expected, "\(Array(piece.unicodeScalars.map(\.value))): \(String(decoding: written, as: UTF8.self))")
+        }
+    }
+
+    @Test func randomEntries_areWrittenAsTheEncoderWritesThem() {
+        let seed: UInt64 = 20_261_125
+        var random = SeededGenerator(seed: seed)
+        for round in 0..<200 {
+            func text() -> String {
+                (0..<Int.random(in: 0...12, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
+            }
+            let entries = (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                SearchIndex.Entry(t: text(), u: text() + ".html", h: (0..<Int.random(in: 0...3, using: &random)).map { _ in [text(), text()] }, x: text())
+            }
+            let written = SearchIndex.script(entries), expected = Self.encoded(entries)
+            #expect(written == expected, "seed \(seed), round \(round): \(String(decoding: written, as: UTF8.self))")
+            if written != expected { return }
+        }
+    }
+}
+
 @Suite("Swift highlighting")
 struct SwiftHighlighterTests {
     @Test func tokens_getTheirClasses_andEverythingIsEscaped() {

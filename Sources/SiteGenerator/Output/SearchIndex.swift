@@ -18,6 +18,8 @@ enum SearchIndex {
         var h: [[String]]
         var x: String
 
+        init(t: String, u: String, h: [[String]], x: String) { (self.t, self.u, self.h, self.x) = (t, u, h, x) }
+
         /// A page's entry: its `h2`–`h4` headings.
         init(output: String, title: String, document: Document) {
             // A page named `javascript:x.md` must still be read as a path.
@@ -28,8 +30,26 @@ enum SearchIndex {
         }
     }
 
-    /// The index script of these entries, in address order.
+    /// The index script of these entries, in address order: the JSON
+    /// `SafeJSON.encode` gives (keys sorted: h, t, u, x), written directly.
     static func script(_ entries: [Entry]) -> [UInt8] {
-        Array(("window.RowmotionSearchIndex = " + SafeJSON.encode(entries.sorted { $0.u < $1.u }) + ";\n").utf8)
+        var json = JSONBytes(capacity: entries.reduce(64) { $0 + $1.x.utf8.count + $1.t.utf8.count + 64 })
+        json.raw("window.RowmotionSearchIndex = [")
+        for (index, entry) in entries.sorted(by: { $0.u < $1.u }).enumerated() {
+            json.raw(index == 0 ? "{\"h\":[" : ",{\"h\":[")
+            for (number, heading) in entry.h.enumerated() {
+                if number > 0 { json.raw(",") }
+                json.strings(heading)
+            }
+            json.raw("],\"t\":")
+            json.string(entry.t)
+            json.raw(",\"u\":")
+            json.string(entry.u)
+            json.raw(",\"x\":")
+            json.string(entry.x)
+            json.raw("}")
+        }
+        json.raw("];\n")
+        return json.bytes
     }
 }
