@@ -119,7 +119,9 @@ struct PositionTable: ~Copyable {
     @inlinable
     deinit { slots.deallocate() }
 
-    @inlinable static var rowBits: Int { 0xFFFF_FFFF }
+    /// The low 32 bits; where `Int` has only 32 (watchOS), all of them:
+    /// then no tag is kept and every probe compares ids, as before tags.
+    @inlinable static var rowBits: Int { Int(truncatingIfNeeded: UInt64(0xFFFF_FFFF)) }
 
     /// The bits of a hash a slot keeps beside its row.
     @inlinable
@@ -384,7 +386,7 @@ enum IntegerHash {
         var z = UInt64(bitPattern: Int64(id ^ seed))
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int(bitPattern: UInt(z ^ (z >> 31)))
+        return Int(truncatingIfNeeded: z ^ (z >> 31))
     }
 }
 
