@@ -19,6 +19,10 @@ from conftest import BINARY, SITE
 
 RANDOM_SEQUENCES = int(os.environ.get("ROWMOTION_FRAME_SEQUENCES", "12"))
 RANDOM_SEED = int(os.environ.get("ROWMOTION_FRAME_SEED", "20261123"))
+# Sequences `make fuzz` found failing, each fixed since: checked on every run.
+# 20261262: a tall deleted row pushed down past the taller layout's edge was
+# cut off by 1.4 px at 75 % (the list's height dipped between two samples).
+FOUND_BY_FUZZ = [20261262]
 STYLES = ["fade", "right", "left", "top", "bottom", "none", "middle", "automatic"]
 
 FRAMES = (Path(__file__).parent / "js" / "frames.js").read_text()
@@ -184,7 +188,7 @@ def random_site(tmp_path_factory):
     (root / "site").mkdir()
     (root / "examples").mkdir()
     (root / "site" / "index.md").write_text("# Random sequences\n")
-    seeds = list(range(RANDOM_SEED, RANDOM_SEED + RANDOM_SEQUENCES))
+    seeds = sorted(set(range(RANDOM_SEED, RANDOM_SEED + RANDOM_SEQUENCES)) | set(FOUND_BY_FUZZ))
     for seed in seeds:
         (root / "examples" / f"random-{seed}.json").write_text(json.dumps(random_sequence(seed)))
     subprocess.run([str(BINARY), "build", "--site", "site", "--examples", "examples", "--out", "_site"],

@@ -297,3 +297,36 @@ test('a spring of damping 1 starts at its velocity and never passes its end; und
   assert.ok(Math.abs(pushed(0.0001) / (0.0001 * 0.5) - 2) < 0.05);
   assert.strictEqual(critical(1), 1);
 });
+
+test('a leaving cell that reaches past the taller layout and comes back is never cut off in between', () => {
+  // Found by `make fuzz` (frames, seed 20261262): a tall row deleted from a
+  // section that a section inserted above pushes down. Its bottom passes
+  // the taller layout's edge mid-way; the list's height, drawn straight
+  // between sampled moments, dipped under it by 1.4 px until the moment
+  // it crosses was sampled too.
+  const tall = { r1: 40, r3: 100, r4: 20, r6: 40, r7: 40, r8: 40 };
+  const heights = (state) => state.map((s) => ({ header: 0, rows: s.items.map((item) => tall[item.id]), footer: 0 }));
+  const state = [section('s0', ['r1', 'r3'])];
+  const batch = batchOf({
+    sections: { insert: [0] }, rows: { delete: [[0, 1]], insert: [[1, 1]] },
+    insertedRows: [row('r4')], newSections: [section('new5', ['r6', 'r7', 'r8'])],
+  });
+  for (const style of ['right', 'left', 'fade', 'bottom', 'top', 'middle', 'automatic']) {
+    const traced = model.trace(state, batch);
+    const t = model.timeline({
+      trace: traced, before: model.layout(state, heights(state)), after: model.layout(traced.state, heights(traced.state)),
+      styles: { insert: 'fade', delete: style, reload: 'fade' }, width: WIDTH, viewport: null,
+    });
+    const ceiling = Math.max(t.from, t.to);
+    for (let k = 0; k <= 1000; k++) {
+      const p = k / 1000;
+      for (const part of t.parts.filter((part) => part.side === 'old')) {
+        const frame = model.sample(part.frames, p);
+        if (!(frame.opacity > 0 && frame.h - frame.clipTop - frame.clipBottom > 0)) continue;
+        const needed = Math.min(ceiling, frame.y + frame.h - frame.clipBottom);
+        const drawn = model.sampleHeight(t.height, p);
+        assert.ok(drawn >= needed - 1e-6, `${style}: at ${p} the list is ${drawn.toFixed(2)} high, the leaving cell reaches ${needed.toFixed(2)}`);
+      }
+    }
+  }
+});

@@ -449,6 +449,20 @@ export function timeline(o) {
   for (let k = 1; k < 20; k++) offsets.add(k / 20);
   parts.forEach(function (part) { part.frames.forEach(function (frame) { offsets.add(frame.offset); }); });
   const ceiling = Math.max(H0, H1);
+  // The height is drawn straight between these offsets. Between two of
+  // them, where no leaving cell's bottom crosses the taller layout's edge,
+  // the straight line never falls below what it must show (the highest of
+  // straight lines, or that edge); so where a bottom crosses it, that
+  // moment is an offset too (without it, a cell reaching past the edge
+  // and coming back was cut off by a pixel or two in between).
+  parts.forEach(function (part) {
+    if (part.side !== 'old') return;
+    for (let k = 1; k < part.frames.length; k++) {
+      const a = part.frames[k - 1], b = part.frames[k];
+      const bottomA = a.y + a.h - a.clipBottom - ceiling, bottomB = b.y + b.h - b.clipBottom - ceiling;
+      if (bottomA * bottomB < 0) offsets.add(a.offset + (b.offset - a.offset) * bottomA / (bottomA - bottomB));
+    }
+  });
   const height = Array.from(offsets).sort(byNumber).map(function (p) {
     let h = H0 + (H1 - H0) * p;
     parts.forEach(function (part) {
