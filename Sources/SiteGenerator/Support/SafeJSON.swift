@@ -29,20 +29,7 @@ public enum SafeJSON {
                 if plain < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<index])) }
             }
             while index < count {
-                let byte = bytes[index]
-                var escape: StaticString?
-                var width = 1
-                switch byte {
-                case UInt8(ascii: "<"): escape = #"\u003C"#
-                case UInt8(ascii: ">"): escape = #"\u003E"#
-                case UInt8(ascii: "&"): escape = #"\u0026"#
-                case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
-                    // U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR.
-                    escape = bytes[index + 2] == 0xA8 ? #"\u2028"# : #"\u2029"#
-                    width = 3
-                default: break
-                }
-                if let escape {
+                if let (escape, width) = scriptEscape(bytes, at: index) {
                     flush()
                     escape.withUTF8Buffer { out.append(contentsOf: $0) }
                     index += width
@@ -53,6 +40,23 @@ public enum SafeJSON {
             }
             flush()
             return String(decoding: out, as: UTF8.self)
+        }
+    }
+}
+
+extension SafeJSON {
+    /// The escape a byte of JSON text needs to sit inside `<script>`, and
+    /// how many bytes it replaces: `<`, `>`, `&`, and U+2028 LINE SEPARATOR
+    /// and U+2029 PARAGRAPH SEPARATOR (for older JavaScript parsers).
+    @inline(__always)
+    static func scriptEscape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (StaticString, Int)? {
+        switch bytes[index] {
+        case UInt8(ascii: "<"): return (#"\u003C"#, 1)
+        case UInt8(ascii: ">"): return (#"\u003E"#, 1)
+        case UInt8(ascii: "&"): return (#"\u0026"#, 1)
+        case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+            return (bytes[index + 2] == 0xA8 ? #"\u2028"# : #"\u2029"#, 3)
+        default: return nil
         }
     }
 }
@@ -100,13 +104,7 @@ struct JSONBytes {
                 case 0x0D: escape = #"\r"#
                 case 0x09: escape = #"\t"#
                 case 0x00...0x1F: control = byte
-                case UInt8(ascii: "<"): escape = #"\u003C"#
-                case UInt8(ascii: ">"): escape = #"\u003E"#
-                case UInt8(ascii: "&"): escape = #"\u0026"#
-                case 0xE2 where index + 2 < count && utf8[index + 1] == 0x80 && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
-                    escape = utf8[index + 2] == 0xA8 ? #"\u2028"# : #"\u2029"#
-                    width = 3
-                default: break
+                default: if let script = SafeJSON.scriptEscape(utf8, at: index) { (escape, width) = (script.0, script.1) }
                 }
                 guard escape != nil || control != nil else {
                     index += 1
