@@ -106,7 +106,8 @@ struct BuildCache: Sendable {
             }
             guard parts.count == 5, let diagnostics = decodeDiagnostics(text(parts[4])) else { return BuildCache() }
             var document: Document?
-            if text(parts[3]) != "-" {
+            // "-" is no Document; anything else is one, decoded from its bytes in place.
+            if !(parts[3].count == 1 && bytes[parts[3].lowerBound] == UInt8(ascii: "-")) {
                 // A page's entry without its Document is no entry.
                 guard let decoded = try? decoder.decode(Document.self, from: Data(UnsafeBufferPointer(rebasing: bytes[parts[3]]))) else {
                     return BuildCache()
