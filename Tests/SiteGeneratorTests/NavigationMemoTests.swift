@@ -39,7 +39,7 @@ struct NavigationMemoTests {
                                   root: { chrome($0).root }, chrome: chrome)
         for output in Self.outputs {
             guard let memoized = memo.html[output] else { continue }
-            let expected = theme.library.render(chrome(output), withTemplate: "nav")
+            let expected = theme.library.mustache.render(chrome(output), withTemplate: "nav")
             #expect(memoized == expected, "\(output) with nav:\n\(nav)")
         }
         return memo.html.count
@@ -69,7 +69,7 @@ struct NavigationMemoTests {
             let memo = NavigationMemo(outputs: outputs, navigation: navigation, theme: theme, root: { chrome($0).root }, chrome: chrome)
             #expect(memo.html.count == outputs.count, "nav:\n\(nav)")
             for output in outputs {
-                let expected = theme.library.render(chrome(output), withTemplate: "nav")
+                let expected = theme.library.mustache.render(chrome(output), withTemplate: "nav")
                 #expect(memo.html[output] == expected, "\(output) with nav:\n\(nav)")
             }
         }
@@ -88,7 +88,7 @@ struct NavigationMemoTests {
         let memo = NavigationMemo(outputs: outputs, navigation: navigation, theme: theme, root: { chrome($0).root }, chrome: chrome)
         #expect(memo.html.count == outputs.count)
         for output in outputs {
-            #expect(memo.html[output] == theme.library.render(chrome(output), withTemplate: "nav"), "\(output)")
+            #expect(memo.html[output] == theme.library.mustache.render(chrome(output), withTemplate: "nav"), "\(output)")
         }
     }
 
@@ -139,7 +139,7 @@ struct NavigationMemoTests {
             if !memo.html.isEmpty { memoizedTemplates += 1 }
             for output in Self.outputs {
                 guard let memoized = memo.html[output] else { continue }
-                let expected = theme.library.render(chrome(output), withTemplate: "nav")
+                let expected = theme.library.mustache.render(chrome(output), withTemplate: "nav")
                 #expect(memoized == expected, "seed \(seed): \(output) with nav:\n\(nav)")
             }
         }

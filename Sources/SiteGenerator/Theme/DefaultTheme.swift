@@ -25,13 +25,13 @@ public struct Theme: Sendable {
     var texts: [String: String] = [:]
     /// Each template's tags, read once for the name checks of its renders.
     var tags: [String: [TemplateCheck.Tag]] = [:]
-    var library = MustacheLibrary()
+    var library = TemplateLibrary()
     /// The `nav` template with markers for `NavigationMemo`, alone in a
     /// library; nil when the navigation must be rendered page by page.
-    var markedNavigation: MustacheLibrary?
+    var markedNavigation: TemplateLibrary?
     /// The templates with `nav` writing the memoized navigation HTML, for
     /// contexts whose chrome carries it.
-    var memoLibrary: MustacheLibrary?
+    var memoLibrary: TemplateLibrary?
     public var assets: [String: String] = [:]
 
     /// The places a theme file is looked for, first match wins: the
@@ -104,15 +104,15 @@ public struct Theme: Sendable {
                 theme.assets[fileName] = text
             }
         }
-        theme.library = MustacheLibrary(templates: templates)
+        theme.library = TemplateLibrary(templates: templates)
         let includers = templateNames.filter { $0 != "nav" }.compactMap { theme.texts[$0 + ".mustache"] }
         if let nav = theme.texts["nav.mustache"], let marked = NavigationMemo.marked(nav, includers: includers),
            let markedTemplate = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + marked),
            let memoTemplate = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + "{{{navigationHTML}}}") {
-            theme.markedNavigation = MustacheLibrary(templates: ["nav": markedTemplate])
+            theme.markedNavigation = TemplateLibrary(templates: ["nav": markedTemplate])
             var memo = templates
             memo["nav"] = memoTemplate
-            theme.memoLibrary = MustacheLibrary(templates: memo)
+            theme.memoLibrary = TemplateLibrary(templates: memo)
         }
         // Mustache renders a misspelt name as nothing: every name every
         // template uses must be one its context has.

@@ -77,7 +77,7 @@ struct NavigationMemo: Sendable {
     /// The navigation of each output of one group, or none when the
     /// renders cannot prove it.
     static func render(group: Navigation.Group, outputs: [String], navigation: Navigation, base: Chrome,
-                       template: MustacheLibrary, plain: MustacheLibrary, proveAgainstPlain: Bool = true) -> [String: String] {
+                       template: TemplateLibrary, plain: TemplateLibrary, proveAgainstPlain: Bool = true) -> [String: String] {
         func parts(current: Bool) -> Parts? {
             var chrome = base
             chrome.nav = navigation.items(in: group, marked: true) { _ in current }

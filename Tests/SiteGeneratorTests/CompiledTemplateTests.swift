@@ -1,0 +1,176 @@
+import Foundation
+import Mustache
+import SeededRandom
+@testable import SiteGenerator
+import Testing
+
+/// The compiled renderer against swift-mustache, which it replaces where it
+/// can: the same bytes for every template and context, random ones
+/// included, and swift-mustache itself wherever the renderer declines.
+@Suite("Compiled templates")
+struct CompiledTemplateTests {
+    /// A context of any names, as the theme's typed contexts answer them.
+    struct Bag: TemplateContext {
+        var fields: [String: Any]
+
+        init(_ fields: [String: Any]) { self.fields = fields }
+        init(from decoder: any Decoder) { fields = [:] }
+        func child(named key: String) -> Any? { fields[key] }
+    }
+
+    /// A library of templates, each parsed as the theme parses them.
+    static func library(_ texts: [String: String]) throws -> TemplateLibrary {
+        _ = ByteHTMLEscaping.registered
+        return TemplateLibrary(templates: try texts.mapValues { try MustacheTemplate(string: ByteHTMLEscaping.pragma + $0) })
+    }
+
+    /// The compiled render, and swift-mustache's.
+    static func renders(_ texts: [String: String], _ context: any TemplateContext, template: String = "t") throws -> (String?, String?) {
+        let library = try library(texts)
+        return (library.compiled?.render(context, withTemplate: template), library.mustache.render(context, withTemplate: template))
+    }
+
+    @Test func defaultTheme_compilesEveryTemplate() throws {
+        let theme = try Theme.load(projectTemplates: nil)
+        #expect(theme.library.compiled != nil)
+        #expect(theme.memoLibrary?.compiled != nil)
+        #expect(theme.markedNavigation?.compiled != nil)
+    }
+
+    /// Whitespace rules (standalone lines, CRLF, indented partials inside
+    /// sections), escaping, the stack's lookups and a dotted name.
+    @Test func handWrittenCases_renderAsSwiftMustache() throws {
+        let context = Bag(["title": "A \"quoted\"\u{301} <title> & 'x'", "flag": true, "off": false, "n": 42, "empty": [Bag](),
+                           "items": [Bag(["title": "one", "n": 1]), Bag(["title": "two"])], "inner": Bag(["title": "deep", "more": Bag(["x": "y"])]),
+                           "words": ["a", "b"], "flags": [true, true], "dict": ["k": "v", "list": [1, 2]] as [String: Any]])
+        let cases: [[String: String]] = [
+            ["t": "{{title}}|{{{title}}}|{{&title}}|{{n}}|{{flag}}|{{off}}|{{missing}}"],
+            ["t": "{{#items}}\n  {{title}}{{n}}\n{{/items}}\n{{^empty}}none{{/empty}}"],
+            ["t": "  {{#flag}}  \r\n  yes\r\n  {{/flag}}\r\n{{^off}}no{{/off}}"],
+            ["t": "a\n  {{> p}}\nb\n{{#items}}\n    {{> p}}\n{{/items}}", "p": "x\n{{title}}\ny\r\nz\n"],
+            ["t": "{{#inner}}{{title}} {{.title}} {{more.x}} {{inner.more.x}}{{/inner}} {{.title}} {{inner.title}}"],
+            ["t": "{{#words}}<{{.}}>{{/words}}{{#flags}}[{{title}}]{{/flags}}{{#n}}{{.}}:{{title}}{{/n}}"],
+            ["t": "{{#dict}}{{k}}{{#list}}{{.}}{{/list}}{{/dict}}{{dict.k}}"],
+            ["t": "{{=<% %>=}}<% title %> <%#flag%>y<%/flag%>\n<%={{ }}=%>\n{{n}}"],
+            ["t": "{{! comment }}\n  {{! standalone }}\n{{title}}{{#title}}{{.}}{{/title}}"],
+            ["t": "{{#empty}}x{{/empty}}{{^empty}}{{title}}{{/empty}}{{^items}}x{{/items}}{{^n}}x{{/n}}"],
+        ]
+        for texts in cases {
+            let (compiled, mustache) = try Self.renders(texts, context)
+            #expect(compiled != nil, "\(texts)")
+            #expect(compiled == mustache, "\(texts)")
+        }
+    }
+
+    /// What the renderer does not model is left to swift-mustache: the
+    /// template is not compiled, or the render declines.
+    @Test func unmodelledTemplatesAndValues_fallBackToSwiftMustache() throws {
+        for text in ["{{uppercased(title)}}", "{{<p}}{{$b}}x{{/b}}{{/p}}", "{{$b}}x{{/b}}", "{{>*name}}", "{{% CONTENT_TYPE: TEXT}}{{title}}"] {
+            let library = try Self.library(["t": text, "p": "{{$b}}d{{/b}}", "x": "x"])
+            #expect(library.compiled == nil, "\(text)")
+            #expect(library.render(Bag(["title": "<a>", "name": "x"]), withTemplate: "t") == library.mustache.render(Bag(["title": "<a>", "name": "x"]), withTemplate: "t"))
+        }
+        // A double, a context as text, an optional boxed in a value.
+        for value in [1.5 as Any, Bag(["a": "b"]) as Any, Optional("x") as Any] {
+            let context = Bag(["v": value])
+            let (compiled, _) = try Self.renders(["t": "{{v}}"], context)
+            #expect(compiled == nil)
+            let library = try Self.library(["t": "{{v}}"])
+            #expect(library.render(context, withTemplate: "t") == library.mustache.render(context, withTemplate: "t"))
+        }
+    }
+
+    // MARK: - Random templates
+
+    struct Generator {
+        var random: SeededGenerator
+        let names = ["a", "b", "s", "n", "flag", "off", "list", "words", "empty", "inner", "missing", ".", "inner.s", ".s", "inner.inner.a", "dict"]
+        /// Names as text: mostly what gives text (a context or a list as
+        /// text is its Swift description, which declines).
+        let textNames = ["a", "b", "s", "n", "flag", "off", "missing", "inner.s", ".s", "inner.inner.a", "dict.s", "."]
+
+        mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+        mutating func chance(_ percent: UInt64) -> Bool { random.next() % 100 < percent }
+
+        /// Text with whatever the whitespace rules look at.
+        mutating func text() -> String {
+            (0..<Int(random.next() % 4)).map { _ in pick(["", " ", "  ", "\t", "\n", "\r\n", "x", "<p>", "{", "}", "é", "\"\u{301}", "\n  "]) }.joined()
+        }
+
+        mutating func template(depth: Int, partials: [String]) -> String {
+            var out = ""
+            for _ in 0..<Int(random.next() % 6) {
+                out += text()
+                switch random.next() % 10 {
+                case 0, 1: out += "{{\(pick(["", " "]))\(pick(textNames))\(pick(["", " "]))}}"
+                case 2:
+                    let opener = pick(["{{{", "{{&"])
+                    out += opener + pick(textNames) + (opener == "{{{" ? "}}}" : "}}")
+                case 3 where depth < 3, 4 where depth < 3, 5 where depth < 3:
+                    let name = pick(names.filter { $0 != "." || chance(30) })
+                    let kind = pick(["#", "#", "^"])
+                    let (open, close) = (chance(50) ? "\n" : "", chance(50) ? "\n" : "")
+                    out += "\(open)\(pick(["", "  ", "\t"])){{\(kind)\(name)}}\(open)" + template(depth: depth + 1, partials: partials)
+                        + "\(close)\(pick(["", " "])){{/\(name)}}\(close)"
+                case 6 where !partials.isEmpty: out += "\(pick(["", "\n", "\n  ", "\n\t "])){{> \(pick(partials))}}\(pick(["", "\n", " "]))"
+                case 7: out += "\(pick(["", "\n  "])){{! note }}\(pick(["", "\n"]))"
+                case 8 where chance(20): out += "{{=<% %>=}}<%\(pick(names))%><%={{ }}=%>"
+                default: out += text()
+                }
+            }
+            return out
+        }
+
+        mutating func value(depth: Int) -> Any? {
+            switch random.next() % 11 {
+            case 0: return nil
+            case 1: return pick(["", "plain", "<b>&amp;\"'</b>", "line\nnext\r\n", "\"\u{301} x", "é"])
+            case 2: return chance(50)
+            case 3: return Int(random.next() % 200) - 100
+            case 4 where depth < 3: return context(depth: depth + 1)
+            case 5 where depth < 3: return (0..<Int(random.next() % 3)).map { _ in context(depth: depth + 1) }
+            case 6: return (0..<Int(random.next() % 3)).map { _ in pick(["w", "<w>", "\n"]) }
+            case 7: return (0..<Int(random.next() % 3)).map { _ in chance(50) }
+            case 8 where depth < 3: return ["s": pick(["d", "<d>"]), "a": Int(random.next() % 9)] as [String: Any]
+            case 9 where chance(10): return 2.5
+            default: return pick(["text", "\n"])
+            }
+        }
+
+        mutating func context(depth: Int) -> Bag {
+            var fields: [String: Any] = [:]
+            for name in names where name.first != "." && !name.contains(".") && name != "missing" {
+                if let value = value(depth: depth) { fields[name] = value }
+            }
+            return Bag(fields)
+        }
+    }
+
+    /// `ROWMOTION_TEMPLATE_CASES` random templates and contexts (400 by
+    /// default), each compared with swift-mustache's render.
+    @Test func randomTemplates_renderAsSwiftMustache() throws {
+        let count = ProcessInfo.processInfo.environment["ROWMOTION_TEMPLATE_CASES"].flatMap(Int.init) ?? 400
+        var (parsed, compiledLibraries, compiledRenders) = (0, 0, 0)
+        for seed in UInt64(20_261_125)..<UInt64(20_261_125 + count) {
+            var generator = Generator(random: SeededGenerator(seed: seed))
+            var texts: [String: String] = [:]
+            texts["p2"] = generator.template(depth: 1, partials: [])
+            texts["p1"] = generator.template(depth: 1, partials: ["p2"])
+            texts["t"] = generator.template(depth: 0, partials: ["p1", "p2"])
+            let context = generator.context(depth: 0)
+            guard let library = try? Self.library(texts) else { continue }
+            parsed += 1
+            // An empty name (`{{}}`, from text that ends in a brace) declines.
+            if library.compiled != nil { compiledLibraries += 1 }
+            let compiled = library.compiled?.render(context, withTemplate: "t")
+            if compiled != nil { compiledRenders += 1 }
+            let reference = library.mustache.render(context, withTemplate: "t")
+            #expect(compiled == nil || compiled == reference, "seed \(seed): templates \(texts)")
+            #expect(library.render(context, withTemplate: "t") == reference, "seed \(seed)")
+        }
+        // Most renders must take the compiled path, or the test proves little.
+        #expect(parsed * 2 >= count, "only \(parsed) of \(count) template sets parsed")
+        #expect(compiledLibraries * 10 >= parsed * 9, "only \(compiledLibraries) of \(parsed) template sets were compiled")
+        #expect(compiledRenders * 10 >= parsed * 6, "only \(compiledRenders) of \(parsed) renders were compiled")
+    }
+}
