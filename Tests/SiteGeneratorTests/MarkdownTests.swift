@@ -88,6 +88,45 @@ struct MarkdownTests {
         #expect(spelledFirst.contains("<h1 id=\"a-1\">A-1</h1>\n<h1 id=\"a\">A</h1>\n<h1 id=\"a-2\">A</h1>"), "\(spelledFirst)")
     }
 
+    /// The byte path for ASCII headings gives what the character path does,
+    /// for every ASCII character and seeded random ASCII text.
+    @Test func headingID_ofASCII_byBytes_equalsByCharacters() {
+        for scalar in 0..<128 {
+            let text = "A\(Character(Unicode.Scalar(UInt8(scalar))))b"
+            #expect(MarkdownRenderer.asciiHeadingID(text) == MarkdownRenderer.characterHeadingID(text), "\(scalar)")
+        }
+        var random = SeededGenerator(seed: 31)
+        for _ in 0..<2_000 {
+            let text = String(decoding: (0..<Int(random.next() % 12)).map { _ in UInt8(random.next() % 128) }, as: UTF8.self)
+            #expect(MarkdownRenderer.asciiHeadingID(text) == MarkdownRenderer.characterHeadingID(text), "\(Array(text.utf8))")
+        }
+        #expect(MarkdownRenderer.asciiHeadingID("Über") == nil)
+    }
+
+    /// Search text collects words with one space between them, whatever
+    /// whitespace and pieces they came in: checked against a byte-by-byte
+    /// reference on seeded random pieces.
+    @Test func searchText_collapsesWhitespace_asAByteByByteReference() {
+        var random = SeededGenerator(seed: 77)
+        let pieces = ["a", "bc", " ", "\n", "\t", "\r\n", "é", "  x  ", "", "\u{2028}"]
+        for _ in 0..<500 {
+            var collector = Document.TextCollector()
+            var reference: [UInt8] = []
+            for _ in 0..<Int(random.next() % 8) {
+                let piece = (0..<Int(random.next() % 4)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+                collector.append(piece)
+                for byte in piece.utf8 {
+                    if [0x20, 0x0A, 0x09, 0x0D].contains(byte) {
+                        if let last = reference.last, last != 0x20 { reference.append(0x20) }
+                    } else {
+                        reference.append(byte)
+                    }
+                }
+            }
+            #expect(collector.bytes == reference)
+        }
+    }
+
     @Test func headingID_keepsLettersOfEveryScript_andNeverComesOutEmpty() {
         #expect(MarkdownRenderer.headingID("Über Zeilen — 2 Schritte") == "über-zeilen--2-schritte")
         #expect(MarkdownRenderer.headingID("!!!") == "section")

@@ -249,12 +249,36 @@ public enum MarkdownRenderer {
     /// lowercased, spaces as hyphens, punctuation other than `-` and `_`
     /// dropped ("UIKit’s batch-update rules" → `uikits-batch-update-rules`).
     public static func headingID(_ text: String) -> String {
+        asciiHeadingID(text) ?? characterHeadingID(text)
+    }
+
+    /// `headingID` character by character, for any text.
+    static func characterHeadingID(_ text: String) -> String {
         var id = ""
         for character in text.lowercased() {
             if character == " " { id.append("-") }
             else if character == "-" || character == "_" || character.isLetter || character.isNumber { id.append(character) }
         }
         return id.isEmpty ? "section" : id
+    }
+
+    /// `headingID` of ASCII text, byte by byte (nil for other text): the
+    /// letters and digits of ASCII are exactly what `isLetter` and
+    /// `isNumber` accept there, and lowercasing maps A–Z alone.
+    static func asciiHeadingID(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: " "): bytes.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                bytes.append(byte)
+            case 0x80...: return nil
+            default: continue
+            }
+        }
+        return bytes.isEmpty ? "section" : String(decoding: bytes, as: UTF8.self)
     }
 
     /// `id`, or `id-1`, `id-2`… when an earlier heading of the page took it,

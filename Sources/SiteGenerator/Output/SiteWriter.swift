@@ -56,20 +56,23 @@ public enum SiteWriter {
             for folder in folders {
                 try manager.createDirectory(at: staging.appendingPathComponent(folder), withIntermediateDirectories: true)
             }
-            // Per file: nil when it could not be written, else whether it was reused.
+            // Per file: nil when it could not be written, else whether it was
+            // reused. Paths joined as text (every one is a safe relative
+            // path, checked above): a URL per file cost 2 % of a build.
+            let (stagingPath, targetPath) = (staging.path, target.path)
             let outcomes = Parallel.map(paths) { path -> Bool? in
                 let bytes = files[path]!
-                let destination = staging.appendingPathComponent(path)
-                let previous = target.appendingPathComponent(path)
+                let destination = stagingPath + "/" + path
+                let previous = targetPath + "/" + path
                 // Only a plain file of the old site is reused: a link there
                 // (which a committed `_site/` could hold) is neither read
                 // nor kept.
-                if exists, FolderWalk.isPlainFile(previous.path), let old = FileManager.default.contents(atPath: previous.path),
+                if exists, FolderWalk.isPlainFile(previous), let old = FileManager.default.contents(atPath: previous),
                    old.elementsEqual(bytes),
-                   (try? FileManager.default.linkItem(at: previous, to: destination)) != nil {
+                   (try? FileManager.default.linkItem(atPath: previous, toPath: destination)) != nil {
                     return true
                 }
-                return writeFile(bytes, to: destination.path) ? false : nil
+                return writeFile(bytes, to: destination) ? false : nil
             }
             for (path, outcome) in zip(paths, outcomes) {
                 guard let wasReused = outcome else { throw failure("cannot write '\(path)' in the site") }
