@@ -180,6 +180,7 @@ struct CompiledLibrary: Sendable {
             if type == Int.self { return .number(any as! Int) }
             if type == NavItem.self { return .context(any as! NavItem) }
             if type == [NavItem].self { return .navItems(any as! [NavItem]) }
+            if type == [Bool].self { return .list(any as! [Bool]) }
             if type == [String: Any].self { return .dictionary(any as! [String: Any]) }
             if let context = any as? any TemplateContext { return .context(context) }
             if let list = any as? any TemplateList { return .list(list.elements) }
@@ -193,7 +194,11 @@ struct CompiledLibrary: Sendable {
             switch self {
             case .context(let context): return try context.child(named: name).map { (value: Any) throws(Bail) in try Value.make(value) }
             case .dictionary(let dictionary): return try dictionary[name].map { (value: Any) throws(Bail) in try Value.make(value) }
-            case .navItem(let items, let index): return try items[index].child(named: name).map { (value: Any) throws(Bail) in try Value.make(value) }
+            case .navItem(let items, let index):
+                // Through the buffer: `items[index]` would copy the item
+                // (a retain of each of its strings) for every name.
+                let value = items.withUnsafeBufferPointer { $0[index].child(named: name) }
+                return try value.map { (value: Any) throws(Bail) in try Value.make(value) }
             case .text, .flag, .number, .list, .navItems: return nil
             }
         }
