@@ -130,11 +130,13 @@ public enum SiteBuilder {
         site.files.merge(Redirects.redirects(inputs, root: root(of:), diagnostics: &site.diagnostics)) { existing, _ in existing }
 
         // Search, over the pages' Documents (a cached page's from the cache) and the examples' data.
+        let indexedPages = zip(inputs.pages, rendered).filter { site.files[$0.0.output] != nil }.map { ($0.output, $0.title, $1.document) }
+        let indexedExamples = inputs.examples.filter { site.files[OutputPaths.examplePath($0.name)] != nil }
         site.files[OutputPaths.searchIndex] = SearchIndex.script(
-            zip(inputs.pages, rendered).filter { site.files[$0.0.output] != nil }
-                .map { SearchIndex.Entry(output: $0.output, title: $0.title, document: $1.document) }
-                + inputs.examples.filter { site.files[OutputPaths.examplePath($0.name)] != nil }
-                .map { SearchIndex.Entry(output: OutputPaths.examplePath($0.name), title: $0.sequence.title, document: SiteRendering.exampleDocument($0)) })
+            Parallel.map(indexedPages) { SearchIndex.Entry(output: $0, title: $1, document: $2) }
+                + Parallel.map(indexedExamples) {
+                    SearchIndex.Entry(output: OutputPaths.examplePath($0.name), title: $0.sequence.title, document: SiteRendering.exampleDocument($0))
+                })
 
         // Links to an element, against the pages' Documents and the theme's ids.
         site.diagnostics += LinkChecks.fragmentProblems(inputs, rendered: rendered, files: site.files, options: options,

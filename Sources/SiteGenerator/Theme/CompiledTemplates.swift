@@ -6,9 +6,12 @@ struct TemplateLibrary: Sendable {
     let mustache: MustacheLibrary
     let compiled: CompiledLibrary?
 
-    init(templates: [String: MustacheTemplate] = [:]) {
+    /// `reusing`: a library most of whose templates are these (the
+    /// theme's, for the one whose `nav` writes the memoized navigation),
+    /// whose compiled templates of the same text are taken as they are.
+    init(templates: [String: MustacheTemplate] = [:], reusing other: TemplateLibrary? = nil) {
         mustache = MustacheLibrary(templates: templates)
-        compiled = CompiledLibrary(mustache, names: Array(templates.keys))
+        compiled = CompiledLibrary(mustache, names: Array(templates.keys), reusing: other?.compiled)
     }
 
     func render(_ context: Any, withTemplate name: String) -> String? {
@@ -36,6 +39,9 @@ struct TemplateLibrary: Sendable {
 ///   swift-mustache.
 struct CompiledLibrary: Sendable {
     private let templates: [String: [Node]]
+    /// Each template's source, which decides whether another library's
+    /// compiled form of it can be reused.
+    private let sources: [String: String]
 
     /// One token of a parsed template.
     indirect enum Node: Sendable {
@@ -72,13 +78,22 @@ struct CompiledLibrary: Sendable {
 
     /// Compiles every template of `library` named in `names`; nil when one
     /// uses anything this renderer does not model.
-    init?(_ library: MustacheLibrary, names: [String]) {
+    init?(_ library: MustacheLibrary, names: [String], reusing other: CompiledLibrary? = nil) {
         var templates: [String: [Node]] = [:]
+        var sources: [String: String] = [:]
         for name in names {
-            guard let template = library.getTemplate(named: name), let nodes = Self.nodes(of: template, top: true) else { return nil }
-            templates[name] = nodes
+            guard let template = library.getTemplate(named: name) else { return nil }
+            let source = template.description
+            if let other, other.sources[name] == source, let nodes = other.templates[name] {
+                templates[name] = nodes
+            } else {
+                guard let nodes = Self.nodes(of: template, top: true) else { return nil }
+                templates[name] = nodes
+            }
+            sources[name] = source
         }
         self.templates = templates
+        self.sources = sources
     }
 
     /// Renders `name` with `context`, or nil when the render needs what
@@ -105,8 +120,15 @@ struct CompiledLibrary: Sendable {
         var nodes: [Node] = []
         for (index, token) in tokens.enumerated() {
             guard let (kind, payload) = Mirror(reflecting: token).children.first.map({ ($0.label, $0.value) }) else { return nil }
-            let fields = Dictionary(Mirror(reflecting: payload).children.compactMap { child in child.label.map { ($0, child.value) } },
-                                    uniquingKeysWith: { first, _ in first })
+            if kind == "text" {
+                guard let text = payload as? String else { return nil }
+                nodes.append(.text(text))
+                continue
+            }
+            var fields: [String: Any] = [:]
+            for child in Mirror(reflecting: payload).children {
+                if let label = child.label, fields[label] == nil { fields[label] = child.value }
+            }
             func name() -> Name? {
                 guard let text = fields["name"] as? String, let transforms = fields["transforms"] as? [String], transforms.isEmpty else { return nil }
                 return Name(text)
@@ -114,9 +136,6 @@ struct CompiledLibrary: Sendable {
             switch kind {
             case "contentType":
                 guard top, index == 0, payload is ByteHTMLEscaping else { return nil }
-            case "text":
-                guard let text = payload as? String else { return nil }
-                nodes.append(.text(text))
             case "variable", "unescapedVariable":
                 guard let name = name() else { return nil }
                 nodes.append(.variable(name, escaped: kind == "variable"))

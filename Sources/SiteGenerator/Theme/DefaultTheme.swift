@@ -112,7 +112,7 @@ public struct Theme: Sendable {
             theme.markedNavigation = TemplateLibrary(templates: ["nav": markedTemplate])
             var memo = templates
             memo["nav"] = memoTemplate
-            theme.memoLibrary = TemplateLibrary(templates: memo)
+            theme.memoLibrary = TemplateLibrary(templates: memo, reusing: theme.library)
         }
         // Mustache renders a misspelt name as nothing: every name every
         // template uses must be one its context has.

@@ -183,10 +183,11 @@ struct NavigationMemo: Sendable {
     static func marked(_ nav: String, includers: [String]) -> String? {
         guard !nav.contains(open), !nav.contains(owned), !nav.contains(close) else { return nil }
         for text in includers {
-            for tag in scan(text) where tag.kind == ">" && tag.name == "nav" {
+            let tags = scan(text)
+            for tag in tags where tag.kind == ">" && tag.name == "nav" {
                 guard tag.depth == 0, tag.column == 1 else { return nil }
             }
-            guard !scan(text).contains(where: { $0.kind == "=" }) else { return nil }
+            guard !tags.contains(where: { $0.kind == "=" }) else { return nil }
         }
         let tags = scan(nav)
         var insertions: [(offset: String.Index, marker: String)] = []
@@ -245,12 +246,12 @@ struct NavigationMemo: Sendable {
         var depth = 0
         var index = text.startIndex
         var lineStart = text.startIndex
-        while let opening = text.range(of: "{{", range: index..<text.endIndex) {
+        while let opening = find("{{", in: text, from: index) {
             if let newline = text[index..<opening.lowerBound].lastIndex(of: "\n") { lineStart = text.index(after: newline) }
             let triple = text[opening.upperBound...].hasPrefix("{")
             let closing = triple ? "}}}" : "}}"
             let contentStart = triple ? text.index(after: opening.upperBound) : opening.upperBound
-            guard let end = text.range(of: closing, range: contentStart..<text.endIndex) else { break }
+            guard let end = find(closing, in: text, from: contentStart) else { break }
             var content = text[contentStart..<end.lowerBound].trimmingCharacters(in: .whitespaces)
             var kind: Character? = triple ? "&" : nil
             if let first = content.first, "#^/!>&=%".contains(first) {
@@ -264,5 +265,29 @@ struct NavigationMemo: Sendable {
             index = end.upperBound
         }
         return tags
+    }
+
+    /// The first `needle` (ASCII) in `text` at or after `start` that begins
+    /// and ends on character boundaries (Mustache reads characters: a brace
+    /// with a combining mark on it is not a brace), found by bytes
+    /// (Foundation's `range(of:)` was a quarter of loading the theme).
+    static func find(_ needle: String, in text: String, from start: String.Index) -> Range<String.Index>? {
+        let utf8 = text.utf8
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first else { return nil }
+        var index = start
+        while let hit = utf8[index...].firstIndex(of: first) {
+            var end = hit
+            var matched = true
+            for byte in pattern {
+                guard end < utf8.endIndex, utf8[end] == byte else { matched = false; break }
+                end = utf8.index(after: end)
+            }
+            if matched, hit.samePosition(in: text) != nil, end == text.endIndex || end.samePosition(in: text) != nil {
+                return hit..<end
+            }
+            index = utf8.index(after: hit)
+        }
+        return nil
     }
 }
