@@ -29,18 +29,31 @@ struct LoadedPage: Sendable {
 enum SiteLoading {
 
     static func loadPages(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [LoadedPage] {
-        let manager = FileManager.default
-        guard manager.fileExists(atPath: options.site) else { return [] }
-        let relative = FolderWalk.paths(under: options.site).filter { $0.hasSuffix(".md") }
+        let files = pageFiles(options)
         // Read on every core; each page's result lands in its own slot, and
         // pages and diagnostics are gathered in path order.
-        let realSite = Paths.real(options.site)
         let (site, urls) = (options.site, options.urls)
-        let loaded = Parallel.map(relative) { path in
+        let loaded = Parallel.map(files.paths) { path in
             var found: [Diagnostic] = []
-            let page = loadPage(path, site: site, realSite: realSite, urls: urls, diagnostics: &found)
+            let page = loadPage(path, site: site, realSite: files.realSite, urls: urls, diagnostics: &found)
             return (page: page, diagnostics: found)
         }
+        return gatherPages(loaded, options: options, diagnostics: &diagnostics)
+    }
+
+    /// The Markdown files of the site (relative to it, in path order), the
+    /// site folder's real path that each must stay inside, and every file
+    /// the walk found (the static files are the others).
+    static func pageFiles(_ options: BuildOptions) -> (paths: [String], realSite: String, walked: [String]) {
+        guard FileManager.default.fileExists(atPath: options.site) else { return ([], "", []) }
+        let walked = FolderWalk.paths(under: options.site)
+        return (walked.filter { $0.hasSuffix(".md") }, Paths.real(options.site), walked)
+    }
+
+    /// Loaded pages (in path order) with their diagnostics gathered, each
+    /// output claimed by its first page.
+    static func gatherPages(_ loaded: [(page: LoadedPage?, diagnostics: [Diagnostic])], options: BuildOptions,
+                            diagnostics: inout [Diagnostic]) -> [LoadedPage] {
         var pages: [LoadedPage] = []
         var claimed: [String: String] = [:]
         for result in loaded {

@@ -33,24 +33,64 @@ struct SiteInputs: Sendable {
     /// diagnostics say why). Problems of single files are diagnostics, and
     /// those files are left out.
     static func load(_ options: BuildOptions, diagnostics: inout [Diagnostic], clock: inout PhaseClock) -> SiteInputs? {
-        let manager = FileManager.default
+        // The theme, each example and each page need nothing of each other:
+        // loaded as the tasks of one pool, so no core waits while the theme
+        // loads (one task) or for the slowest example before pages start.
+        // Which files are examples and pages is decided first, in path
+        // order, and diagnostics keep that order whatever the threads do.
+        let templates = FileManager.default.fileExists(atPath: options.templates) ? options.templates : nil
+        var planDiagnostics: [Diagnostic] = []
+        let exampleFiles = exampleFiles(options, diagnostics: &planDiagnostics)
+        let pageFiles = SiteLoading.pageFiles(options)
+        enum Loaded {
+            case theme(Result<Theme, Diagnostic>)
+            case example(LoadedExample?, [Diagnostic])
+            case page(LoadedPage?, [Diagnostic])
+        }
+        let loaded = Parallel.map(1 + exampleFiles.count + pageFiles.paths.count) { task -> Loaded in
+            if task == 0 {
+                do throws(Diagnostic) { return .theme(.success(try Theme.load(projectTemplates: templates))) } catch { return .theme(.failure(error)) }
+            }
+            if task <= exampleFiles.count {
+                let (example, found) = loadExample(exampleFiles[task - 1])
+                return .example(example, found)
+            }
+            var found: [Diagnostic] = []
+            let page = SiteLoading.loadPage(pageFiles.paths[task - 1 - exampleFiles.count], site: options.site, realSite: pageFiles.realSite,
+                                            urls: options.urls, diagnostics: &found)
+            return .page(page, found)
+        }
+        guard case .theme(let loadedTheme) = loaded[0] else { return nil }
         let theme: Theme
-        do { theme = try Theme.load(projectTemplates: manager.fileExists(atPath: options.templates) ? options.templates : nil) } catch {
+        switch loadedTheme {
+        case .success(let loaded): theme = loaded
+        case .failure(let error):
             diagnostics.append(error)
             return nil
         }
-        let examples = loadExamples(options, diagnostics: &diagnostics)
-        clock.lap("load theme and examples")
+        diagnostics += planDiagnostics
+        var examples: [LoadedExample] = []
+        var loadedPages: [(page: LoadedPage?, diagnostics: [Diagnostic])] = []
+        for result in loaded.dropFirst() {
+            switch result {
+            case .example(let example, let found):
+                diagnostics.append(contentsOf: found)
+                if let example { examples.append(example) }
+            case .page(let page, let found): loadedPages.append((page, found))
+            case .theme: break
+            }
+        }
+        var pages = SiteLoading.gatherPages(loadedPages, options: options, diagnostics: &diagnostics)
+        clock.lap("load theme, examples and pages")
 
-        var pages = SiteLoading.loadPages(options, diagnostics: &diagnostics)
         pages.removeAll { $0.frontMatter.draft && !options.drafts }
         let home = pages.first { $0.output == "index.html" }
         let listed = pages.filter { $0.output != "index.html" }
             .sorted { ($0.frontMatter.navigationOrder ?? .max, $0.title, $0.output) < ($1.frontMatter.navigationOrder ?? .max, $1.title, $1.output) }
         let generated = Set(pages.map(\.output) + ["index.html", OutputPaths.searchIndex]
                             + examples.flatMap { [OutputPaths.examplePath($0.name), OutputPaths.filmstripPath($0.name)] })
-        let staticFiles = StaticFiles.load(site: options.site, generated: generated, diagnostics: &diagnostics)
-        clock.lap("load pages")
+        let staticFiles = StaticFiles.load(site: options.site, walked: pageFiles.walked, generated: generated, diagnostics: &diagnostics)
+        clock.lap("load static files")
         var inputs = SiteInputs(theme: theme, examples: examples, examplesByName: Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) }),
                           examplesURL: URL(fileURLWithPath: options.examples), pages: pages, home: home,
                           siteTitle: home?.title ?? "Rowmotion",
@@ -69,6 +109,18 @@ struct SiteInputs: Sendable {
     /// shows it reuses that. Which files are examples is decided first, in
     /// path order, so collisions and diagnostics do not depend on threads.
     static func loadExamples(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [LoadedExample] {
+        let files = exampleFiles(options, diagnostics: &diagnostics)
+        var examples: [LoadedExample] = []
+        for result in Parallel.map(files, loadExample) {
+            diagnostics.append(contentsOf: result.diagnostics)
+            if let example = result.example { examples.append(example) }
+        }
+        return examples
+    }
+
+    /// The example files to read, with their names: every sequence file
+    /// inside the examples folder, one per page it becomes.
+    static func exampleFiles(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [(path: String, name: String)] {
         let collected = FileManager.default.fileExists(atPath: options.examples) ? SequenceFiles.collect([options.examples]) : (found: [], problems: [])
         let found = collected.found
         diagnostics.append(contentsOf: collected.problems)
@@ -92,32 +144,29 @@ struct SiteInputs: Sendable {
             exampleOutputs[output] = path
             chosen.append((path, name))
         }
-        let toRead = chosen
-        let loaded = Parallel.map(toRead) { path, name -> (example: LoadedExample?, diagnostics: [Diagnostic]) in
-            // Read once: the sequence and its cache key come from the same
-            // bytes, under the size limit (a file saved between two reads
-            // would cache old output under the new key).
-            let bytes: [UInt8]
-            do throws(FileContents.Failure) {
-                bytes = try FileContents.read(path, limit: SnapshotLimits.standard.fileBytes)
-            } catch {
-                return (nil, [.error(error.tooLarge ? "file-too-large" : "unreadable-file", at: SourceLocation(file: path, line: 1, column: 1), error.message)])
-            }
-            var (sequence, found) = SnapshotReader.read(bytes: bytes, file: path)
-            guard let sequence else { return (nil, found) }
-            do throws(Diagnostic) {
-                return (LoadedExample(name: name, sequence: sequence, changesets: try sequence.changesets(),
-                                      sourceKey: ContentHash.key([String(decoding: bytes, as: UTF8.self)])), found)
-            } catch {
-                found.append(error)
-                return (nil, found)
-            }
+        return chosen
+    }
+
+    /// One example read and diffed, or the diagnostics that say why not.
+    @Sendable static func loadExample(_ file: (path: String, name: String)) -> (example: LoadedExample?, diagnostics: [Diagnostic]) {
+        let (path, name) = file
+        // Read once: the sequence and its cache key come from the same
+        // bytes, under the size limit (a file saved between two reads
+        // would cache old output under the new key).
+        let bytes: [UInt8]
+        do throws(FileContents.Failure) {
+            bytes = try FileContents.read(path, limit: SnapshotLimits.standard.fileBytes)
+        } catch {
+            return (nil, [.error(error.tooLarge ? "file-too-large" : "unreadable-file", at: SourceLocation(file: path, line: 1, column: 1), error.message)])
         }
-        var examples: [LoadedExample] = []
-        for result in loaded {
-            diagnostics.append(contentsOf: result.diagnostics)
-            if let example = result.example { examples.append(example) }
+        var (sequence, found) = SnapshotReader.read(bytes: bytes, file: path)
+        guard let sequence else { return (nil, found) }
+        do throws(Diagnostic) {
+            return (LoadedExample(name: name, sequence: sequence, changesets: try sequence.changesets(),
+                                  sourceKey: ContentHash.key([String(decoding: bytes, as: UTF8.self)])), found)
+        } catch {
+            found.append(error)
+            return (nil, found)
         }
-        return examples
     }
 }

@@ -15,11 +15,13 @@ enum StaticFiles {
     /// (`.DS_Store`, `.git`) are skipped; a file whose path a generated
     /// output already takes, or that leads outside `site/` through a
     /// symbolic link, is an error rather than a silent choice.
-    static func load(site: String, generated: Set<String>, diagnostics: inout [Diagnostic]) -> [File] {
+    /// `walked`: the site folder's files as `FolderWalk` found them (the
+    /// pages' walk), or nil to walk it here.
+    static func load(site: String, walked: [String]? = nil, generated: Set<String>, diagnostics: inout [Diagnostic]) -> [File] {
         let manager = FileManager.default
         guard manager.fileExists(atPath: site) else { return [] }
         let rootURL = URL(fileURLWithPath: site)
-        let paths = FolderWalk.paths(under: site)
+        let paths = (walked ?? FolderWalk.paths(under: site))
             .filter { path in !path.hasSuffix(".md") && !path.split(separator: "/").contains { $0.hasPrefix(".") } }
             .sorted()
         var files: [File] = []

@@ -72,6 +72,12 @@ extension SafeJSON {
 struct JSONBytes {
     var bytes: [UInt8] = []
 
+    /// The bytes a string's escaping looks at: controls, `"`, `\`, the
+    /// script escapes' `<`, `>`, `&`, and 0xE2, which starts U+2028 and U+2029.
+    static let mayEscape: [Bool] = (0..<256).map {
+        $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0xE2
+    }
+
     init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
     mutating func raw(_ text: StaticString) {
@@ -82,13 +88,13 @@ struct JSONBytes {
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { utf8 in
+        Self.mayEscape.withUnsafeBufferPointer { mayEscape in text.withUTF8 { utf8 in
             var plain = 0, index = 0
             let count = utf8.count
             while index < count {
                 let byte = utf8[index]
-                // Most bytes need nothing: one comparison for them.
-                if byte >= 0x40, byte != UInt8(ascii: "\\"), byte != 0xE2 {
+                // Most bytes need nothing: one look-up for them.
+                if !mayEscape[Int(byte)] {
                     index += 1
                     continue
                 }
@@ -123,7 +129,7 @@ struct JSONBytes {
                 plain = index
             }
             if plain < count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plain..<count])) }
-        }
+        } }
         bytes.append(UInt8(ascii: "\""))
     }
 
