@@ -12,9 +12,11 @@ extension SiteRendering {
     /// Every page (the home page's content too, which the index wraps).
     static func renderPages(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
                             options: BuildOptions, shared: PlayerParts) -> [RenderedPage] {
-        // In blocks of 50 pages, each on every core, so that progress is
-        // told between blocks, by this thread.
-        let count = inputs.pages.count, block = 50
+        // In blocks of 250 pages, each on every core, so that progress is
+        // told between blocks, by this thread (at every block's end a core
+        // waits for the other's last page: blocks of 50 cost 5 % of the
+        // phase on 1,000 pages).
+        let count = inputs.pages.count, block = 250
         var results: [RenderedPage] = []
         results.reserveCapacity(count)
         for start in stride(from: 0, to: count, by: block) {
