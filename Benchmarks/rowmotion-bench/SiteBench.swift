@@ -164,8 +164,10 @@ enum SiteBench {
             }
             print("  no-change rebuild \(format(rebuild, digits: 1)) ms  (\(format(100 * rebuild / build, digits: 1))% of a clean build; warm cache)")
             print("where a build in memory spends its time (each phase's median; × the floor in memory):")
-            for (name, milliseconds) in phases.medians() {
-                print("  \(pad(name, 26)) \(pad(format(milliseconds, digits: 1) + " ms", 10))  \(format(milliseconds / memoryFloor, digits: 2))×")
+            let medians = phases.medians()
+            let nameWidth = max(26, medians.map { $0.name.count }.max() ?? 0)
+            for (name, milliseconds) in medians {
+                print("  \(pad(name, nameWidth)) \(pad(format(milliseconds, digits: 1) + " ms", 10))  \(format(milliseconds / memoryFloor, digits: 2))×")
             }
             if let side = sideBySide {
                 print("side by side, each tool as a process (median of \(runs)):")
