@@ -46,16 +46,29 @@ enum OutputPaths {
             previous = byte
         }
         if clean, previous != slash { return path }
-        var parts: [Substring.UTF8View] = []
-        for part in path.utf8.split(separator: slash) {
-            if part.count == 1, part.first == dot { continue }
-            if part.count == 2, part.first == dot, part.last == dot, !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
-        }
+        // One pass: each segment written out, `..` taking back the last one
+        // written (where each starts is kept), `.` and empty ones skipped.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(path.utf8.count)
-        for (index, part) in parts.enumerated() {
-            if index > 0 { bytes.append(slash) }
-            bytes.append(contentsOf: part)
+        var starts: [Int] = []
+        var path = path
+        path.withUTF8 { utf8 in
+            var start = 0
+            while start <= utf8.count {
+                var end = start
+                while end < utf8.count, utf8[end] != slash { end += 1 }
+                let length = end - start
+                if length == 0 || (length == 1 && utf8[start] == dot) {
+                    // Nothing to write.
+                } else if length == 2, utf8[start] == dot, utf8[start + 1] == dot, let last = starts.popLast() {
+                    bytes.removeSubrange(max(0, last - 1)...)
+                } else {
+                    if !bytes.isEmpty { bytes.append(slash) }
+                    starts.append(bytes.count)
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end]))
+                }
+                start = end + 1
+            }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

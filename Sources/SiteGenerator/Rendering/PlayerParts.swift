@@ -8,20 +8,20 @@ import SnapshotFormat
 /// that draws it otherwise (its own animation, cell or size) makes its own.
 struct PlayerParts: Sendable {
     typealias Parts = (initialHTML: String, data: String)
-    private var made: [String: (key: String, parts: Parts)] = [:]
+    private var made: [String: (look: Look, parts: Parts)] = [:]
 
     init() {}
 
     init(_ examples: [LoadedExample]) {
         let parts = Parallel.map(examples) { example in
-            (key: Self.key(example.sequence), parts: Self.make(example.sequence, example))
+            (look: Look(example.sequence), parts: Self.make(example.sequence, example))
         }
         for (example, entry) in zip(examples, parts) { made[example.name] = entry }
     }
 
     /// What the player needs of `example` drawn as `sequence` says.
     func parts(_ example: LoadedExample, drawnAs sequence: SnapshotSequence) -> Parts {
-        if let known = made[example.name], known.key == Self.key(sequence) { return known.parts }
+        if let known = made[example.name], known.look == Look(sequence) { return known.parts }
         return Self.make(sequence, example)
     }
 
@@ -30,11 +30,15 @@ struct PlayerParts: Sendable {
          data: PlayerData.json(for: sequence, changesets: example.changesets, name: example.name))
     }
 
-    /// What, besides the example, the parts depend on.
-    static func key(_ sequence: SnapshotSequence) -> String {
-        var key = [sequence.animations.insert.rawValue, sequence.animations.delete.rawValue, sequence.animations.reload.rawValue]
-            .joined(separator: "\u{0}")
-        if let cell = sequence.cell { key += "\u{0}\(cell)" }
-        return key + "\u{0}\(sequence.presentation)"
+    /// What, besides the example, the parts depend on (compared as values:
+    /// a text key made of their descriptions cost a reflection per player).
+    struct Look: Equatable {
+        var animations: RowAnimations
+        var cell: CellLayout?
+        var presentation: Presentation
+
+        init(_ sequence: SnapshotSequence) {
+            (animations, cell, presentation) = (sequence.animations, sequence.cell, sequence.presentation)
+        }
     }
 }
