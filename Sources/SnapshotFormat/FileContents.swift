@@ -13,36 +13,46 @@ public enum FileContents {
     /// The bytes of the file at `path`, at most `limit` of them (any number
     /// when nil).
     public static func read(_ path: String, limit: Int?) throws(Failure) -> [UInt8] {
-        // Only regular files: opening a FIFO would wait for a writer for
-        // ever, and a device has no end.
-        var status = stat()
-        if stat(path, &status) == 0 {
-            switch status.st_mode & S_IFMT {
-            case S_IFREG, S_IFDIR: break
-            case S_IFIFO: throw Failure(message: "cannot read the file: it is a named pipe (FIFO), not a regular file")
-            case S_IFSOCK: throw Failure(message: "cannot read the file: it is a socket, not a regular file")
-            default: throw Failure(message: "cannot read the file: it is a device, not a regular file")
-            }
-        }
-        // The common case in three calls: open, measure, read what was
-        // measured (and one byte more, so a file that grew is seen). Any
-        // failure is explained by the checks below, in the order a user
-        // would fix them.
-        if let handle = FileHandle(forReadingAtPath: path) {
-            defer { try? handle.close() }
-            // Too large, or a folder (whose end is far away): the checks below say which.
-            if let size = try? handle.seekToEnd(), size <= UInt64(limit ?? Int(Int32.max)) {
-                if (try? handle.seek(toOffset: 0)) != nil, let data = try? handle.read(upToCount: Int(size) + 1) {
-                    let bytes = [UInt8](data)
+        // The common case in five system calls: open (not waiting for a
+        // FIFO's writer), what the descriptor is, read its size and one byte
+        // more (so a file that grew is seen), close.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if descriptor >= 0 {
+            defer { close(descriptor) }
+            var status = stat()
+            if fstat(descriptor, &status) == 0 {
+                try refuseIfNotAFile(status.st_mode)
+                let size = Int(status.st_size)
+                if status.st_mode & S_IFMT == S_IFREG, size <= limit ?? Int(Int32.max), let bytes = readAll(descriptor, size: size) {
                     if let limit, bytes.count > limit {
                         throw Failure(message: "the file is larger than \(ByteCount.describe(Int64(limit))), the limit for files", tooLarge: true)
                     }
-                    if bytes.count <= Int(size) { return bytes }
+                    if bytes.count <= size { return bytes }
                     // It grew since it was measured: read it the careful way.
                 }
             }
+            return try readExplaining(path, limit: limit)
         }
+        // It could not be opened (a socket cannot be): what it is, then the
+        // checks below say why, in the order a user would fix them.
+        var status = stat()
+        if stat(path, &status) == 0 { try refuseIfNotAFile(status.st_mode) }
         return try readExplaining(path, limit: limit)
+    }
+
+    /// A FIFO, a socket or a device is not an input file.
+    static func refuseIfNotAFile(_ mode: mode_t) throws(Failure) {
+        switch mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return
+        case S_IFIFO: throw Failure(message: "cannot read the file: it is a named pipe (FIFO), not a regular file")
+        case S_IFSOCK: throw Failure(message: "cannot read the file: it is a socket, not a regular file")
+        default: throw Failure(message: "cannot read the file: it is a device, not a regular file")
+        }
+    }
+
+    /// Up to `size + 1` bytes of an open file; nil when reading fails.
+    static func readAll(_ descriptor: Int32, size: Int) -> [UInt8]? {
+        readUpTo(descriptor, size + 1)
     }
 
     static func tooLarge(_ size: Int64, limit: Int) -> Failure {
@@ -125,4 +135,23 @@ public enum FileError {
         default: return nsError.localizedFailureReason ?? nsError.localizedDescription
         }
     }
+}
+
+/// Up to `count` bytes of an open file, nil when reading fails; outside
+/// `FileContents`, whose own `read` would shadow `read(2)`.
+private func readUpTo(_ descriptor: Int32, _ count: Int) -> [UInt8]? {
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+        filled = 0
+        while filled < buffer.count {
+            let got = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else {
+                failed = got < 0
+                return
+            }
+            filled += got
+        }
+    }
+    return failed ? nil : bytes
 }
