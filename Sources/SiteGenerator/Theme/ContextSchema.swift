@@ -29,12 +29,19 @@ indirect enum ContextShape: Equatable, Sendable {
 /// A context type, as a key of the schema (types are not Hashable).
 struct ContextTypeKey: Hashable, Sendable, CustomStringConvertible {
     let id: ObjectIdentifier
-    let description: String
+    let type: Any.Type
 
     init(_ type: Any.Type) {
         id = ObjectIdentifier(type)
-        description = String(describing: type)
+        self.type = type
     }
+
+    /// The type's name, for messages (made only then: a schema makes keys
+    /// thousands of times).
+    var description: String { String(describing: type) }
+
+    static func == (left: Self, right: Self) -> Bool { left.id == right.id }
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// A type templates are rendered with, or reach from one.

@@ -140,35 +140,52 @@ struct NavigationMemo: Sendable {
     /// A marked render taken apart; nil when markers do not pair up or an
     /// opening one names no item (a title that contains a marker).
     static func split(_ text: String) -> Parts? {
+        // By bytes: each marker is a private-use scalar, four bytes that
+        // start F4 8F BF (no other scalar's encoding holds them), told
+        // apart by its last byte.
         var parts = Parts()
-        var start = text.startIndex
-        let scalars = text.unicodeScalars
-        let (openScalar, ownedScalar, closeScalar) = (open.unicodeScalars.first!, owned.unicodeScalars.first!, close.unicodeScalars.first!)
-        var index = scalars.startIndex
+        let utf8 = text.utf8
+        let (openByte, ownedByte, closeByte): (UInt8, UInt8, UInt8) = (0xBC, 0xBB, 0xBD)
+        var start = utf8.startIndex
         var inside = false
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            if scalar == openScalar {
+        var index = utf8.startIndex
+        func marker(at position: String.Index) -> UInt8? {
+            guard utf8[position] == 0xF4 else { return nil }
+            var next = utf8.index(after: position)
+            guard next < utf8.endIndex, utf8[next] == 0x8F else { return nil }
+            next = utf8.index(after: next)
+            guard next < utf8.endIndex, utf8[next] == 0xBF else { return nil }
+            next = utf8.index(after: next)
+            guard next < utf8.endIndex, [openByte, ownedByte, closeByte].contains(utf8[next]) else { return nil }
+            return utf8[next]
+        }
+        while let lead = utf8[index...].firstIndex(of: 0xF4) {
+            guard let kind = marker(at: lead) else {
+                index = utf8.index(after: lead)
+                continue
+            }
+            let after = utf8.index(lead, offsetBy: 4)
+            if kind == openByte {
                 guard !inside else { return nil }
-                parts.outside.append(text[start..<index])
+                parts.outside.append(text[start..<lead])
                 // The owner's index, then `owned`.
-                var digitsEnd = scalars.index(after: index)
-                while digitsEnd < scalars.endIndex, ("0"..."9").contains(scalars[digitsEnd]) { digitsEnd = scalars.index(after: digitsEnd) }
-                guard digitsEnd < scalars.endIndex, scalars[digitsEnd] == ownedScalar,
-                      let owner = Int(String(scalars[scalars.index(after: index)..<digitsEnd])) else { return nil }
+                var digitsEnd = after
+                while digitsEnd < utf8.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(utf8[digitsEnd]) {
+                    digitsEnd = utf8.index(after: digitsEnd)
+                }
+                guard digitsEnd < utf8.endIndex, marker(at: digitsEnd) == ownedByte,
+                      let owner = Int(Substring(text[after..<digitsEnd])) else { return nil }
                 parts.owners.append(owner)
                 inside = true
-                index = scalars.index(after: digitsEnd)
+                index = utf8.index(digitsEnd, offsetBy: 4)
                 start = index
                 continue
             }
-            if scalar == closeScalar || scalar == ownedScalar {
-                guard inside, scalar == closeScalar else { return nil }
-                parts.marked.append(text[start..<index])
-                inside = false
-                start = scalars.index(after: index)
-            }
-            index = scalars.index(after: index)
+            guard inside, kind == closeByte else { return nil }
+            parts.marked.append(text[start..<lead])
+            inside = false
+            index = after
+            start = after
         }
         guard !inside else { return nil }
         parts.outside.append(text[start...])
