@@ -97,7 +97,11 @@ public struct DemoSpec: Sendable {
         guard !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
             return .failure(ReferenceError("'\(name)' must be a path inside examples/, without '..'"))
         }
-        let target = examples.appendingPathComponent(name).path
+        // Joined as text when the name is plain segments (a URL per block
+        // was most of reading one); anything else as a URL does.
+        let plain = !name.isEmpty && !name.hasSuffix("/") && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." }
+        let folder = examples.path
+        let target = plain ? (folder.hasSuffix("/") ? folder + name : folder + "/" + name) : examples.appendingPathComponent(name).path
         guard let relative = Paths.relative(target, inside: examples.path) else {
             return .failure(ReferenceError("'\(name)' leads outside examples/ (through a symbolic link)"))
         }

@@ -158,10 +158,10 @@ extension SiteRendering {
             return result
         }
         do throws(Diagnostic) {
-            result.bytes = Array(try theme.render("page", PageContext(chrome: chrome, title: page.title,
-                                                                      description: page.frontMatter.description, content: content,
-                                                                      showTitle: page.frontMatter.title != nil && !page.hasH1,
-                                                                      params: TemplateParams(page.frontMatter.params.mapValues(\.templateValue)))).utf8)
+            result.bytes = try theme.renderBytes("page", PageContext(chrome: chrome, title: page.title,
+                                                                     description: page.frontMatter.description, content: content,
+                                                                     showTitle: page.frontMatter.title != nil && !page.hasH1,
+                                                                     params: TemplateParams(page.frontMatter.params.mapValues(\.templateValue))))
         } catch {
             result.diagnostics.append(error)
         }

@@ -64,7 +64,7 @@ extension SiteRendering {
         let index = IndexContext(chrome: chrome, title: inputs.home?.title ?? inputs.siteTitle,
                                  description: inputs.home?.frontMatter.description, content: content, examples: cards, changes: changes)
         do throws(Diagnostic) {
-            return .success((Array(try inputs.theme.render("index", index).utf8), false))
+            return .success((try inputs.theme.renderBytes("index", index), false))
         } catch {
             return .failure(error)
         }

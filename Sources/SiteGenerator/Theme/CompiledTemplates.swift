@@ -15,10 +15,19 @@ struct TemplateLibrary: Sendable {
     }
 
     func render(_ context: Any, withTemplate name: String) -> String? {
-        if let compiled, let context = context as? any TemplateContext, let text = compiled.render(context, withTemplate: name) {
-            return text
+        if let compiled, let context = context as? any TemplateContext, let bytes = compiled.render(context, withTemplate: name) {
+            return String(decoding: bytes, as: UTF8.self)
         }
         return mustache.render(context, withTemplate: name)
+    }
+
+    /// The render as UTF-8, for a page written as it is (no round trip
+    /// through a String).
+    func renderBytes(_ context: Any, withTemplate name: String) -> [UInt8]? {
+        if let compiled, let context = context as? any TemplateContext, let bytes = compiled.render(context, withTemplate: name) {
+            return bytes
+        }
+        return mustache.render(context, withTemplate: name).map { Array($0.utf8) }
     }
 }
 
@@ -38,10 +47,47 @@ struct TemplateLibrary: Sendable {
 ///   list or a dictionary gives nil. Either way the caller renders with
 ///   swift-mustache.
 struct CompiledLibrary: Sendable {
+    /// Each template's parsed tokens (kept to reuse in another library).
     private let templates: [String: [Node]]
     /// Each template's source, which decides whether another library's
     /// compiled form of it can be reused.
     private let sources: [String: String]
+    /// Every template as one flat program: plain values only, so walking
+    /// one touches no reference count (two threads rendering the same
+    /// template contended on its strings' and arrays' counts: a third of
+    /// the navigation's time).
+    private let program: Program
+
+    /// The flat form of a library's templates.
+    struct Program: Sendable {
+        var ops: [Op] = []
+        /// Each template's ops.
+        var entries: [String: Range<Int>] = [:]
+        /// Every text, back to back, as UTF-8.
+        var text: [UInt8] = []
+        /// Every name's parts, back to back (`a.b` is `a`, `b`).
+        var nameParts: [String] = []
+        var names: [FlatName] = []
+        var indentations: [String] = []
+    }
+
+    enum Op: Sendable {
+        case text(start: Int, end: Int)
+        case variable(name: Int, escaped: Bool)
+        /// The section's body is the ops after it, up to `end`.
+        case section(name: Int, end: Int, inverted: Bool)
+        /// `template`: the partial's ops (empty when the library has no such
+        /// template); `indentation`: an index in `indentations`, or -1.
+        case partial(start: Int, end: Int, indentation: Int)
+    }
+
+    /// A `Name` as indexes: its kind, and its parts in `nameParts`.
+    struct FlatName: Sendable {
+        enum Kind: Sendable { case top, stack, fromTop }
+        var kind: Kind
+        var first: Int
+        var count: Int
+    }
 
     /// One token of a parsed template.
     indirect enum Node: Sendable {
@@ -94,19 +140,88 @@ struct CompiledLibrary: Sendable {
         }
         self.templates = templates
         self.sources = sources
+        program = Self.flatten(templates)
     }
 
-    /// Renders `name` with `context`, or nil when the render needs what
-    /// this renderer does not model (then swift-mustache renders it).
-    func render(_ context: any TemplateContext, withTemplate name: String) -> String? {
-        guard let nodes = templates[name] else { return nil }
-        var renderer = Renderer(library: self, stack: [.context(context)])
-        do throws(Bail) {
-            try renderer.render(nodes)
-        } catch {
-            return nil
+    /// The templates' nodes as one program: each template's ops in turn,
+    /// partials pointing at their template's ops.
+    private static func flatten(_ templates: [String: [Node]]) -> Program {
+        var program = Program()
+        var partials: [(op: Int, name: String)] = []
+        func add(_ nodes: [Node]) {
+            for node in nodes {
+                switch node {
+                case .text(let text):
+                    let start = program.text.count
+                    program.text.append(contentsOf: text.utf8)
+                    program.ops.append(.text(start: start, end: program.text.count))
+                case .variable(let name, let escaped):
+                    program.ops.append(.variable(name: add(name), escaped: escaped))
+                case .section(let name, let body, let inverted):
+                    let index = program.ops.count
+                    program.ops.append(.text(start: 0, end: 0))
+                    let flat = add(name)
+                    add(body)
+                    program.ops[index] = .section(name: flat, end: program.ops.count, inverted: inverted)
+                case .partial(let name, let indentation):
+                    var indentationIndex = -1
+                    if let indentation {
+                        indentationIndex = program.indentations.count
+                        program.indentations.append(indentation)
+                    }
+                    partials.append((program.ops.count, name))
+                    program.ops.append(.partial(start: 0, end: 0, indentation: indentationIndex))
+                }
+            }
         }
-        return renderer.out
+        func add(_ name: Name) -> Int {
+            let flat: FlatName
+            switch name {
+            case .top: flat = FlatName(kind: .top, first: 0, count: 0)
+            case .stack(let parts):
+                flat = FlatName(kind: .stack, first: program.nameParts.count, count: parts.count)
+                program.nameParts += parts
+            case .fromTop(let parts):
+                flat = FlatName(kind: .fromTop, first: program.nameParts.count, count: parts.count)
+                program.nameParts += parts
+            }
+            program.names.append(flat)
+            return program.names.count - 1
+        }
+        for name in templates.keys.sorted() {
+            let start = program.ops.count
+            add(templates[name]!)
+            program.entries[name] = start..<program.ops.count
+        }
+        for (op, name) in partials {
+            guard case .partial(_, _, let indentation) = program.ops[op] else { continue }
+            let range = program.entries[name] ?? 0..<0
+            program.ops[op] = .partial(start: range.lowerBound, end: range.upperBound, indentation: indentation)
+        }
+        return program
+    }
+
+    /// Renders `name` with `context` as UTF-8, or nil when the render needs
+    /// what this renderer does not model (then swift-mustache renders it).
+    func render(_ context: any TemplateContext, withTemplate name: String) -> [UInt8]? {
+        guard let entry = program.entries[name] else { return nil }
+        let program = self.program
+        return program.ops.withUnsafeBufferPointer { ops in
+            program.text.withUnsafeBufferPointer { text in
+                program.nameParts.withUnsafeBufferPointer { nameParts in
+                    program.names.withUnsafeBufferPointer { names in
+                        var renderer = Renderer(ops: ops, text: text, nameParts: nameParts, names: names,
+                                                indentations: program.indentations, stack: [.context(context)])
+                        do throws(Bail) {
+                            try renderer.run(entry)
+                        } catch {
+                            return nil
+                        }
+                        return renderer.out
+                    }
+                }
+            }
+        }
     }
 
     // MARK: - Reading swift-mustache's tokens
@@ -223,114 +338,158 @@ struct CompiledLibrary: Sendable {
         }
     }
 
+    /// Renders ops over buffers of the program, valid while it renders.
     struct Renderer {
-        let library: CompiledLibrary
+        let ops: UnsafeBufferPointer<Op>
+        let text: UnsafeBufferPointer<UInt8>
+        let nameParts: UnsafeBufferPointer<String>
+        let names: UnsafeBufferPointer<FlatName>
+        let indentations: [String]
         var stack: [Value]
-        var out = ""
+        var out: [UInt8] = []
         /// The indentation of the partials being rendered, when not empty.
-        var indentation: String?
+        var indentation: [UInt8] = []
 
-        init(library: CompiledLibrary, stack: [Value]) {
-            self.library = library
-            self.stack = stack
+        init(ops: UnsafeBufferPointer<Op>, text: UnsafeBufferPointer<UInt8>, nameParts: UnsafeBufferPointer<String>,
+             names: UnsafeBufferPointer<FlatName>, indentations: [String], stack: [Value]) {
+            (self.ops, self.text, self.nameParts, self.names, self.indentations, self.stack) = (ops, text, nameParts, names, indentations, stack)
             out.reserveCapacity(8192)
         }
 
-        /// A template's (or a section's) tokens; inside an indented
-        /// partial, a token's non-empty output that starts a line of this
-        /// template's output gets the indentation first (swift-mustache's
-        /// rule: a line is one its own output so far ends with "\n" as a
-        /// whole character, so not after "\r\n").
-        mutating func render(_ nodes: [Node]) throws(Bail) {
-            guard let indentation, !indentation.isEmpty else {
-                for node in nodes { try render(node) }
+        /// A template's (or a section's) ops; inside an indented partial,
+        /// an op's non-empty output that starts a line of this run's output
+        /// gets the indentation first (swift-mustache's rule: a line is one
+        /// its own output so far ends with "\n" as a whole character, so not
+        /// after "\r\n").
+        mutating func run(_ range: Range<Int>) throws(Bail) {
+            guard !indentation.isEmpty else {
+                var index = range.lowerBound
+                while index < range.upperBound { index = try step(index) }
                 return
             }
-            var local = ""
-            for node in nodes {
+            var local: [UInt8] = []
+            var index = range.lowerBound
+            while index < range.upperBound {
                 let outer = out
-                out = ""
-                try render(node)
+                out = []
+                index = try step(index)
                 let piece = out
                 out = outer
-                if !piece.isEmpty, local.last == "\n" { local += indentation }
+                if !piece.isEmpty, local.last == UInt8(ascii: "\n"), local.count < 2 || local[local.count - 2] != UInt8(ascii: "\r") {
+                    local += indentation
+                }
                 local += piece
             }
             out += local
         }
 
-        mutating func render(_ node: Node) throws(Bail) {
-            switch node {
-            case .text(let text):
-                out += text
+        /// Runs the op at `index`; returns the index of the op after it
+        /// (after its body, for a section).
+        mutating func step(_ index: Int) throws(Bail) -> Int {
+            switch ops[index] {
+            case .text(let start, let end):
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
             case .variable(let name, let escaped):
-                guard let value = try lookup(name) else { return }
-                let text: String
+                guard let value = try lookup(name) else { break }
                 switch value {
-                case .text(let string): text = string
-                case .flag(let flag): text = flag ? "true" : "false"
-                case .number(let number): text = String(number)
+                case .text(let string): escaped ? appendEscaped(string) : append(string)
+                case .flag(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+                case .number(let number): append(String(number))
                 // A context or list as text is its Swift description.
                 case .context, .list, .navItems, .navItem, .dictionary: throw Bail()
                 }
-                out += escaped ? ByteHTMLEscaping.escape(text) : text
-            case .section(let name, let body, let inverted):
+            case .section(let name, let end, let inverted):
+                let body = index + 1..<end
                 let value = try lookup(name)
                 if inverted {
                     switch value {
-                    case nil, .flag(false)?: try render(body)
-                    case .list(let list)? where list.isEmpty: try renderPushing(value!, body)
-                    case .navItems(let list)? where list.isEmpty: try renderPushing(value!, body)
+                    case nil, .flag(false)?: try run(body)
+                    case .list(let list)? where list.isEmpty: try runPushing(value!, body)
+                    case .navItems(let list)? where list.isEmpty: try runPushing(value!, body)
                     default: break
                     }
-                    return
+                    return end
                 }
                 switch value {
                 case nil, .flag(false)?: break
-                case .flag(true)?: try render(body)
+                case .flag(true)?: try run(body)
                 case .list(let list)?:
-                    for element in list { try renderPushing(try Value.make(element), body) }
+                    for element in list { try runPushing(try Value.make(element), body) }
                 case .navItems(let items)?:
-                    for index in items.indices { try renderPushing(.navItem(items, index), body) }
-                case let value?: try renderPushing(value, body)
+                    for item in items.indices { try runPushing(.navItem(items, item), body) }
+                case let value?: try runPushing(value, body)
                 }
-            case .partial(let name, let indented):
-                guard let nodes = library.templates[name] else { return }
+                return end
+            case .partial(let start, let end, let indented):
                 let saved = indentation
-                if let indented { indentation = (indentation ?? "") + indented }
+                if indented >= 0 { indentation += Array(indentations[indented].utf8) }
                 defer { indentation = saved }
-                try render(nodes)
+                try run(start..<end)
+            }
+            return index + 1
+        }
+
+        mutating func runPushing(_ value: Value, _ body: Range<Int>) throws(Bail) {
+            stack.append(value)
+            defer { stack.removeLast() }
+            try run(body)
+        }
+
+        /// A string's bytes, copied whole.
+        mutating func append(_ string: String) {
+            if string.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+                out.append(contentsOf: Array(string.utf8))
             }
         }
 
-        mutating func renderPushing(_ value: Value, _ body: [Node]) throws(Bail) {
-            stack.append(value)
-            defer { stack.removeLast() }
-            try render(body)
+        /// `HTMLText.escape`'s five replacements, written as bytes.
+        mutating func appendEscaped(_ string: String) {
+            let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+                var plain = 0
+                for (index, byte) in bytes.enumerated() {
+                    let replacement: StaticString
+                    switch byte {
+                    case UInt8(ascii: "&"): replacement = "&amp;"
+                    case UInt8(ascii: "<"): replacement = "&lt;"
+                    case UInt8(ascii: ">"): replacement = "&gt;"
+                    case UInt8(ascii: "\""): replacement = "&quot;"
+                    case UInt8(ascii: "'"): replacement = "&#39;"
+                    default: continue
+                    }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<index]))
+                    replacement.withUTF8Buffer { out.append(contentsOf: $0) }
+                    plain = index + 1
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain...]))
+            }
+            if done == nil { append(ByteHTMLEscaping.escape(string)) }
         }
 
         /// swift-mustache's lookup: the first part from the innermost level
         /// that has it (or the top only, for `.a`), the rest inside that.
-        func lookup(_ name: Name) throws(Bail) -> Value? {
-            let parts: [String]
+        func lookup(_ index: Int) throws(Bail) -> Value? {
+            let name = names[index]
             var found: Value?
-            switch name {
+            switch name.kind {
             case .top:
                 return stack.last
-            case .fromTop(let names):
-                parts = names
-                found = try stack.last?.child(named: names[0])
-            case .stack(let names):
-                parts = names
+            case .fromTop:
+                found = try stack.last?.child(named: nameParts[name.first])
+            case .stack:
                 var level = stack.count - 1
                 while level >= 0 {
-                    if let value = try stack[level].child(named: names[0]) { found = value; break }
+                    if let value = try stack[level].child(named: nameParts[name.first]) {
+                        found = value
+                        break
+                    }
                     level -= 1
                 }
             }
-            for part in parts.dropFirst() {
+            var part = name.first + 1
+            while part < name.first + name.count {
                 guard let value = found else { return nil }
-                found = try value.child(named: part)
+                found = try value.child(named: nameParts[part])
+                part += 1
             }
             return found
         }

@@ -138,10 +138,15 @@ public struct Theme: Sendable {
 
     /// Renders `template` with `context` (whose names `load` checked).
     public func render(_ template: String, _ context: Any) throws(Diagnostic) -> String {
+        String(decoding: try renderBytes(template, context), as: UTF8.self)
+    }
+
+    /// `render` as UTF-8: a page's bytes as the site writes them.
+    public func renderBytes(_ template: String, _ context: Any) throws(Diagnostic) -> [UInt8] {
         if let memoLibrary, let carrier = context as? any ChromeCarrying, carrier.chrome.navigationHTML != nil {
-            return memoLibrary.render(context, withTemplate: template) ?? ""
+            return memoLibrary.renderBytes(context, withTemplate: template) ?? []
         }
-        return library.render(context, withTemplate: template) ?? ""
+        return library.renderBytes(context, withTemplate: template) ?? []
     }
 }
 
