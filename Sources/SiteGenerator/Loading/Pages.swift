@@ -35,7 +35,7 @@ enum SiteLoading {
         let (site, urls) = (options.site, options.urls)
         let loaded = Parallel.map(files.paths) { path in
             var found: [Diagnostic] = []
-            let page = loadPage(path, site: site, realSite: files.realSite, urls: urls, diagnostics: &found)
+            let page = loadPage(path, site: site, realSite: files.realSite, urls: urls, isLink: files.links.contains(path), diagnostics: &found)
             return (page: page, diagnostics: found)
         }
         return gatherPages(loaded, options: options, diagnostics: &diagnostics)
@@ -44,10 +44,14 @@ enum SiteLoading {
     /// The Markdown files of the site (relative to it, in path order), the
     /// site folder's real path that each must stay inside, and every file
     /// the walk found (the static files are the others).
-    static func pageFiles(_ options: BuildOptions) -> (paths: [String], realSite: String, walked: [String]) {
-        guard FileManager.default.fileExists(atPath: options.site) else { return ([], "", []) }
-        let walked = FolderWalk.paths(under: options.site)
-        return (walked.filter { $0.hasSuffix(".md") }, Paths.real(options.site), walked)
+    /// `links`: the paths that are symbolic links themselves (the walk
+    /// enters no linked folder, so every other path stays inside).
+    static func pageFiles(_ options: BuildOptions) -> (paths: [String], realSite: String, walked: [String], links: Set<String>) {
+        guard FileManager.default.fileExists(atPath: options.site) else { return ([], "", [], []) }
+        let entries = FolderWalk.entries(under: options.site)
+        let walked = entries.map(\.path).sorted()
+        let links = Set(entries.filter(\.isLink).map(\.path))
+        return (walked.filter { $0.hasSuffix(".md") }, Paths.real(options.site), walked, links)
     }
 
     /// Loaded pages (in path order) with their diagnostics gathered, each
@@ -95,10 +99,13 @@ enum SiteLoading {
     }
 
     /// One page of `site`, at `path` under it, or nil with its error.
-    static func loadPage(_ path: String, site: String, realSite: String, urls: URLStyle, diagnostics: inout [Diagnostic]) -> LoadedPage? {
+    /// `isLink`: whether the walk found `path` to be a symbolic link (only
+    /// a link can lead outside: the walk enters no linked folder).
+    static func loadPage(_ path: String, site: String, realSite: String, urls: URLStyle, isLink: Bool = true,
+                         diagnostics: inout [Diagnostic]) -> LoadedPage? {
         let file = (site as NSString).appendingPathComponent(path)
         let start = SourceLocation(file: file, line: 1, column: 1)
-        guard Paths.isInside(file, realFolder: realSite) else {
+        guard !isLink || Paths.isInside(file, realFolder: realSite) else {
             diagnostics.append(InputFolders.outside(file, folder: site))
             return nil
         }

@@ -56,8 +56,9 @@ struct SiteInputs: Sendable {
                 return .example(example, found)
             }
             var found: [Diagnostic] = []
-            let page = SiteLoading.loadPage(pageFiles.paths[task - 1 - exampleFiles.count], site: options.site, realSite: pageFiles.realSite,
-                                            urls: options.urls, diagnostics: &found)
+            let path = pageFiles.paths[task - 1 - exampleFiles.count]
+            let page = SiteLoading.loadPage(path, site: options.site, realSite: pageFiles.realSite, urls: options.urls,
+                                            isLink: pageFiles.links.contains(path), diagnostics: &found)
             return .page(page, found)
         }
         guard case .theme(let loadedTheme) = loaded[0] else { return nil }
