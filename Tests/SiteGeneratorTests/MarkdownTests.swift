@@ -1,3 +1,4 @@
+import Foundation
 @testable import SiteGenerator
 import SeededRandom
 import Testing
@@ -325,6 +326,49 @@ struct SearchIndexJSONTests {
             let written = SearchIndex.script(entries), expected = Self.encoded(entries)
             #expect(written == expected, "seed \(seed), round \(round): \(String(decoding: written, as: UTF8.self))")
             if written != expected { return }
+        }
+    }
+}
+
+@Suite("Build cache")
+struct BuildCacheTests {
+    /// Every Document written into the cache reads back as itself: random
+    /// headings, ids, links and text over every ASCII character, escapes,
+    /// tabs and newlines (the file's separators) and non-ASCII text.
+    @Test func randomDocuments_readBackAsThemselves() throws {
+        let seed: UInt64 = 20_261_125
+        var random = SeededGenerator(seed: seed)
+        let pieces = SearchIndexJSONTests.pieces + ["\t", "\n", "\r\n", "-", ""]
+        func text() -> String {
+            (0..<Int.random(in: 0...10, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+        }
+        for round in 0..<200 {
+            var document = Document()
+            document.headings = (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                Document.Heading(level: Int.random(in: 1...6, using: &random), text: text(), id: text())
+            }
+            document.ids = (0..<Int.random(in: 0...3, using: &random)).map { _ in text() }
+            document.links = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                FragmentLink(page: text(), fragment: text(), line: Int.random(in: 0...100_000, using: &random), column: Int.random(in: -1...500, using: &random))
+            }
+            document.text = text()
+            var json = JSONBytes()
+            document.write(to: &json)
+            let decoded = try? JSONDecoder().decode(Document.self, from: Data(json.bytes))
+            #expect(decoded == document, "seed \(seed), round \(round): \(String(decoding: json.bytes, as: UTF8.self))")
+            if decoded != document { return }
+
+            // And through the cache file: saved, then loaded for the same site.
+            var cache = BuildCache()
+            cache.entries["page.html"] = BuildCache.Entry(key: "k", examples: ["a", "b"], document: document)
+            cache.entries["other.html"] = BuildCache.Entry(key: "k2", examples: [])
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-cache-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            cache.save(to: path)
+            let loaded = BuildCache.load(from: path)
+            #expect(loaded.entries["page.html"]?.document == document, "seed \(seed), round \(round)")
+            #expect(loaded.entries["page.html"]?.examples == ["a", "b"])
+            #expect(loaded.entries["other.html"] != nil && loaded.entries["other.html"]?.document == nil)
         }
     }
 }

@@ -132,16 +132,33 @@ struct BuildCache: Sendable {
 
     /// Writes the cache atomically (a half-written cache is just a miss).
     func save(to path: String) {
-        var text = Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n"
-        for (output, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            text += "\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t"
-                + (entry.document.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "-") + "\t"
-                + Self.encodeDiagnostics(entry.diagnostics) + "\n"
-        }
-        text += "diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n"
         let url = URL(fileURLWithPath: path)
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? Data(text.utf8).write(to: url, options: .atomic)
+        try? Data(bytes()).write(to: url, options: .atomic)
+    }
+
+    /// The cache file's bytes: each entry's line made on every core (its
+    /// Document written as JSON directly: Foundation's encoder, one entry
+    /// after another, made saving the cache a third of a build).
+    func bytes() -> [UInt8] {
+        var file = Array((Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n").utf8)
+        let sorted = entries.sorted { $0.key < $1.key }
+        for line in Parallel.map(sorted, { output, entry -> [UInt8] in
+            var line = Array("\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t".utf8)
+            if let document = entry.document {
+                var json = JSONBytes(capacity: document.text.utf8.count + 256)
+                document.write(to: &json)
+                line += json.bytes
+            } else {
+                line.append(UInt8(ascii: "-"))
+            }
+            line += Array(("\t" + Self.encodeDiagnostics(entry.diagnostics) + "\n").utf8)
+            return line
+        }) {
+            file += line
+        }
+        file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
+        return file
     }
 
     /// A hash of every file under the given folders (names and bytes, in a

@@ -71,6 +71,40 @@ struct Document: Equatable, Sendable, Codable {
     }
 }
 
+extension Document {
+    /// The JSON `JSONDecoder` reads back as this Document (its `Codable`
+    /// keys), written directly.
+    func write(to json: inout JSONBytes) {
+        json.raw("{\"headings\":[")
+        for (index, heading) in headings.enumerated() {
+            json.raw(index == 0 ? "{\"id\":" : ",{\"id\":")
+            json.string(heading.id)
+            json.raw(",\"level\":")
+            json.int(heading.level)
+            json.raw(",\"text\":")
+            json.string(heading.text)
+            json.raw("}")
+        }
+        json.raw("],\"ids\":")
+        json.strings(ids)
+        json.raw(",\"links\":[")
+        for (index, link) in links.enumerated() {
+            json.raw(index == 0 ? "{\"column\":" : ",{\"column\":")
+            json.int(link.column)
+            json.raw(",\"fragment\":")
+            json.string(link.fragment)
+            json.raw(",\"line\":")
+            json.int(link.line)
+            json.raw(",\"page\":")
+            json.string(link.page)
+            json.raw("}")
+        }
+        json.raw("],\"text\":")
+        json.string(text)
+        json.raw("}")
+    }
+}
+
 /// A link to an element of a page: `#id` in the same page, `page.md#id`
 /// or `examples/x.html#step-2` to another one.
 struct FragmentLink: Equatable, Sendable, Codable {

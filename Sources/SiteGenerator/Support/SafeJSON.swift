@@ -133,6 +133,11 @@ struct JSONBytes {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// An integer, in decimal.
+    mutating func int(_ number: Int) {
+        bytes.append(contentsOf: String(number).utf8)
+    }
+
     /// An array of strings.
     mutating func strings(_ texts: [String]) {
         bytes.append(UInt8(ascii: "["))
