@@ -215,6 +215,10 @@ struct SiteBuilderTests {
         #expect(RelativeURL.safe("javascript:__x.push(1).svg") == "./javascript:__x.push(1).svg")
         #expect(RelativeURL.safe("../javascript:x.html") == "../javascript:x.html")
         #expect(RelativeURL.safe("plain.svg") == "plain.svg")
+        // A combining mark on the colon makes it another character for
+        // Swift, not for a browser, which still reads the scheme there.
+        #expect(RelativeURL.safe("javascript:\u{301}x.html") == "./javascript:\u{301}x.html")
+        #expect(RelativeURL.safe("a\u{301}/javascript:x.html") == "a\u{301}/javascript:x.html")
         let project = try FixtureProject(files: [
             ("site/index.md", "# Home\n\n```rowmotion\nexample: \"javascript:__x.push(1).json\"\n```\n"),
             ("site/javascript:alert(1).md", "# Trap page\n"),
