@@ -71,9 +71,18 @@ public enum SnapshotReader {
     /// The byte offset of the first byte that does not start or continue a
     /// valid UTF-8 sequence, or nil when the bytes are valid.
     public static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+        // ASCII, eight bytes at a time, up to the first byte that is not:
+        // everything before it is valid and ends on a scalar.
+        let asciiEnd = bytes.withUnsafeBytes { raw -> Int in
+            var index = 0
+            while index + 8 <= raw.count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { index += 8 }
+            while index < raw.count, raw[index] < 0x80 { index += 1 }
+            return index
+        }
+        guard asciiEnd < bytes.count else { return nil }
         var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0
+        var iterator = bytes[asciiEnd...].makeIterator()
+        var offset = asciiEnd
         while true {
             switch parser.parseScalar(from: &iterator) {
             case .valid(let encoded): offset += encoded.count

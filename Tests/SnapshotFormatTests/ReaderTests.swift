@@ -1,6 +1,7 @@
 import Diagnostics
 import Foundation
 import ListDiff
+import SeededRandom
 @testable import SnapshotFormat
 import Testing
 
@@ -175,5 +176,42 @@ struct JSONReaderTests {
         let text = "title: A\nanimations:\n  remove: fade\nsteps:\n  - items: [a]\n  - items: [b]\n"
         let (_, diagnostics) = SnapshotReader.read(bytes: Array(text.utf8), file: "unknown.yml")
         #expect(diagnostics.map(\.description) == ["unknown.yml:3:3: error: unknown key 'remove' in 'animations'; valid keys: insert, delete, reload"])
+    }
+}
+
+@Suite("UTF-8 check")
+struct UTF8CheckTests {
+    /// The first invalid byte, scalar by scalar from the start: what the
+    /// reader's check (ASCII eight bytes at a time first) must agree with.
+    static func reference(_ bytes: [UInt8]) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
+    /// Seeded random files of ASCII runs, valid scalars of every length and
+    /// broken sequences, at every alignment around the eight-byte steps.
+    @Test func randomBytes_firstInvalidOffset_asScalarByScalar() {
+        let seed: UInt64 = 20_261_125
+        var random = SeededGenerator(seed: seed)
+        let pieces: [[UInt8]] = [Array("abcdefgh".utf8), Array("a".utf8), Array("é".utf8), Array("€".utf8), Array("😀".utf8),
+                                 [0x80], [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0x00], [0x7F]]
+        for round in 0..<3_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                let piece = pieces.randomElement(using: &random)!
+                // Mostly valid pieces, so the broken ones land at every offset.
+                if piece.count == 1, piece[0] >= 0x80 || piece == [0xC3], Int.random(in: 0..<4, using: &random) > 0 { continue }
+                bytes += piece
+            }
+            #expect(SnapshotReader.firstInvalidUTF8Offset(bytes) == Self.reference(bytes), "seed \(seed), round \(round): \(bytes)")
+        }
     }
 }
