@@ -75,6 +75,11 @@ public struct Filmstrip {
     /// The SVG for `report`: its first step's snapshot before, then each
     /// step's snapshot after.
     public func svg(for report: DiffReport) -> String {
+        String(decoding: svgBytes(for: report), as: UTF8.self)
+    }
+
+    /// `svg(for:)` as UTF-8, as a site writes it.
+    public func svgBytes(for report: DiffReport) -> [UInt8] {
         let sequence = report.sequence
         var frames: [Frame] = []
         if let first = report.steps.first {
@@ -118,7 +123,7 @@ public struct Filmstrip {
         legend(into: &svg)
         svg.bytes.append(contentsOf: body.bytes)
         svg.add("</svg>\n")
-        return String(decoding: svg.bytes, as: UTF8.self)
+        return svg.bytes
     }
 
     /// Text made as UTF-8 bytes: a filmstrip is thousands of short pieces

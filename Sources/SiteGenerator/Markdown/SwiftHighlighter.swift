@@ -210,7 +210,10 @@ enum SwiftHighlighter {
                 let word = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
                 if SwiftHighlighter.keywords.contains(word) {
                     span("keyword", count: length)
-                } else if let first = word.unicodeScalars.first, first.properties.isUppercase {
+                } else if byte < 0x80 ? (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                            : word.unicodeScalars.first?.properties.isUppercase == true {
+                    // An ASCII letter is uppercase exactly when it is A–Z
+                    // (Unicode's property, read without its tables).
                     span("type", count: length)
                 } else {
                     copy(length)

@@ -156,7 +156,7 @@ extension SiteRendering {
 
     /// The example's page, its filmstrip, and any UIKit rule problems its
     /// batches have.
-    static func examplePage(_ example: LoadedExample, theme: Theme, chrome: Chrome, shared: PlayerParts? = nil) throws(Diagnostic) -> (html: String, svg: String, problems: [RuleViolation]) {
+    static func examplePage(_ example: LoadedExample, theme: Theme, chrome: Chrome, shared: PlayerParts? = nil) throws(Diagnostic) -> (html: [UInt8], svg: [UInt8], problems: [RuleViolation]) {
         let sequence = example.sequence
         let report = DiffReport(file: example.name, sequence: sequence, changesets: example.changesets)
         var problems: [String] = []
@@ -184,7 +184,7 @@ extension SiteRendering {
             validation: problems.isEmpty ? "Every batch passes UIKit's batch-update rules."
                                          : "UIKit rule problems: " + problems.joined(separator: "; "),
             filmstrip: RelativeURL.safe((OutputPaths.filmstripName(example.name) as NSString).lastPathComponent))
-        return (try theme.render("example", context), Filmstrip().svg(for: report), report.violations)
+        return (try theme.renderBytes("example", context), Filmstrip().svgBytes(for: report), report.violations)
     }
 
     /// A small inline SVG: per step, stacked bars of inserts, deletes, moves

@@ -45,7 +45,7 @@ extension SiteRendering {
             }
             do throws(Diagnostic) {
                 let (html, svg, problems) = try SiteRendering.examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared)
-                return ExampleOutput(key: key, html: Array(html.utf8), svg: Array(svg.utf8), problems: problems)
+                return ExampleOutput(key: key, html: html, svg: svg, problems: problems)
             } catch {
                 return ExampleOutput(key: key, error: error)
             }
