@@ -75,33 +75,25 @@ extension Document {
     /// The JSON `JSONDecoder` reads back as this Document (its `Codable`
     /// keys), written directly.
     func write(to json: inout JSONBytes) {
-        json.raw("{\"headings\":[")
-        for (index, heading) in headings.enumerated() {
-            json.raw(index == 0 ? "{\"id\":" : ",{\"id\":")
-            json.string(heading.id)
-            json.raw(",\"level\":")
-            json.int(heading.level)
-            json.raw(",\"text\":")
-            json.string(heading.text)
-            json.raw("}")
+        json.object { document in
+            document.member("headings") {
+                $0.objects(headings) { fields, heading in
+                    fields.member("id") { $0.string(heading.id) }
+                    fields.member("level") { $0.int(heading.level) }
+                    fields.member("text") { $0.string(heading.text) }
+                }
+            }
+            document.member("ids") { $0.strings(ids) }
+            document.member("links") {
+                $0.objects(links) { fields, link in
+                    fields.member("column") { $0.int(link.column) }
+                    fields.member("fragment") { $0.string(link.fragment) }
+                    fields.member("line") { $0.int(link.line) }
+                    fields.member("page") { $0.string(link.page) }
+                }
+            }
+            document.member("text") { $0.string(text) }
         }
-        json.raw("],\"ids\":")
-        json.strings(ids)
-        json.raw(",\"links\":[")
-        for (index, link) in links.enumerated() {
-            json.raw(index == 0 ? "{\"column\":" : ",{\"column\":")
-            json.int(link.column)
-            json.raw(",\"fragment\":")
-            json.string(link.fragment)
-            json.raw(",\"line\":")
-            json.int(link.line)
-            json.raw(",\"page\":")
-            json.string(link.page)
-            json.raw("}")
-        }
-        json.raw("],\"text\":")
-        json.string(text)
-        json.raw("}")
     }
 }
 

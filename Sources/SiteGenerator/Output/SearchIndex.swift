@@ -41,18 +41,13 @@ enum SearchIndex {
             var json = JSONBytes(capacity: sorted[run].reduce(0) { $0 + $1.x.utf8.count + $1.t.utf8.count + 64 })
             for index in run {
                 let entry = sorted[index]
-                json.raw(index == 0 ? "{\"h\":[" : ",{\"h\":[")
-                for (number, heading) in entry.h.enumerated() {
-                    if number > 0 { json.raw(",") }
-                    json.strings(heading)
+                if index > 0 { json.raw(",") }
+                json.object { fields in
+                    fields.member("h") { $0.array(entry.h) { json, heading in json.strings(heading) } }
+                    fields.member("t") { $0.string(entry.t) }
+                    fields.member("u") { $0.string(entry.u) }
+                    fields.member("x") { $0.string(entry.x) }
                 }
-                json.raw("],\"t\":")
-                json.string(entry.t)
-                json.raw(",\"u\":")
-                json.string(entry.u)
-                json.raw(",\"x\":")
-                json.string(entry.x)
-                json.raw("}")
             }
             return json.bytes
         }

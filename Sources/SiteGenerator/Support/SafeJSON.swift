@@ -138,6 +138,47 @@ struct JSONBytes {
         bytes.append(contentsOf: String(number).utf8)
     }
 
+    /// An object: `fields` writes its members with `member`, keys in the
+    /// order given (sorted, as the encoder with `.sortedKeys` writes them).
+    mutating func object(_ fields: (inout ObjectWriter) -> Void) {
+        var writer = ObjectWriter(json: self)
+        bytes = []
+        writer.json.raw("{")
+        fields(&writer)
+        writer.json.raw("}")
+        self = writer.json
+    }
+
+    /// An array, each element written by `element`.
+    mutating func array<Element>(_ elements: [Element], _ element: (inout JSONBytes, Element) -> Void) {
+        raw("[")
+        for (index, value) in elements.enumerated() {
+            if index > 0 { raw(",") }
+            element(&self, value)
+        }
+        raw("]")
+    }
+
+    /// An array of objects, each one's members written by `fields`.
+    mutating func objects<Element>(_ elements: [Element], _ fields: (inout ObjectWriter, Element) -> Void) {
+        array(elements) { json, element in json.object { fields(&$0, element) } }
+    }
+
+    /// Writes an object's members, a comma between them.
+    struct ObjectWriter {
+        var json: JSONBytes
+        var first = true
+
+        /// `"key":` and the value `value` writes.
+        mutating func member(_ key: StaticString, _ value: (inout JSONBytes) -> Void) {
+            json.raw(first ? "\"" : ",\"")
+            first = false
+            json.raw(key)
+            json.raw("\":")
+            value(&json)
+        }
+    }
+
     /// An array of strings.
     mutating func strings(_ texts: [String]) {
         bytes.append(UInt8(ascii: "["))
