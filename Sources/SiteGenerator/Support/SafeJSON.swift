@@ -177,6 +177,20 @@ struct JSONBytes {
             json.raw("\":")
             value(&json)
         }
+
+        /// A member whose key is data (escaped as any string).
+        mutating func member(text key: String, _ value: (inout JSONBytes) -> Void) {
+            if !first { json.raw(",") }
+            first = false
+            json.string(key)
+            json.raw(":")
+            value(&json)
+        }
+    }
+
+    /// An array of integers.
+    mutating func ints(_ numbers: [Int]) {
+        array(numbers) { $0.int($1) }
     }
 
     /// An array of strings.
