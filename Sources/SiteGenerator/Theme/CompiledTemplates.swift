@@ -15,7 +15,7 @@ struct TemplateLibrary: Sendable {
     }
 
     func render(_ context: Any, withTemplate name: String) -> String? {
-        if let compiled, let context = context as? any TemplateContext, let bytes = compiled.render(context, withTemplate: name) {
+        if let context = context as? any TemplateContext, let bytes = compiled?.render(context, withTemplate: name) {
             return String(decoding: bytes, as: UTF8.self)
         }
         return mustache.render(context, withTemplate: name)
@@ -24,7 +24,7 @@ struct TemplateLibrary: Sendable {
     /// The render as UTF-8, for a page written as it is (no round trip
     /// through a String).
     func renderBytes(_ context: Any, withTemplate name: String) -> [UInt8]? {
-        if let compiled, let context = context as? any TemplateContext, let bytes = compiled.render(context, withTemplate: name) {
+        if let context = context as? any TemplateContext, let bytes = compiled?.render(context, withTemplate: name) {
             return bytes
         }
         return mustache.render(context, withTemplate: name).map { Array($0.utf8) }
@@ -435,16 +435,17 @@ struct CompiledLibrary: Sendable {
             try run(body)
         }
 
-        /// A string's bytes, copied whole.
+        /// A string's bytes, copied whole (a small string, held inline, is
+        /// read through a copy: it has no storage to point at).
         mutating func append(_ string: String) {
-            if string.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
-                out.append(contentsOf: Array(string.utf8))
-            }
+            var string = string
+            string.withUTF8 { out.append(contentsOf: $0) }
         }
 
         /// `HTMLText.escape`'s five replacements, written as bytes.
         mutating func appendEscaped(_ string: String) {
-            let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+            var string = string
+            string.withUTF8 { bytes in
                 var plain = 0
                 for (index, byte) in bytes.enumerated() {
                     let replacement: StaticString
@@ -462,7 +463,6 @@ struct CompiledLibrary: Sendable {
                 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain...]))
             }
-            if done == nil { append(ByteHTMLEscaping.escape(string)) }
         }
 
         /// swift-mustache's lookup: the first part from the innermost level
