@@ -23,7 +23,7 @@ public enum FileContents {
             if fstat(descriptor, &status) == 0 {
                 try refuseIfNotAFile(status.st_mode)
                 let size = Int(status.st_size)
-                if status.st_mode & S_IFMT == S_IFREG, size <= limit ?? Int(Int32.max), let bytes = readAll(descriptor, size: size) {
+                if status.st_mode & S_IFMT == S_IFREG, size <= limit ?? Int(Int32.max), let bytes = readUpTo(descriptor, size + 1) {
                     if let limit, bytes.count > limit {
                         throw Failure(message: "the file is larger than \(ByteCount.describe(Int64(limit))), the limit for files", tooLarge: true)
                     }
@@ -48,11 +48,6 @@ public enum FileContents {
         case S_IFSOCK: throw Failure(message: "cannot read the file: it is a socket, not a regular file")
         default: throw Failure(message: "cannot read the file: it is a device, not a regular file")
         }
-    }
-
-    /// Up to `size + 1` bytes of an open file; nil when reading fails.
-    static func readAll(_ descriptor: Int32, size: Int) -> [UInt8]? {
-        readUpTo(descriptor, size + 1)
     }
 
     static func tooLarge(_ size: Int64, limit: Int) -> Failure {

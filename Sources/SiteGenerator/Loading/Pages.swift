@@ -27,20 +27,6 @@ struct LoadedPage: Sendable {
 
 /// Loading: the pages of `site/` (front matter, body, title).
 enum SiteLoading {
-
-    static func loadPages(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [LoadedPage] {
-        let files = pageFiles(options)
-        // Read on every core; each page's result lands in its own slot, and
-        // pages and diagnostics are gathered in path order.
-        let (site, urls) = (options.site, options.urls)
-        let loaded = Parallel.map(files.paths) { path in
-            var found: [Diagnostic] = []
-            let page = loadPage(path, site: site, realSite: files.realSite, urls: urls, isLink: files.links.contains(path), diagnostics: &found)
-            return (page: page, diagnostics: found)
-        }
-        return gatherPages(loaded, options: options, diagnostics: &diagnostics)
-    }
-
     /// The Markdown files of the site (relative to it, in path order), the
     /// site folder's real path that each must stay inside, and every file
     /// the walk found (the static files are the others).

@@ -106,21 +106,10 @@ struct SiteInputs: Sendable {
         return inputs
     }
 
-    /// Each example read and diffed once (on every core); every page that
-    /// shows it reuses that. Which files are examples is decided first, in
-    /// path order, so collisions and diagnostics do not depend on threads.
-    static func loadExamples(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [LoadedExample] {
-        let files = exampleFiles(options, diagnostics: &diagnostics)
-        var examples: [LoadedExample] = []
-        for result in Parallel.map(files, loadExample) {
-            diagnostics.append(contentsOf: result.diagnostics)
-            if let example = result.example { examples.append(example) }
-        }
-        return examples
-    }
-
     /// The example files to read, with their names: every sequence file
-    /// inside the examples folder, one per page it becomes.
+    /// inside the examples folder, one per page it becomes, decided in path
+    /// order (collisions and diagnostics do not depend on threads). Each is
+    /// read and diffed once; every page that shows it reuses that.
     static func exampleFiles(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [(path: String, name: String)] {
         let collected = FileManager.default.fileExists(atPath: options.examples) ? SequenceFiles.collect([options.examples]) : (found: [], problems: [])
         let found = collected.found
