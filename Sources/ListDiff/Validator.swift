@@ -40,10 +40,12 @@ public struct Validator: Sendable {
     public func validate<SectionID: Hashable, RowID: Hashable>(
         _ batch: Batch, before: [SectionLayout<SectionID, RowID>], after: [SectionLayout<SectionID, RowID>]
     ) -> [Violation] {
-        var check = Check(batch: batch, before: before.map(\.rows.count), after: after.map(\.rows.count))
+        // Closures, not key paths: in generic code a key path is made anew
+        // on every call (a third of the validator's time on small batches).
+        var check = Check(batch: batch, before: before.map { $0.rows.count }, after: after.map { $0.rows.count })
         check.run()
-        check.checkDuplicates(after.flatMap(\.rows))
-        if !check.breaches.contains(where: \.isException) {
+        check.checkDuplicates(after)
+        if !check.breaches.contains(where: { $0.isException }) {
             check.checkIdentities(before: before, after: after)
         }
         return check.breaches.map { Violation(breach: $0, message: $0.message(for: flavor)) }
@@ -469,9 +471,11 @@ private struct Check {
         }
     }
 
-    mutating func checkDuplicates<RowID: Hashable>(_ ids: [RowID]) {
-        var seen = Set<RowID>(), repeated: [String] = []
-        for id in ids where !seen.insert(id).inserted { repeated.append(String(describing: id)) }
+    mutating func checkDuplicates<SectionID: Hashable, RowID: Hashable>(_ sections: [SectionLayout<SectionID, RowID>]) {
+        var seen = Set<RowID>(minimumCapacity: sections.reduce(0) { $0 + $1.rows.count }), repeated: [String] = []
+        for section in sections {
+            for id in section.rows where !seen.insert(id).inserted { repeated.append(String(describing: id)) }
+        }
         if !repeated.isEmpty { breaches.append(.duplicateIdentifiers(repeated)) }
     }
 

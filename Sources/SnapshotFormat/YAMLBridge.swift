@@ -17,6 +17,15 @@ enum YAMLBridge {
             return .failure(.error("yaml-alias", at: SourceLocation(file: file, line: alias.line + lineOffset, column: alias.column),
                                    "YAML aliases ('*name') are not supported in snapshot files; write the value out where it is used"))
         }
+        // Most documents are read straight from libyaml's events; the rest,
+        // errors included, through Yams' composer.
+        if let located = YAMLEvents.compose(text, file: file) { return .success(located) }
+        return composeWithYams(text, file: file, lineOffset: lineOffset)
+    }
+
+    /// `text` (its byte order mark and aliases already dealt with) through
+    /// Yams' composer: every document, and each error in Yams' words.
+    static func composeWithYams(_ text: String, file: String, lineOffset: Int) -> Result<LocatedValue, Diagnostic> {
         let root: Node?
         do {
             // UTF-8 spelled out: Yams' default reads the environment on every call.
@@ -81,9 +90,7 @@ enum YAMLBridge {
         // (or an empty scalar, which is null): other untagged scalars are
         // strings without running its regular expressions, which took most
         // of the time spent reading a file.
-        if scalar.tag.description.isEmpty, let first = scalar.string.utf8.first, !mayResolve(first) {
-            return .string(scalar.string)
-        }
+        if scalar.tag.description.isEmpty, let known = plainShortcut(scalar.string) { return known }
         let node = Node.scalar(scalar)
         switch resolver.resolveTag(of: node).rawValue {
         case Tag.Name.int.rawValue:
@@ -104,6 +111,30 @@ enum YAMLBridge {
         default: break
         }
         return .string(scalar.string)
+    }
+
+    /// An untagged plain scalar's value, as `value(of:)` gives it.
+    static func value(ofPlain text: String) -> LocatedValue.Kind? {
+        if let known = plainShortcut(text) { return known }
+        return value(of: Node.Scalar(text, Tag(.implicit, resolver, .default), .plain))
+    }
+
+    /// A plain scalar's value where its first character leaves one rule
+    /// that can match, or none (nil: the resolver decides): a word from
+    /// `n` is null only as `null`, `Null` or `NULL`, one from `t` or `f`
+    /// a boolean only as the core schema's six spellings.
+    static func plainShortcut(_ text: String) -> LocatedValue.Kind? {
+        guard let first = text.utf8.first else { return nil }
+        switch first {
+        case UInt8(ascii: "n"), UInt8(ascii: "N"):
+            return text == "null" || text == "Null" || text == "NULL" ? .null : .string(text)
+        case UInt8(ascii: "t"), UInt8(ascii: "T"):
+            return text == "true" || text == "True" || text == "TRUE" ? .bool(true) : .string(text)
+        case UInt8(ascii: "f"), UInt8(ascii: "F"):
+            return text == "false" || text == "False" || text == "FALSE" ? .bool(false) : .string(text)
+        default:
+            return mayResolve(first) ? nil : .string(text)
+        }
     }
 
     /// Whether a plain scalar starting with `byte` can be anything but a
