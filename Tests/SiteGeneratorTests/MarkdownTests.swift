@@ -410,6 +410,35 @@ struct SwiftHighlighterTests {
         let html = MarkdownRenderer.render("```swift\nlet a = 1\n```\n\n```\nlet b = 2\n```\n", player: { _ in nil })
         #expect(html == "<pre><code class=\"language-swift\"><span class=\"hl-keyword\">let</span> a = <span class=\"hl-number\">1</span>\n</code></pre>\n<pre><code>let b = 2\n</code></pre>\n")
     }
+
+    /// The byte-for-byte keyword lookup must say what the keyword set says,
+    /// for keywords, words one edit away from one, and words beyond ASCII
+    /// (the Kelvin sign equals a K as text).
+    @Test func keywordLookup_agreesWithTheKeywordSet() {
+        let seed = UInt64(ProcessInfo.processInfo.environment["ROWMOTION_FUZZ_SEED"] ?? "") ?? 7
+        var random = SeededGenerator(seed: seed)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzSK_0é\u{212A}") + ["e\u{301}"]
+        var words = Array(SwiftHighlighter.keywords) + ["Self", "self", "SELF", "\u{212A}", "", "precedencegroupx"]
+        for keyword in SwiftHighlighter.keywords {
+            for _ in 0..<20 {
+                var characters = Array(keyword)
+                let place = Int.random(in: 0...characters.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0 where place < characters.count: characters.remove(at: place)
+                case 1 where place < characters.count: characters[place] = alphabet.randomElement(using: &random)!
+                default: characters.insert(alphabet.randomElement(using: &random)!, at: place)
+                }
+                words.append(String(characters))
+            }
+        }
+        var keywordsFound = 0
+        for word in words {
+            let expected = SwiftHighlighter.keywords.contains(word)
+            #expect(SwiftHighlighter.isKeyword(ArraySlice(word.utf8)) == expected, "seed \(seed): \(word.debugDescription)")
+            if expected { keywordsFound += 1 }
+        }
+        #expect(keywordsFound >= SwiftHighlighter.keywords.count)
+    }
 }
 
 /// Raw HTML's addresses are checked as the browser reads them.

@@ -20,11 +20,43 @@ enum SwiftHighlighter {
         "while", "willSet",
     ]
 
+    /// The keywords by length and first byte, as bytes: an identifier is
+    /// looked up without making a String of it or hashing it.
+    static let keywordTable: [[[UInt8]]] = {
+        var table = [[[UInt8]]](repeating: [], count: 32 * 128)
+        for keyword in keywords { table[keywordSlot(length: keyword.utf8.count, first: keyword.utf8.first!)!].append(Array(keyword.utf8)) }
+        return table
+    }()
+
+    static func keywordSlot(length: Int, first: UInt8) -> Int? {
+        length < 32 && first < 128 ? length * 128 + Int(first) : nil
+    }
+
+    /// Whether `word` (an identifier's bytes) is a keyword: compared byte for
+    /// byte, as `keywords.contains` compares ASCII; a word with other
+    /// characters is looked up as text (one can equal an ASCII word: the
+    /// Kelvin sign is a K).
+    static func isKeyword(_ word: ArraySlice<UInt8>) -> Bool {
+        guard let first = word.first else { return false }
+        if word.contains(where: { $0 >= 0x80 }) { return keywords.contains(String(decoding: word, as: UTF8.self)) }
+        guard let slot = keywordSlot(length: word.count, first: first) else { return false }
+        return keywordTable[slot].contains { $0.elementsEqual(word) }
+    }
+
     /// `code` as HTML: escaped, with spans.
     static func html(_ code: String) -> String {
+        var out: [UInt8] = []
+        html(code, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `code` as HTML, appended to `out`.
+    static func html(_ code: String, into out: inout [UInt8]) {
         var lexer = Lexer(bytes: Array(code.utf8))
+        swap(&lexer.out, &out)
+        lexer.out.reserveCapacity(lexer.out.count + lexer.bytes.count * 2)
         lexer.run()
-        return String(decoding: lexer.out, as: UTF8.self)
+        swap(&lexer.out, &out)
     }
 
     /// One pass over the bytes, never back: strings and the code of their
@@ -52,7 +84,6 @@ enum SwiftHighlighter {
                 runs[position] = runs[position + 1] + 1
             }
             hashRuns = runs
-            out.reserveCapacity(bytes.count * 2)
         }
 
         func peek(_ offset: Int = 0) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
@@ -73,11 +104,15 @@ enum SwiftHighlighter {
             for _ in 0..<count where index < bytes.count { escaped(bytes[index]); index += 1 }
         }
 
-        mutating func open(_ kind: String) { out.append(contentsOf: "<span class=\"hl-\(kind)\">".utf8) }
+        mutating func open(_ kind: StaticString) {
+            out.append(contentsOf: #"<span class="hl-"#.utf8)
+            out.append(contentsOf: UnsafeBufferPointer(start: kind.utf8Start, count: kind.utf8CodeUnitCount))
+            out.append(contentsOf: #"">"#.utf8)
+        }
         mutating func close() { out.append(contentsOf: "</span>".utf8) }
 
         /// A span of `count` bytes from the current index.
-        mutating func span(_ kind: String, count: Int) {
+        mutating func span(_ kind: StaticString, count: Int) {
             open(kind)
             copy(count)
             close()
@@ -207,11 +242,11 @@ enum SwiftHighlighter {
                 span("number", count: end - index)
             } else if Self.isIdentifierStart(byte) {
                 let length = identifierLength(from: index)
-                let word = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
-                if SwiftHighlighter.keywords.contains(word) {
+                let word = bytes[index..<(index + length)]
+                if SwiftHighlighter.isKeyword(word) {
                     span("keyword", count: length)
                 } else if byte < 0x80 ? (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                            : word.unicodeScalars.first?.properties.isUppercase == true {
+                            : String(decoding: word, as: UTF8.self).unicodeScalars.first?.properties.isUppercase == true {
                     // An ASCII letter is uppercase exactly when it is A–Z
                     // (Unicode's property, read without its tables).
                     span("type", count: length)

@@ -149,9 +149,15 @@ extension SiteRendering {
     /// Swift block is, each call a `.call-line` span ending in its line
     /// break (the last has none), as the player's script would split them.
     static func callLinesHTML(_ calls: [String]) -> String {
-        calls.enumerated().map { index, call in
-            "<span class=\"call-line\">" + SwiftHighlighter.html(call) + (index < calls.count - 1 ? "\n" : "") + "</span>"
-        }.joined()
+        var out: [UInt8] = []
+        out.reserveCapacity(calls.reduce(0) { $0 + $1.utf8.count } * 3)
+        for (index, call) in calls.enumerated() {
+            out.append(contentsOf: #"<span class="call-line">"#.utf8)
+            SwiftHighlighter.html(call, into: &out)
+            if index < calls.count - 1 { out.append(UInt8(ascii: "\n")) }
+            out.append(contentsOf: "</span>".utf8)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The example's page, its filmstrip, and any UIKit rule problems its
