@@ -71,14 +71,16 @@ public enum SiteBuilder {
         // another base URL), and the navigation, rendered once per folder.
         let base = options.baseURL == "/" || options.baseURL.isEmpty ? nil
             : (options.baseURL.hasSuffix("/") ? options.baseURL : options.baseURL + "/")
-        func root(of output: String) -> String { base ?? String(repeating: "../", count: output.split(separator: "/").count - 1) }
+        func root(of output: String) -> String { base ?? String(repeating: "../", count: OutputPaths.depth(of: output)) }
         func plainChrome(for output: String) -> Chrome {
             Chrome(siteTitle: inputs.siteTitle, root: root(of: output), stylesheet: assets.stylesheet, script: assets.script,
                    nav: inputs.navigation.items(current: output, root: root(of: output)))
         }
         let extraOutputs = ["index.html"] + (options.baseline == nil ? [] : [OutputPaths.changes])
         let navigationMemo = NavigationMemo(outputs: inputs.pages.map(\.output) + inputs.examples.map { OutputPaths.examplePath($0.name) } + extraOutputs,
-                                            navigation: inputs.navigation, theme: inputs.theme, root: root(of:), chrome: plainChrome)
+                                            navigation: inputs.navigation, theme: inputs.theme, root: root(of:)) { output in
+            Chrome(siteTitle: inputs.siteTitle, root: root(of: output), stylesheet: assets.stylesheet, script: assets.script, nav: [])
+        }
         func chrome(for output: String) -> Chrome {
             guard let html = navigationMemo.html[output] else { return plainChrome(for: output) }
             // The items are made only if the theme reads `nav` outside its partial.

@@ -175,3 +175,32 @@ struct CompiledTemplateTests {
         #expect(compiledRenders * 10 >= parsed * 6, "only \(compiledRenders) of \(parsed) renders were compiled")
     }
 }
+
+/// The compiled renderer reads navigation items through `templateValue`,
+/// a switch of its own: it must answer every name as `child(named:)` does
+/// once converted, or a page's navigation would differ from swift-mustache's.
+@Suite("Navigation item values")
+struct NavItemValueTests {
+    @Test func everyName_answersAsChildNamed_onRandomItems() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["ROWMOTION_FUZZ_SEED"] ?? "") ?? 31
+        var random = SeededGenerator(seed: seed)
+        let schema = ContextSchema(roots: [NavItem.self])
+        let names = Array(schema.names[ContextTypeKey(NavItem.self)]?.keys ?? [:].keys) + ["isFolder", "mark", "nav", "", "Title", "url.x"]
+        #expect(names.count > 10)
+        for _ in 0..<200 {
+            func text() -> String { ["", "a", "é", "x/y.html", "../", "<b>", "javascript:x"].randomElement(using: &random)! }
+            var item = NavItem(title: text(), href: text(), current: Bool.random(using: &random))
+            item.root = text()
+            item.expanded = Bool.random(using: &random)
+            item.depth = Int.random(in: 1...5, using: &random)
+            item.isFolder = Bool.random(using: &random)
+            item.closes = Int.random(in: 0...3, using: &random)
+            item.mark = Bool.random(using: &random) ? text() : nil
+            if Bool.random(using: &random) { item.children = [NavItem(title: text(), href: text(), current: false)] }
+            for name in names {
+                let expected = try item.child(named: name).map { (value: Any) throws(CompiledLibrary.Bail) in try CompiledLibrary.Value.make(value) }
+                #expect(String(describing: item.templateValue(named: name)) == String(describing: expected), "seed \(seed): '\(name)' of \(item)")
+            }
+        }
+    }
+}

@@ -166,6 +166,7 @@ struct LinkPathTests {
         for _ in 0..<5_000 {
             let path = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
             #expect(OutputPaths.normalize(path) == Self.reference(path), "seed \(seed): '\(path)'")
+            #expect(OutputPaths.depth(of: path) == path.split(separator: "/").count - 1, "seed \(seed): '\(path)'")
         }
     }
 }

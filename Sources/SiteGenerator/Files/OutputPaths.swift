@@ -32,6 +32,22 @@ enum OutputPaths {
         return String(path[..<slash])
     }
 
+    /// How many folders down `path` is: its non-empty parts but the last
+    /// (`a/b/c.html` → 2, `c.html` → 0), as `split(separator: "/").count - 1`
+    /// counts them, without making the parts.
+    static func depth(of path: String) -> Int {
+        var parts = 0, inPart = false
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                inPart = false
+            } else if !inPart {
+                inPart = true
+                parts += 1
+            }
+        }
+        return parts - 1
+    }
+
     /// The cache file name for an output folder.
     static func cacheName(for output: String) -> String { "site-" + ContentHash.key([output]) + ".cache" }
 

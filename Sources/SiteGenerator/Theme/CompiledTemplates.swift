@@ -331,8 +331,7 @@ struct CompiledLibrary: Sendable {
             case .navItem(let items, let index):
                 // Through the buffer: `items[index]` would copy the item
                 // (a retain of each of its strings) for every name.
-                let value = items.withUnsafeBufferPointer { $0[index].child(named: name) }
-                return try value.map { (value: Any) throws(Bail) in try Value.make(value) }
+                return items.withUnsafeBufferPointer { $0[index].templateValue(named: name) }
             case .text, .flag, .number, .list, .navItems: return nil
             }
         }

@@ -37,7 +37,8 @@ struct NavigationMemo: Sendable {
     /// - Parameters:
     ///   - outputs: every output whose page shows the navigation.
     ///   - root: an output's way back to the site's root.
-    ///   - chrome: the chrome of an output, its navigation built for it.
+    ///   - chrome: the chrome of an output; its `nav` is not read (each
+    ///     render sets the group's own items).
     init(outputs: [String], navigation: Navigation, theme: Theme, root: (String) -> String, chrome: (String) -> Chrome) {
         guard let marked = theme.markedNavigation else { return }
         let plain = theme.library
