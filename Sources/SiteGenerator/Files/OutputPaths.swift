@@ -28,8 +28,17 @@ enum OutputPaths {
 
     /// `a/b/c.html` → `a/b`; `c.html` → "".
     static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
+        guard let slash = lastSlash(in: path) else { return "" }
         return String(path[..<slash])
+    }
+
+    /// The last `/` of `path` as a character, as `lastIndex(of: "/")`
+    /// finds it; by bytes when the path is ASCII (where every byte but a
+    /// CR before LF is a character of its own), which is most of them.
+    static func lastSlash(in path: String) -> String.Index? {
+        let utf8 = path.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return path.lastIndex(of: "/") }
+        return utf8.lastIndex(of: UInt8(ascii: "/"))
     }
 
     /// How many folders down `path` is: its non-empty parts but the last

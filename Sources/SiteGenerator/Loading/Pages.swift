@@ -29,15 +29,15 @@ struct LoadedPage: Sendable {
 enum SiteLoading {
     /// The Markdown files of the site (relative to it, in path order), the
     /// site folder's real path that each must stay inside, and every file
-    /// the walk found (the static files are the others).
+    /// entry the walk found that is not a folder (the static files are the
+    /// others; a link to a folder is listed, and skipped when it is read).
     /// `links`: the paths that are symbolic links themselves (the walk
     /// enters no linked folder, so every other path stays inside).
     static func pageFiles(_ options: BuildOptions) -> (paths: [String], realSite: String, walked: [String], links: Set<String>) {
         guard FileManager.default.fileExists(atPath: options.site) else { return ([], "", [], []) }
-        let entries = FolderWalk.entries(under: options.site)
-        let walked = entries.map(\.path).sorted()
+        let entries = FolderWalk.entries(under: options.site).sorted { $0.path < $1.path }
         let links = Set(entries.filter(\.isLink).map(\.path))
-        return (walked.filter { $0.hasSuffix(".md") }, Paths.real(options.site), walked, links)
+        return (entries.map(\.path).filter { $0.hasSuffix(".md") }, Paths.real(options.site), entries.filter { !$0.isFolder }.map(\.path), links)
     }
 
     /// Loaded pages (in path order) with their diagnostics gathered, each
@@ -80,7 +80,7 @@ enum SiteLoading {
 
     /// Whether the page at `path` is its folder's own page (`guide/_index.md`).
     static func isSectionPage(_ path: String) -> Bool {
-        let folderEnd = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let folderEnd = OutputPaths.lastSlash(in: path).map { path.index(after: $0) } ?? path.startIndex
         return sectionPageNames.contains(String(path[folderEnd...]))
     }
 

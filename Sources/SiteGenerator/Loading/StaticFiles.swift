@@ -15,8 +15,8 @@ enum StaticFiles {
     /// (`.DS_Store`, `.git`) are skipped; a file whose path a generated
     /// output already takes, or that leads outside `site/` through a
     /// symbolic link, is an error rather than a silent choice.
-    /// `walked`: the site folder's files as `FolderWalk` found them (the
-    /// pages' walk), or nil to walk it here.
+    /// `walked`: the site folder's entries as `FolderWalk` found them (the
+    /// pages' walk; its folders may be left out), or nil to walk it here.
     static func load(site: String, walked: [String]? = nil, generated: Set<String>, diagnostics: inout [Diagnostic]) -> [File] {
         let manager = FileManager.default
         guard manager.fileExists(atPath: site) else { return [] }
