@@ -14,7 +14,7 @@
 import Mustache
 
 /// What a name gives a template.
-indirect enum ContextShape: Equatable, Sendable {
+indirect enum ContextShape: Hashable, Sendable {
     /// Text, a number or a flag: inside its section, names are looked up
     /// in the contexts around it.
     case scalar

@@ -209,7 +209,12 @@ enum TemplateCheck {
         /// height when each was entered.
         var active: [(name: String, height: Int)] = []
         /// Partials already checked with a given innermost shape.
-        var visited: Set<String> = []
+        var visited: Set<Visit> = []
+
+        struct Visit: Hashable {
+            var partial: String
+            var shape: ContextShape?
+        }
 
         mutating func check(template: String, stack entry: [Scope]) {
             let fileName = template + ".mustache"
@@ -296,7 +301,7 @@ enum TemplateCheck {
                     return
                 }
             }
-            guard active.count < TemplateCheck.partialDepth, visited.insert("\(name) \(stack.last.map { "\($0.shape)" } ?? "")").inserted else { return }
+            guard active.count < TemplateCheck.partialDepth, visited.insert(Visit(partial: name, shape: stack.last?.shape)).inserted else { return }
             check(template: name, stack: stack)
         }
 
