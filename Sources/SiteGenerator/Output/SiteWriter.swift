@@ -52,14 +52,31 @@ public enum SiteWriter {
             try manager.createDirectory(at: staging, withIntermediateDirectories: true)
             // Folders first, each once; then the files, on every core.
             let paths = files.keys.sorted()
-            let folders = Set(paths.map { ($0 as NSString).deletingLastPathComponent }).subtracting([""]).sorted()
-            for folder in folders {
-                try manager.createDirectory(at: staging.appendingPathComponent(folder), withIntermediateDirectories: true)
+            // Each folder once, parents first, with mkdir(2) (a folder that
+            // holds only folders is made on the way to them); split at the
+            // `/` bytes, as the file system reads a path.
+            let slash = UInt8(ascii: "/")
+            let (stagingPath, targetPath) = (staging.path, target.path)
+            var made: Set<Substring> = [""]
+            for path in paths {
+                var ends: [String.Index] = []
+                for index in path.utf8.indices where path.utf8[index] == slash { ends.append(index) }
+                for end in ends {
+                    let folder = path[..<end]
+                    guard made.insert(folder).inserted else { continue }
+                    let full = stagingPath + "/" + folder
+                    if mkdir(full, 0o777) != 0 {
+                        let code = errno
+                        var isFolder: ObjCBool = false
+                        guard code == EEXIST, manager.fileExists(atPath: full, isDirectory: &isFolder), isFolder.boolValue else {
+                            throw failure("cannot make the folder '\(folder)' in the site: \(String(cString: strerror(code)))")
+                        }
+                    }
+                }
             }
             // Per file: nil when it could not be written, else whether it was
             // reused. Paths joined as text (every one is a safe relative
             // path, checked above): a URL per file cost 2 % of a build.
-            let (stagingPath, targetPath) = (staging.path, target.path)
             let outcomes = Parallel.map(paths) { path -> Bool? in
                 let bytes = files[path]!
                 let destination = stagingPath + "/" + path
