@@ -130,11 +130,14 @@ enum SiteLoading {
         let output = SiteLoading.outputPath(ofPage: path, urls: urls)
         // Without a title or an `h1`: the file's name, or a section page's folder's.
         let folder = OutputPaths.parent(of: path)
-        let name = SiteLoading.isSectionPage(path) && !folder.isEmpty
-            ? String(folder.split(separator: "/").last ?? "").replacingOccurrences(of: "-", with: " ").capitalizedFirstLetter
-            : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        // Worked out only when needed (most pages have a title).
+        func name() -> String {
+            SiteLoading.isSectionPage(path) && !folder.isEmpty
+                ? String(folder.split(separator: "/").last ?? "").replacingOccurrences(of: "-", with: " ").capitalizedFirstLetter
+                : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        }
         return LoadedPage(source: file, output: output,
-                    title: matter.title ?? heading ?? name, frontMatter: matter, body: body, bodyLineOffset: offset,
+                    title: matter.title ?? heading ?? name(), frontMatter: matter, body: body, bodyLineOffset: offset,
                     sourceKey: ContentHash.key([text]), markdown: markdown, hasH1: heading != nil, folder: folder,
                     isSectionPage: SiteLoading.isSectionPage(path))
     }

@@ -26,7 +26,8 @@ extension SiteRendering {
         var result = RenderedPage()
         let sourceFolder = page.folder
         // A page written as `a/b/index.html` from `a/b.md`.
-        let outputIsDeeper = (page.output as NSString).deletingLastPathComponent != sourceFolder
+        // Both folders found alike (the source's is `OutputPaths.parent` of its path).
+        let outputIsDeeper = OutputPaths.parent(of: page.output) != sourceFolder
         var links: [FragmentLink] = []
         let (content, document) = MarkdownRenderer.renderDocument(page.markdown, lineOffset: page.bodyLineOffset, player: { block in
             let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
