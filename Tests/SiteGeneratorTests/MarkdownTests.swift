@@ -429,6 +429,23 @@ struct SwiftHighlighterTests {
     /// The byte-for-byte keyword lookup must say what the keyword set says,
     /// for keywords, words one edit away from one, and words beyond ASCII
     /// (the Kelvin sign equals a K as text).
+    /// Runs of plain bytes copied at once give what the rules give byte by
+    /// byte, on random code made of the tokens the rules tell apart.
+    @Test func byteRuns_giveTheBytesTheRulesGive_onRandomCode() {
+        let seed = UInt64(ProcessInfo.processInfo.environment["ROWMOTION_FUZZ_SEED"] ?? "") ?? 11
+        var random = SeededGenerator(seed: seed)
+        let pieces = ["let", " ", "x", "Type", "\"", "\"\"\"", "#", "##\"", "\\", "\\(", "\\#(", "(", ")", "/", "//", "/*", "*/", "\n",
+                      "@main", "#if", "0x1F", "1e-3", "2.5", "`name`", "&", "<", ">", "'", "é", "日本", "\r\n", "\t", "[", "]", ".", "=", "+"]
+        for number in 0..<3_000 {
+            let code = (0..<Int.random(in: 0...30, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            var fast: [UInt8] = [], slow: [UInt8] = []
+            SwiftHighlighter.html(code, into: &fast)
+            SwiftHighlighter.html(code, into: &slow, byteRuns: false)
+            #expect(fast == slow, "seed \(seed), case \(number): \(code.debugDescription)")
+            if fast != slow { return }
+        }
+    }
+
     @Test func keywordLookup_agreesWithTheKeywordSet() {
         let seed = UInt64(ProcessInfo.processInfo.environment["ROWMOTION_FUZZ_SEED"] ?? "") ?? 7
         var random = SeededGenerator(seed: seed)

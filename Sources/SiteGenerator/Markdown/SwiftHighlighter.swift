@@ -50,9 +50,12 @@ enum SwiftHighlighter {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `code` as HTML, appended to `out`.
-    static func html(_ code: String, into out: inout [UInt8]) {
+    /// `code` as HTML, appended to `out`. `byteRuns`: copy runs of bytes
+    /// that are text to every rule at once (off, every byte takes the
+    /// rules one by one, which a test compares with).
+    static func html(_ code: String, into out: inout [UInt8], byteRuns: Bool = true) {
         var lexer = Lexer(bytes: Array(code.utf8))
+        lexer.byteRuns = byteRuns
         swap(&lexer.out, &out)
         lexer.out.reserveCapacity(lexer.out.count + lexer.bytes.count * 2)
         lexer.run()
@@ -70,6 +73,30 @@ enum SwiftHighlighter {
         let hashRuns: [Int]
         var index = 0
         var out: [UInt8] = []
+        var byteRuns = true
+
+        /// Bytes that code writes as they are: no token starts with them,
+        /// no rule looks at them, and HTML needs no escape for them.
+        static let plainInCode: [Bool] = (0...255).map { value in
+            let byte = UInt8(value)
+            return byte < 0x80 && !isIdentifierStart(byte) && !isDigit(byte) && !"\"#@/`()&<>".utf8.contains(byte)
+        }
+        /// Bytes that a string's text writes as they are.
+        static let plainInString: [Bool] = (0...255).map { value in
+            let byte = UInt8(value)
+            return !"\\\"\n&<>".utf8.contains(byte)
+        }
+
+        /// The run of bytes from `index` that `table` calls plain, written
+        /// as it is; whether there was one.
+        mutating func plainRun(_ table: [Bool]) -> Bool {
+            guard byteRuns, table[Int(bytes[index])] else { return false }
+            var end = index + 1
+            while end < bytes.count, table[Int(bytes[end])] { end += 1 }
+            out.append(contentsOf: bytes[index..<end])
+            index = end
+            return true
+        }
 
         enum Context {
             /// Code; inside an interpolation, `depth` counts its open parentheses.
@@ -129,6 +156,7 @@ enum SwiftHighlighter {
             while index < bytes.count, let context = stack.last {
                 switch context {
                 case let .code(interpolation, depth):
+                    if plainRun(Self.plainInCode) { continue }
                     let byte = bytes[index]
                     if interpolation, byte == UInt8(ascii: ")"), depth == 0 {
                         // Back in the string: the `)` is the string's.
@@ -145,6 +173,7 @@ enum SwiftHighlighter {
                         token(byte)
                     }
                 case let .string(hashes, delimiter, multiLine):
+                    if plainRun(Self.plainInString) { continue }
                     if let interpolation = stringPart(hashes: hashes, delimiter: delimiter, multiLine: multiLine) {
                         if interpolation { stack.append(.code(interpolation: true, depth: 0)) } else { stack.removeLast() }
                     }
