@@ -303,7 +303,7 @@ private struct Check {
 
     mutating func checkDuplicatesInLists() {
         func repeated<T: Hashable>(_ items: [T]) -> [T] {
-            var seen = Set<T>(), result: [T] = []
+            var seen = Set<T>(minimumCapacity: items.count), result: [T] = []
             for item in items where !seen.insert(item).inserted { result.append(item) }
             return result
         }
@@ -361,8 +361,9 @@ private struct Check {
         for path in batch.rowReloads.sorted() where deleted.contains(path) {
             breaches.append(.deleteAndReloadRow(path))
         }
-        var movedFrom: [RowPath: RowPath] = [:]
-        var movedTo: [RowPath: RowPath] = [:]
+        var movedFrom: [RowPath: RowPath] = [:], movedTo: [RowPath: RowPath] = [:]
+        movedFrom.reserveCapacity(batch.rowMoves.count)
+        movedTo.reserveCapacity(batch.rowMoves.count)
         for move in Set(batch.rowMoves).sorted(by: { ($0.from, $0.to) < ($1.from, $1.to) }) {
             if deleted.contains(move.from) || reloaded.contains(move.from) { breaches.append(.deleteAndMoveRow(move.from)) }
             if arriving.contains(move.to) { breaches.append(.insertAndMoveRow(move.to)) }

@@ -103,6 +103,7 @@ public struct Filmstrip {
         body.bytes.reserveCapacity(frames.count * 4_096)
         var height = Self.top
         var labels: [String: (row: Record<String>, label: String)] = [:]
+        labels.reserveCapacity(frames.first.map { min($0.snapshot.rowCount, rowLimit) * 2 } ?? 0)
         for index in frames.indices {
             let x = Self.margin + index * (Self.frameWidth + Self.gutter)
             let (bottom, tops) = draw(frames[index], previous: index > 0 ? frames[index - 1] : nil, x: x, sequence: sequence,
@@ -179,6 +180,7 @@ public struct Filmstrip {
     private func draw(_ frame: Frame, previous: Frame?, x: Int, sequence: SnapshotSequence,
                       labels: inout [String: (row: Record<String>, label: String)], into out: inout SVGBytes) -> (Int, [String: Int]) {
         var kinds: [String: RowChangeKind] = [:]
+        kinds.reserveCapacity(frame.change?.rows.count ?? 0)
         for row in frame.change?.rows ?? [] { kinds[row.id, default: []].formUnion(row.kind) }
         let counts = frame.change.map(Self.counts) ?? ""
         // Sections the step inserted or moved, by id, from its batches.
@@ -203,8 +205,9 @@ public struct Filmstrip {
         out.add(counts.isEmpty ? (previous == nil ? "first snapshot" : "no changes") : counts); out.add("</text>")
         var y = Self.top
         var drawn = 0
-        var tops: [String: Int] = [:]
         let total = frame.snapshot.rowCount
+        var tops: [String: Int] = [:]
+        tops.reserveCapacity(min(total, rowLimit))
         let showHeaders = frame.snapshot.sections.count > 1 || frame.snapshot.sections.contains { $0.header != nil }
         for (sectionIndex, section) in frame.snapshot.sections.enumerated() where drawn < rowLimit {
             if showHeaders {
