@@ -38,6 +38,14 @@ private struct ForgetfulItem: TemplateContext {
         #expect(ContextSchema.unansweredNames(roots: TemplateCheck.roots.map(\.context)) == [])
     }
 
+    /// Builds check only a project's own templates: the built-in ones
+    /// are checked here, as every build once checked them.
+    @Test func builtInTheme_passesTheTemplateCheck() throws {
+        let theme = try Theme.load(projectTemplates: nil)
+        #expect(theme.sources.values.allSatisfy { $0 == .builtIn })
+        #expect(TemplateCheck.check(theme: theme).map(\.description) == [])
+    }
+
     @Test func aFieldTheSwitchForgets_isFound_inNestedContextsAndComputedNames() {
         #expect(ContextSchema.unansweredNames(roots: [Forgetful.self]) == ["Forgetful.subtitle", "ForgetfulItem.open"])
     }
