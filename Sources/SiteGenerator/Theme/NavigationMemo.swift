@@ -82,8 +82,8 @@ struct NavigationMemo: Sendable {
         func parts(current: Bool) -> Parts? {
             var chrome = base
             chrome.nav = navigation.items(in: group, marked: true) { _ in current }
-            guard let text = template.render(chrome, withTemplate: "nav") else { return nil }
-            return split(text)
+            guard let bytes = template.renderBytes(chrome, withTemplate: "nav") else { return nil }
+            return split(bytes)
         }
         guard let none = parts(current: false), let all = parts(current: true),
               none.outside == all.outside, none.owners == all.owners else { return [:] }
@@ -91,18 +91,19 @@ struct NavigationMemo: Sendable {
         if proveAgainstPlain {
             var unmarked = base
             unmarked.nav = navigation.items(in: group) { _ in false }
-            guard let reference = plain.render(unmarked, withTemplate: "nav"),
-                  reference == zip(none.outside, none.marked + [""]).map({ String($0) + $1 }).joined() else { return [:] }
+            guard let reference = plain.renderBytes(unmarked, withTemplate: "nav"),
+                  reference.elementsEqual(zip(none.outside, none.marked + [[]]).lazy.flatMap { $0 + $1 }) else { return [:] }
         }
-        // The "no" render as bytes, and where each marked part sits in it: a
-        // page's navigation is those bytes with its own parts swapped in.
+        // The "no" render without markers, and where each marked part sits
+        // in it: a page's navigation is those bytes with its own parts
+        // swapped in.
         var bytes: [UInt8] = []
         var ranges: [Range<Int>] = []
         for (index, outside) in none.outside.enumerated() {
-            bytes.append(contentsOf: outside.utf8)
+            bytes.append(contentsOf: outside)
             guard index < none.marked.count else { break }
             let start = bytes.count
-            bytes.append(contentsOf: none.marked[index].utf8)
+            bytes.append(contentsOf: none.marked[index])
             ranges.append(start..<bytes.count)
         }
         var partsOf: [Int: [Int]] = [:]
@@ -111,9 +112,11 @@ struct NavigationMemo: Sendable {
         }
         let indexes = navigation.itemIndexes(in: group)
         var result: [String: String] = [:]
+        result.reserveCapacity(outputs.count)
+        let unswapped = String(decoding: bytes, as: UTF8.self)
         for output in outputs {
             guard let current = indexes[output], let swapped = partsOf[current] else {
-                result[output] = String(decoding: bytes, as: UTF8.self)
+                result[output] = unswapped
                 continue
             }
             var text: [UInt8] = []
@@ -121,7 +124,7 @@ struct NavigationMemo: Sendable {
             var position = 0
             for index in swapped {
                 text.append(contentsOf: bytes[position..<ranges[index].lowerBound])
-                text.append(contentsOf: all.marked[index].utf8)
+                text.append(contentsOf: all.marked[index])
                 position = ranges[index].upperBound
             }
             text.append(contentsOf: bytes[position...])
@@ -130,66 +133,61 @@ struct NavigationMemo: Sendable {
         return result
     }
 
-    /// A marked render taken apart: the text between parts, the parts, and
+    /// A marked render taken apart: the bytes between parts, the parts, and
     /// the index of the item each part belongs to.
     struct Parts {
-        var outside: [Substring] = []
-        var marked: [Substring] = []
+        var outside: [ArraySlice<UInt8>] = []
+        var marked: [ArraySlice<UInt8>] = []
         var owners: [Int] = []
     }
 
     /// A marked render taken apart; nil when markers do not pair up or an
     /// opening one names no item (a title that contains a marker).
-    static func split(_ text: String) -> Parts? {
-        // By bytes: each marker is a private-use scalar, four bytes that
-        // start F4 8F BF (no other scalar's encoding holds them), told
-        // apart by its last byte.
+    static func split(_ bytes: [UInt8]) -> Parts? {
+        // Each marker is a private-use scalar, four bytes that start
+        // F4 8F BF (no other scalar's encoding holds them), told apart by
+        // its last byte.
         var parts = Parts()
-        let utf8 = text.utf8
         let (openByte, ownedByte, closeByte): (UInt8, UInt8, UInt8) = (0xBC, 0xBB, 0xBD)
-        var start = utf8.startIndex
-        var inside = false
-        var index = utf8.startIndex
-        func marker(at position: String.Index) -> UInt8? {
-            guard utf8[position] == 0xF4 else { return nil }
-            var next = utf8.index(after: position)
-            guard next < utf8.endIndex, utf8[next] == 0x8F else { return nil }
-            next = utf8.index(after: next)
-            guard next < utf8.endIndex, utf8[next] == 0xBF else { return nil }
-            next = utf8.index(after: next)
-            guard next < utf8.endIndex, [openByte, ownedByte, closeByte].contains(utf8[next]) else { return nil }
-            return utf8[next]
+        func marker(at position: Int) -> UInt8? {
+            guard position + 3 < bytes.count, bytes[position] == 0xF4, bytes[position + 1] == 0x8F, bytes[position + 2] == 0xBF,
+                  [openByte, ownedByte, closeByte].contains(bytes[position + 3]) else { return nil }
+            return bytes[position + 3]
         }
-        while let lead = utf8[index...].firstIndex(of: 0xF4) {
+        var start = 0, index = 0
+        var inside = false
+        while let lead = bytes[index...].firstIndex(of: 0xF4) {
             guard let kind = marker(at: lead) else {
-                index = utf8.index(after: lead)
+                index = lead + 1
                 continue
             }
-            let after = utf8.index(lead, offsetBy: 4)
+            let after = lead + 4
             if kind == openByte {
                 guard !inside else { return nil }
-                parts.outside.append(text[start..<lead])
+                parts.outside.append(bytes[start..<lead])
                 // The owner's index, then `owned`.
-                var digitsEnd = after
-                while digitsEnd < utf8.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(utf8[digitsEnd]) {
-                    digitsEnd = utf8.index(after: digitsEnd)
+                var digitsEnd = after, owner = 0
+                while digitsEnd < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[digitsEnd]) {
+                    // More digits than any index has: not a marker of ours.
+                    guard digitsEnd - after < 18 else { return nil }
+                    owner = owner * 10 + Int(bytes[digitsEnd] - UInt8(ascii: "0"))
+                    digitsEnd += 1
                 }
-                guard digitsEnd < utf8.endIndex, marker(at: digitsEnd) == ownedByte,
-                      let owner = Int(Substring(text[after..<digitsEnd])) else { return nil }
+                guard digitsEnd > after, marker(at: digitsEnd) == ownedByte else { return nil }
                 parts.owners.append(owner)
                 inside = true
-                index = utf8.index(digitsEnd, offsetBy: 4)
+                index = digitsEnd + 4
                 start = index
                 continue
             }
             guard inside, kind == closeByte else { return nil }
-            parts.marked.append(text[start..<lead])
+            parts.marked.append(bytes[start..<lead])
             inside = false
             index = after
             start = after
         }
         guard !inside else { return nil }
-        parts.outside.append(text[start...])
+        parts.outside.append(bytes[start...])
         return parts
     }
 
