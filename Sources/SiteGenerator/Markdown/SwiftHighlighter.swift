@@ -126,9 +126,27 @@ enum SwiftHighlighter {
             }
         }
 
-        /// The next `count` bytes, escaped.
+        /// The next `count` bytes, escaped: runs without a byte to escape
+        /// appended whole.
         mutating func copy(_ count: Int) {
-            for _ in 0..<count where index < bytes.count { escaped(bytes[index]); index += 1 }
+            let end = min(index + count, bytes.count)
+            guard byteRuns else {
+                while index < end { escaped(bytes[index]); index += 1 }
+                return
+            }
+            var plain = index
+            while index < end {
+                switch bytes[index] {
+                case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""):
+                    out.append(contentsOf: bytes[plain..<index])
+                    escaped(bytes[index])
+                    plain = index + 1
+                default:
+                    break
+                }
+                index += 1
+            }
+            out.append(contentsOf: bytes[plain..<end])
         }
 
         mutating func open(_ kind: StaticString) {
