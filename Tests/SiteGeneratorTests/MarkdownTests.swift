@@ -329,6 +329,25 @@ struct SearchIndexJSONTests {
         }
     }
 
+    /// The eight-byte test says what the byte table says of any of its
+    /// bytes: every byte value at every place among plain ones, and random
+    /// words (the table is the reference).
+    @Test func eightByteTest_agreesWithTheByteTable() {
+        func expected(_ word: UInt64) -> Bool { (0..<8).contains { JSONBytes.mayEscape[Int((word >> (8 * UInt64($0))) & 0xFF)] } }
+        let plain = UInt64(0x6161_6161_6161_6161)
+        for value in 0..<256 {
+            for place in 0..<8 {
+                let word = plain & ~(UInt64(0xFF) << (8 * UInt64(place))) | UInt64(value) << (8 * UInt64(place))
+                #expect(JSONBytes.mayEscapeAny(word) == expected(word), "byte \(value) at \(place)")
+            }
+        }
+        var random = SeededGenerator(seed: 8)
+        for _ in 0..<100_000 {
+            let word = UInt64.random(in: 0...UInt64.max, using: &random)
+            #expect(JSONBytes.mayEscapeAny(word) == expected(word), "\(String(word, radix: 16))")
+        }
+    }
+
     @Test func randomEntries_areWrittenAsTheEncoderWritesThem() {
         let seed: UInt64 = 20_261_125
         var random = SeededGenerator(seed: seed)

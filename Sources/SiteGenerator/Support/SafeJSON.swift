@@ -78,6 +78,20 @@ struct JSONBytes {
         $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0xE2
     }
 
+    /// Whether any of the eight bytes of `word` is one `mayEscape` marks:
+    /// below 0x20, or `"`, `\\`, `<`, `>`, `&` or 0xE2 (the lead byte of
+    /// U+2028 and U+2029). Each test is exact for "some byte is": a byte
+    /// below `n` (n ≤ 0x80) sets a high bit of `(w - n·0x01…) & ~w`, and a
+    /// byte equal to `c` is a zero byte of `w ^ c·0x01…`.
+    @inline(__always)
+    static func mayEscapeAny(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        return (word &- ones &* 0x20) & ~word & highs != 0
+            || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C)) || hasZero(word ^ (ones &* 0x3C))
+            || hasZero(word ^ (ones &* 0x3E)) || hasZero(word ^ (ones &* 0x26)) || hasZero(word ^ (ones &* 0xE2))
+    }
+
     init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
     mutating func raw(_ text: StaticString) {
@@ -92,6 +106,13 @@ struct JSONBytes {
             var plain = 0, index = 0
             let count = utf8.count
             while index < count {
+                // Most text needs nothing: eight bytes at a time while none
+                // of them may need an escape.
+                if index + 8 <= count,
+                   !Self.mayEscapeAny(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = utf8[index]
                 // Most bytes need nothing: one look-up for them.
                 if !mayEscape[Int(byte)] {
