@@ -35,17 +35,21 @@ struct Document: Equatable, Sendable, Codable {
         mutating func append(_ text: String) {
             guard !isFull else { return }
             var text = text
-            text.withUTF8 { utf8 in
-                // Runs between whitespace appended whole (a byte at a time
-                // was 2 % of a build).
-                var start = 0
-                for (index, byte) in utf8.enumerated() where byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D {
-                    if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-                    separate()
-                    start = index + 1
-                }
-                if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+            text.withUTF8 { append(utf8: $0) }
+        }
+
+        /// Text as UTF-8 (a tree's literal, read in place).
+        mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
+            guard !isFull else { return }
+            // Runs between whitespace appended whole (a byte at a time
+            // was 2 % of a build).
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D {
+                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+                separate()
+                start = index + 1
             }
+            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
         }
 
         mutating func append(_ scanned: [UInt8]) {

@@ -486,7 +486,12 @@ extension Document.TextCollector {
         if type.rawValue < CMARK_NODE_FIRST_INLINE.rawValue { separate() }
         guard event == CMARK_EVENT_ENTER else { return }
         switch type {
-        case CMARK_NODE_TEXT, CMARK_NODE_CODE: append(cmark_node_get_literal(node).map { String(cString: $0) } ?? "")
+        case CMARK_NODE_TEXT, CMARK_NODE_CODE:
+            // In place: libcmark's literals are UTF-8 (the page was checked,
+            // and libcmark writes U+FFFD for a reference to no character).
+            if let literal = cmark_node_get_literal(node) {
+                append(utf8: UnsafeBufferPointer(start: UnsafeRawPointer(literal).assumingMemoryBound(to: UInt8.self), count: strlen(literal)))
+            }
         case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: separate()
         default: break
         }
