@@ -267,6 +267,9 @@ extension SnapshotSequence {
 
     /// What names a row in words: its title with a `cell:`, otherwise its first shown field.
     public func title(of row: Record<String>) -> String {
+        // A row of an id alone, without a `cell:`, shows its id (the layout
+        // inferred from no fields names none): the common list of ids.
+        if cell == nil, row.fields.isEmpty { return row.id }
         let fields = shownFields(of: row)
         let text = (fields.first { $0.slot == .title } ?? fields.first { $0.slot == nil })?.text ?? row.id
         return text.isEmpty ? row.id : text

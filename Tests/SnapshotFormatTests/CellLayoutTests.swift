@@ -112,6 +112,22 @@ struct CellLayoutTests {
         #expect(initials == [["image=name:Ann", "title=name:Ann"]])
     }
 
+    /// `title(of:)` answers a row of an id alone without `cell:` at once:
+    /// what its shown fields would give, for plain ids, ids in mappings,
+    /// an `identity:` field and a `version:` field.
+    @Test func titleOfARowOfAnIdAlone_isWhatItsShownFieldsGive() throws {
+        for text in ["steps:\n  - items: [a, b, \"\", 7]\n", "steps:\n  - items: [{id: a}, {id: b}]\n",
+                     "identity: key\nsteps:\n  - items: [{key: a}, {key: b}]\n", "version: v\nsteps:\n  - items: [{id: a, v: 1}]\n"] {
+            let (sequence, diagnostics) = read(text)
+            let read = try #require(sequence, "\(diagnostics)")
+            for row in read.steps[0].snapshot.sections.flatMap(\.rows) {
+                let fields = read.shownFields(of: row)
+                let shown = (fields.first { $0.slot == .title } ?? fields.first { $0.slot == nil })?.text ?? row.id
+                #expect(read.title(of: row) == (shown.isEmpty ? row.id : shown), "\(text.debugDescription): \(row)")
+            }
+        }
+    }
+
     @Test func aRowWithoutTheTitlesField_showsItsId() throws {
         let rows = try shown("""
             cell: {style: value2, title: label, detail: value}
