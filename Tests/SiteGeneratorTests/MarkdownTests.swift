@@ -169,17 +169,18 @@ struct LinkPathTests {
         }
     }
 
-    /// An output's depth counts its folders as the file system does, by the
-    /// `/` bytes (a combining mark after a slash leaves it a slash); the
-    /// last slash is found as the character search finds it.
-    @Test func depthAndLastSlash_agreeWithTheirReadings_onRandomPaths() {
+    /// An output's depth and parent count its folders as the file system
+    /// does, by the `/` bytes (a combining mark after a slash leaves it a
+    /// slash).
+    @Test func depthAndParent_countFoldersByTheSlashBytes_onRandomPaths() {
         let seed = UInt64.random(in: 0...UInt64.max)
         var random = SeededGenerator(seed: seed)
         let pieces = ["/", ".", "..", "a", "b", "é", "x.html", "./", "../", "\u{301}", "\u{600}", "\r\n", "\r"]
         for _ in 0..<5_000 {
             let path = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
             #expect(OutputPaths.depth(of: path) == path.utf8.split(separator: UInt8(ascii: "/")).count - 1, "seed \(seed): '\(path)'")
-            #expect(OutputPaths.lastSlash(in: path) == path.lastIndex(of: "/"), "seed \(seed): '\(path)'")
+            let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            #expect(Array(OutputPaths.parent(of: path).utf8) == Array(parts.dropLast().joined(separator: [UInt8(ascii: "/")])), "seed \(seed): '\(path)'")
         }
         #expect(OutputPaths.depth(of: "a/\u{301}b.html") == 1)
     }

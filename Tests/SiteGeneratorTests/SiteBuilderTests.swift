@@ -236,6 +236,27 @@ struct SiteBuilderTests {
         #expect(example.contains("href=\"./javascript:__x.push(1).svg\""))
     }
 
+    /// A page whose name starts with a combining mark (or a folder after a
+    /// prepended mark) is in the folder the file system says: Swift's text
+    /// joins the mark to the slash before it into one character, and
+    /// splitting by characters put the page one folder up for its links
+    /// while the writer put it in its folder.
+    @Test func pageNamesThatStartWithAMark_areInTheFolderTheFileSystemSays() throws {
+        let project = try FixtureProject(files: [
+            ("site/index.md", "# Home\n\n[Accent](guide/\u{301}accent.md)\n"),
+            ("site/guide/\u{301}accent.md", "# Accent\n\n[Home](../index.md) and [next](next.md).\n"),
+            ("site/guide/next.md", "# Next\n"),
+        ])
+        defer { project.remove() }
+        let site = SiteBuilder.build(project.options)
+        #expect(site.diagnostics.map(\.description) == [])
+        let page = String(decoding: site.files["guide/\u{301}accent.html"] ?? [], as: UTF8.self)
+        #expect(page.contains("href=\"../index.html\""), "\(page.prefix(300))")
+        #expect(page.contains("href=\"next.html\""))
+        // Its chrome is one folder down, as its file is.
+        #expect(page.contains("href=\"../assets/"))
+    }
+
     /// References outside examples/ are refused, symlinks included.
     @Test func demoBlock_referencesOutsideExamples_areErrors() throws {
         let project = try FixtureProject(files: [

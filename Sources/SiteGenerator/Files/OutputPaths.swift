@@ -32,13 +32,12 @@ enum OutputPaths {
         return String(path[..<slash])
     }
 
-    /// The last `/` of `path` as a character, as `lastIndex(of: "/")`
-    /// finds it; by bytes when the path is ASCII (where every byte but a
-    /// CR before LF is a character of its own), which is most of them.
+    /// The last `/` of `path`, as the file system reads it: the byte. (As
+    /// text, a combining mark after a slash, or a prepended mark before
+    /// it, joins it into another character, which a search for the
+    /// character `/` passes over: a page was placed a folder up.)
     static func lastSlash(in path: String) -> String.Index? {
-        let utf8 = path.utf8
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return path.lastIndex(of: "/") }
-        return utf8.lastIndex(of: UInt8(ascii: "/"))
+        path.utf8.lastIndex(of: UInt8(ascii: "/"))
     }
 
     /// How many folders down `path` is: its non-empty parts but the last
