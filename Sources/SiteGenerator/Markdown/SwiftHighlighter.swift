@@ -57,7 +57,11 @@ enum SwiftHighlighter {
         var lexer = Lexer(bytes: Array(code.utf8))
         lexer.byteRuns = byteRuns
         swap(&lexer.out, &out)
-        lexer.out.reserveCapacity(lexer.out.count + lexer.bytes.count * 2)
+        // Only into an empty buffer: reserving again for every piece
+        // appended would grow it by exactly that much each time (a copy of
+        // everything so far per call line), where appending grows it
+        // geometrically.
+        if lexer.out.isEmpty { lexer.out.reserveCapacity(lexer.bytes.count * 2) }
         lexer.run()
         swap(&lexer.out, &out)
     }
