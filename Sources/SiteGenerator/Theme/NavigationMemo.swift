@@ -70,7 +70,12 @@ struct NavigationMemo: Sendable {
     /// Whether a group's text (titles, links, the chrome's names) has a marker code point.
     static func mayHoldMarkers(_ items: [NavItem], base: Chrome) -> Bool {
         let markers: Set<Unicode.Scalar> = [open.unicodeScalars.first!, owned.unicodeScalars.first!, close.unicodeScalars.first!]
-        func holds(_ text: String) -> Bool { text.unicodeScalars.contains { markers.contains($0) } }
+        // Every marker is past U+FFFFF, four bytes led by 0xF4 in UTF-8: a
+        // text without that byte holds none (the scalars are read only
+        // where it has one).
+        func holds(_ text: String) -> Bool {
+            text.utf8.contains(0xF4) && text.unicodeScalars.contains { markers.contains($0) }
+        }
         return [base.siteTitle, base.root, base.stylesheet, base.script].contains(where: holds)
             || items.contains { holds($0.title) || holds($0.href) || holds($0.root) }
     }
