@@ -86,7 +86,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rowmotion-bench",
-            dependencies: ["ListDiff", "SeededRandom", "SiteGenerator", "CCMark",
+            dependencies: ["ListDiff", "SeededRandom", "SiteGenerator", "SnapshotFormat", "Reports", "CCMark",
                            .product(name: "ArgumentParser", package: "swift-argument-parser", condition: site)],
             path: "Benchmarks/rowmotion-bench"
         ),

@@ -51,6 +51,35 @@ func medianMilliseconds(runs: Int, slowRuns: Int = .max, slowAfterMs: Double = .
     return samples[samples.count / 2]
 }
 
+/// Two bodies timed in turn, round after round (one warm-up call of each
+/// first), so that both meet the same machine: on a shared two-core machine
+/// a body timed alone can meet a quiet minute and the other a busy one (the
+/// site's floor moved from 17 to 26 ms between two runs of the bench).
+/// Returns each body's median and the median of the rounds' ratios `a ÷ b`.
+func interleavedMilliseconds(runs: Int, prepareA: () -> Void = {}, _ a: () -> Void,
+                             prepareB: () -> Void = {}, _ b: () -> Void) -> (a: Double, b: Double, ratio: Double) {
+    let clock = ContinuousClock()
+    func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+    }
+    prepareA()
+    _ = clock.measure(a)
+    prepareB()
+    _ = clock.measure(b)
+    var samplesA: [Double] = [], samplesB: [Double] = [], ratios: [Double] = []
+    for _ in 0..<max(runs, 1) {
+        prepareA()
+        let timeA = milliseconds(clock.measure(a))
+        prepareB()
+        let timeB = milliseconds(clock.measure(b))
+        samplesA.append(timeA)
+        samplesB.append(timeB)
+        ratios.append(timeA / timeB)
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    return (median(samplesA), median(samplesB), median(ratios))
+}
+
 nonisolated(unsafe) var headerPrinted = false
 
 func printRow(_ result: Result) {
