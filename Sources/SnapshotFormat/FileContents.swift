@@ -40,6 +40,12 @@ public enum FileContents {
         return try readExplaining(path, limit: limit)
     }
 
+    /// The size of the file at `path` (through a link), if it can be read.
+    public static func size(of path: String) -> Int64? {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int64(status.st_size) : nil
+    }
+
     /// A FIFO, a socket or a device is not an input file.
     static func refuseIfNotAFile(_ mode: mode_t) throws(Failure) {
         switch mode & S_IFMT {

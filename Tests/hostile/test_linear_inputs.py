@@ -55,6 +55,11 @@ GENERATORS = {
                                "{{#navList}}" * n + "{{siteTitle}}" * n + "{{/navList}}" * n + "{{{content}}}\n"}, 100_000),
     "template-deep-sections-other-delimiters": (lambda n: {**page("# T\n"), "templates/page.mustache":
                                                 "{{=<% %>=}}" + "<%#navList%>" * n + "<%/navList%>" * n + "<%&content%>\n"}, 100_000),
+    # swift-mustache finds each delimiter by counting the characters left
+    # in the template, so its parse grows with tags × length: 40,000 tags
+    # on one line (520 KB) took 78 s of CPU, 10,000 took 4.9 s.
+    "template-many-tags": (lambda n: {**page("# T\n"), "templates/nav.mustache": "<nav>" + "{{siteTitle}}" * n + "</nav>\n"}, 40_000),
+    "template-many-tag-lines": (lambda n: {**page("# T\n"), "templates/page.mustache": "{{siteTitle}}\n" * n + "{{{content}}}\n"}, 40_000),
     "missing-cell-fields": (lambda n: with_example(
         '{"cell": {"hide": [' + ", ".join(f'"missing{i}"' for i in range(100)) + ']}, "steps": [{"items": ['
         + ", ".join('{"id": "r%d", %s}' % (j, ", ".join(f'"f{j}_{i}": {i}' for i in range(999))) for j in range(n)) + "]}]}"), 200),
@@ -132,15 +137,43 @@ def test_a_list_repeated_inside_itself_is_a_located_error_not_an_endless_render(
         "templates/page.mustache:1:26: error: the section 'navList' repeats a whole list for each element of the list around it")
 
 
-def test_a_theme_file_over_the_size_limit_is_an_error_not_read(tmp_path):
+@pytest.mark.parametrize("file, message", [
+    ("rowmotion.css", "the file is 65 MiB; files are limited to 64 MiB"),
+    ("head.mustache", "the file is 65 MiB; templates are limited to 4 MiB (every page carries them)"),
+])
+def test_a_theme_file_over_the_size_limit_is_an_error_not_read(tmp_path, file, message):
     folder = tmp_path / "big-theme"
     write_project(folder, page("# T\n"))
     (folder / "templates").mkdir()
-    with open(folder / "templates" / "head.mustache", "wb") as big:
+    with open(folder / "templates" / file, "wb") as big:
         big.truncate(65 << 20)
     result = subprocess.run([str(BINARY), "build"], cwd=folder, capture_output=True, timeout=60, preexec_fn=limited(MEMORY_LIMIT))
     assert result.returncode == 1
-    assert result.stderr.decode().startswith("templates/head.mustache:1:1: error: the file is 65 MiB; files are limited to 64 MiB")
+    assert result.stderr.decode().startswith(f"templates/{file}:1:1: error: {message}")
+
+
+@pytest.mark.parametrize("name, template", [("template-many-tags", "nav"), ("template-many-tag-lines", "page")])
+def test_a_template_the_engine_would_take_minutes_to_parse_is_a_located_error(tmp_path, name, template):
+    """Before: 40,000 tags took over a minute of CPU (the build timed out)."""
+    folder = tmp_path / name
+    write_project(folder, GENERATORS[name][0](40_000))
+    result = subprocess.run([str(BINARY), "build"], cwd=folder, capture_output=True, timeout=60, preexec_fn=limited(MEMORY_LIMIT))
+    stderr = result.stderr.decode()
+    assert result.returncode == 1, stderr[:2000]
+    assert re.match(rf"templates/{template}\.mustache:1:1: error: the template has 4000[01] tags in \d+ bytes; .*"
+                    r"a theme's templates are limited to 50000000 of that in all", stderr), stderr[:2000]
+
+
+def test_a_theme_template_far_past_any_real_one_is_an_error_not_read(tmp_path):
+    """Before: a 60 MB head template (under the 64 MiB file limit, no tag at
+    all) took a gigabyte and was killed under the memory cap (signal 6); and
+    every page would have carried it."""
+    folder = tmp_path / "big-template"
+    write_project(folder, {**page("# T\n"), "templates/head.mustache": "<title>x</title>\n" + ("x" * 99 + "\n") * 600_000})
+    result = subprocess.run([str(BINARY), "build"], cwd=folder, capture_output=True, timeout=60, preexec_fn=limited(MEMORY_LIMIT))
+    assert result.returncode == 1, result.stderr.decode()[:2000]
+    assert result.stderr.decode().startswith(
+        "templates/head.mustache:1:1: error: the file is 57.2 MiB; templates are limited to 4 MiB (every page carries them)")
 
 
 def test_a_table_over_the_caps_is_text_with_a_warning(tmp_path):

@@ -48,6 +48,8 @@ public struct Theme: Sendable {
         ByteHTMLEscaping.registered
         var theme = Theme()
         var templates: [String: MustacheTemplate] = [:]
+        // Tags × bytes of the templates read so far (see `TemplateCheck.parseWork`).
+        var parseWork = 0
         for fileName in templateNames.map({ $0 + ".mustache" }) + assetNames {
             var found: (String, ThemeSource)?
             for place in lookup(fileName, projectTemplates: projectTemplates) {
@@ -63,10 +65,18 @@ public struct Theme: Sendable {
                     }
                     // An override that is there but cannot be read is an
                     // error, never a silent fall back to the built-in file.
+                    // Every page carries its templates: one far past any
+                    // real template is refused unread.
+                    let isTemplate = fileName.hasSuffix(".mustache")
                     do {
-                        found = (String(decoding: try FileContents.read(path, limit: SnapshotLimits.standard.fileBytes), as: UTF8.self), place)
+                        let limit = isTemplate ? TemplateCheck.templateBytes : SnapshotLimits.standard.fileBytes
+                        found = (String(decoding: try FileContents.read(path, limit: limit), as: UTF8.self), place)
                     } catch {
-                        throw .error("theme", at: SourceLocation(file: path, line: 1, column: 1), error.message)
+                        let message = isTemplate && error.tooLarge
+                            ? "the file is \(ByteCount.describe(FileContents.size(of: path) ?? Int64(TemplateCheck.templateBytes) + 1)); "
+                                + "templates are limited to \(ByteCount.describe(Int64(TemplateCheck.templateBytes))) (every page carries them)"
+                            : error.message
+                        throw .error("theme", at: SourceLocation(file: path, line: 1, column: 1), message)
                     }
                 case .builtIn:
                     found = DefaultTheme.files[fileName].map { ($0, place) }
@@ -90,6 +100,14 @@ public struct Theme: Sendable {
                 if let deep = TemplateCheck.tooDeep(tags) {
                     throw .error("template-syntax", at: theme.location(of: fileName, line: deep.line, column: deep.column),
                                  "sections nest more than \(TemplateCheck.sectionDepth) deep here")
+                }
+                parseWork += tags.count * text.utf8.count
+                if parseWork > TemplateCheck.parseWork {
+                    throw .error("template-too-large", at: theme.location(of: fileName),
+                                 "the template has \(tags.count) tags in \(text.utf8.count) bytes; the template engine finds each tag "
+                                     + "by counting the characters left in its template, so its time grows with tags × bytes, "
+                                     + "and a theme's templates are limited to \(TemplateCheck.parseWork) of that in all "
+                                     + "(with this one: \(parseWork))")
                 }
                 do {
                     templates[name] = try MustacheTemplate(string: ByteHTMLEscaping.pragma + text)
@@ -341,6 +359,20 @@ enum TemplateCheck {
 
     /// How deep partials may include partials.
     static let partialDepth = 32
+
+    /// A template's size: every page carries its templates, and a real one
+    /// is a few kilobytes.
+    static let templateBytes = 4 << 20
+
+    /// Tags × bytes, summed over a theme's templates. swift-mustache finds
+    /// each delimiter by counting the characters left in the template
+    /// (`String.distance`), so its parse takes time in proportion to a
+    /// template's tags times its length: 40,000 tags on one line (520 KB)
+    /// took 78 s. Under this bound the slowest theme (a hundred tags before
+    /// a megabyte of text) parses in half a second in a release build; the
+    /// default theme uses under 1 % of it, a 20 KB template of 1,000 tags
+    /// two fifths.
+    static let parseWork = 50_000_000
 
     struct Tag {
         var kind: Character?

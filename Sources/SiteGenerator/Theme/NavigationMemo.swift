@@ -266,9 +266,13 @@ struct NavigationMemo: Sendable {
         var tags: [Tag] = []
         var depth = 0
         var index = text.startIndex
-        var lineStart = text.startIndex
+        // A position whose column is known (the last tag's start, or a
+        // line's): each column is counted on from it, so a line of many
+        // tags is read once, not once per tag.
+        var known = (position: text.startIndex, column: 0)
         while let opening = find("{{", in: text, from: index) {
-            if let newline = text[index..<opening.lowerBound].lastIndex(of: "\n") { lineStart = text.index(after: newline) }
+            if let newline = text[index..<opening.lowerBound].lastIndex(of: "\n") { known = (text.index(after: newline), 0) }
+            known = (opening.lowerBound, known.column + text.distance(from: known.position, to: opening.lowerBound))
             let triple = text[opening.upperBound...].hasPrefix("{")
             let closing = triple ? "}}}" : "}}"
             let contentStart = triple ? text.index(after: opening.upperBound) : opening.upperBound
@@ -280,8 +284,7 @@ struct NavigationMemo: Sendable {
                 content = String(content.dropFirst()).trimmingCharacters(in: .whitespaces)
             }
             if kind == "/" { depth -= 1 }
-            tags.append(Tag(kind: kind, name: content, range: opening.lowerBound..<end.upperBound, depth: depth,
-                            column: text.distance(from: lineStart, to: opening.lowerBound) + 1))
+            tags.append(Tag(kind: kind, name: content, range: opening.lowerBound..<end.upperBound, depth: depth, column: known.column + 1))
             if kind == "#" || kind == "^" { depth += 1 }
             index = end.upperBound
         }
