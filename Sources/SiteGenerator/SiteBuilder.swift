@@ -97,12 +97,25 @@ public enum SiteBuilder {
         // Made up front for the examples whose page is rendered again (a
         // page that shows one whose page is reused makes its own).
         let players = PlayerParts(inputs.examples.filter { reuse.previous.entries[OutputPaths.examplePath($0.name)]?.key != keys.example($0) })
+        // What the site makes, against its limit: past it (or a page past
+        // its own) the build stops with that error alone.
+        let budget = OutputBudget(limit: options.siteByteLimit)
         let rendered = SiteRendering.renderPages(inputs, chromes: inputs.pages.map { chrome(for: $0.output) }, reuse: reuse, keys: keys, options: options,
-                                   shared: players)
+                                   shared: players, budget: budget)
+        if budget.isStopped {
+            site.diagnostics += SiteRendering.limitErrors(rendered.map { $0.diagnostics.first { $0.id == "page-too-large" } },
+                                                          budget: budget, folder: options.site)
+            return site
+        }
         let (referenced, homeContent) = site.add(pages: rendered, of: inputs, keys: keys, cache: &cache)
         clock.lap("render pages")
         let examplePages = SiteRendering.renderExamples(inputs, chromes: inputs.examples.map { chrome(for: OutputPaths.examplePath($0.name)) }, reuse: reuse, keys: keys,
-                                      shared: players)
+                                      shared: players, budget: budget)
+        if budget.isStopped {
+            site.diagnostics += SiteRendering.limitErrors(examplePages.map { $0.error?.id == "page-too-large" ? $0.error : nil },
+                                                          budget: budget, folder: options.examples)
+            return site
+        }
         site.add(examplePages: examplePages, of: inputs, referenced: referenced, options: options, cache: &cache)
         clock.lap("render example pages")
 

@@ -31,6 +31,33 @@ struct CompiledTemplateTests {
                 library.mustache.render(context, withTemplate: template))
     }
 
+    /// A render past its limit stops with an error, never silently short,
+    /// and a render within it is whole: for every limit around the output's
+    /// length, over lists, escapes, indented partials and numbers. The
+    /// library falls back to swift-mustache for what the compiled renderer
+    /// declines, and measures that render too.
+    @Test func render_throwsExactlyWhenItsOutputPassesTheLimit() throws {
+        let texts = ["t": "{{#items}}<li>{{name}} {{n}}</li>\n  {{> p}}\n{{/items}}{{{raw}}}", "p": "{{title}}&{{flag}}\nnext\n"]
+        let context = Bag(["items": [Bag(["name": "a<b", "n": 7]), Bag(["name": "\"q\"", "n": 1234])], "title": "T&T", "flag": true,
+                           "raw": "<b>raw</b>"])
+        let library = try Self.library(texts)
+        let compiled = try #require(library.compiled)
+        let whole = try #require(compiled.render(context, withTemplate: "t"))
+        #expect(String(decoding: whole, as: UTF8.self) == library.mustache.render(context, withTemplate: "t"))
+        for limit in 0...(whole.count + 3) {
+            let limited = try? compiled.render(context, withTemplate: "t", limit: limit)
+            #expect(limited == (limit >= whole.count ? whole : nil), "limit \(limit) of \(whole.count)")
+            let throughLibrary = try? library.renderBytes(context, withTemplate: "t", limit: limit)
+            #expect(throughLibrary == (limit >= whole.count ? whole : nil), "limit \(limit) of \(whole.count)")
+        }
+        // A double declines the compiled renderer: swift-mustache's render is measured.
+        let declined = Bag(["items": [Bag(["name": "x", "n": 1.5])], "title": "T", "flag": true, "raw": ""])
+        #expect(try compiled.render(declined, withTemplate: "t", limit: 1_000) == nil)
+        let reference = try #require(library.mustache.render(declined, withTemplate: "t"))
+        #expect(throws: OutputTooLarge.self) { _ = try library.renderBytes(declined, withTemplate: "t", limit: reference.utf8.count - 1) }
+        #expect(try library.renderBytes(declined, withTemplate: "t", limit: reference.utf8.count) == Array(reference.utf8))
+    }
+
     @Test func defaultTheme_compilesEveryTemplate() throws {
         let theme = try Theme.load(projectTemplates: nil)
         #expect(theme.library.compiled != nil)
@@ -69,7 +96,7 @@ struct CompiledTemplateTests {
         for text in ["{{uppercased(title)}}", "{{<p}}{{$b}}x{{/b}}{{/p}}", "{{$b}}x{{/b}}", "{{>*name}}", "{{% CONTENT_TYPE: TEXT}}{{title}}"] {
             let library = try Self.library(["t": text, "p": "{{$b}}d{{/b}}", "x": "x"])
             #expect(library.compiled == nil, "\(text)")
-            #expect(library.render(Bag(["title": "<a>", "name": "x"]), withTemplate: "t") == library.mustache.render(Bag(["title": "<a>", "name": "x"]), withTemplate: "t"))
+            #expect(try library.render(Bag(["title": "<a>", "name": "x"]), withTemplate: "t") == library.mustache.render(Bag(["title": "<a>", "name": "x"]), withTemplate: "t"))
         }
         // A double, a context as text, an optional boxed in a value.
         for value in [1.5 as Any, Bag(["a": "b"]) as Any, Optional("x") as Any] {
@@ -77,7 +104,7 @@ struct CompiledTemplateTests {
             let (compiled, _) = try Self.renders(["t": "{{v}}"], context)
             #expect(compiled == nil)
             let library = try Self.library(["t": "{{v}}"])
-            #expect(library.render(context, withTemplate: "t") == library.mustache.render(context, withTemplate: "t"))
+            #expect(try library.render(context, withTemplate: "t") == library.mustache.render(context, withTemplate: "t"))
         }
     }
 
@@ -167,7 +194,7 @@ struct CompiledTemplateTests {
             if compiled != nil { compiledRenders += 1 }
             let reference = library.mustache.render(context, withTemplate: "t")
             #expect(compiled == nil || compiled == reference, "seed \(seed): templates \(texts)")
-            #expect(library.render(context, withTemplate: "t") == reference, "seed \(seed)")
+            #expect(try library.render(context, withTemplate: "t") == reference, "seed \(seed)")
         }
         // Most renders must take the compiled path, or the test proves little.
         #expect(parsed * 2 >= count, "only \(parsed) of \(count) template sets parsed")

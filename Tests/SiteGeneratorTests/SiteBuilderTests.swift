@@ -336,6 +336,35 @@ struct SiteBuilderTests {
         #expect(warnings == ["\(page):6:13: warning: link to '#move-hint', which is not a heading or element id of this page; did you mean 'move-hints'?"])
     }
 
+    /// The site's limit of bytes: a build whose pages, example pages and
+    /// filmstrips fit is the same build as without it, one byte less fails
+    /// with the one error at the folder whose outputs passed it, and nothing
+    /// is written (the error is the same on every run, whatever the threads).
+    @Test func siteByteLimit_failsTheBuildExactlyPastIt() throws {
+        let project = try FixtureProject(files: sampleFiles)
+        defer { project.remove() }
+        let free = SiteBuilder.build(project.options)
+        #expect(!free.hasErrors)
+        let counted = free.files.filter { $0.key.hasSuffix(".html") && $0.key != "index.html" || $0.key.hasSuffix(".svg") }
+        let pages = counted.filter { !$0.key.hasPrefix("examples/") }.values.reduce(0) { $0 + $1.count }
+        let total = counted.values.reduce(0) { $0 + $1.count }
+        var options = project.options
+        options.siteByteLimit = total
+        let fits = SiteBuilder.build(options)
+        #expect(fits.files == free.files && fits.diagnostics == free.diagnostics)
+        for (limit, folder) in [(total - 1, options.examples), (pages - 1, options.site)] {
+            options.siteByteLimit = limit
+            for _ in 0..<3 {
+                let result = SiteBuilder.buildAndWrite(options)
+                #expect(result.written == nil)
+                #expect(result.site.diagnostics.map(\.description)
+                            == ["\(folder):1:1: error: the site's pages, example pages and filmstrips pass \(ByteCount.describe(Int64(limit))); "
+                                + "a site is limited to \(ByteCount.describe(Int64(limit)))"])
+                #expect(!FileManager.default.fileExists(atPath: options.out))
+            }
+        }
+    }
+
     /// Every page of a fixture site, byte for byte. `ROWMOTION_RECORD=1
     /// swift test` rewrites the expected pages (review the diff).
     @Test func goldenSite_pagesMatchByteForByte() throws {

@@ -29,6 +29,9 @@ public struct BuildOptions: Sendable {
     /// so that a wrong folder or working directory fails CI instead of
     /// publishing an empty site.
     public var allowEmpty = false
+    /// The bytes a site's pages, example pages and filmstrips may make in
+    /// all (`OutputLimits.siteBytes`); past it the build fails.
+    public var siteByteLimit = OutputLimits.siteBytes
 
     public init() {}
 }

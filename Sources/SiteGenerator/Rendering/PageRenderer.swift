@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import SnapshotFormat
 
 /// A page as rendering made it (or the cache kept it).
 struct RenderedPage: Sendable {
@@ -14,6 +15,8 @@ struct RenderedPage: Sendable {
     var document = Document()
     /// Taken from the previous build.
     var cached = false
+    /// Past a page's limit of bytes (its error is among `diagnostics`).
+    var tooLarge = false
 }
 
 /// Rendering a page: its Markdown (players, strategy panes, links rewritten
@@ -29,7 +32,11 @@ extension SiteRendering {
         // Both folders found alike (the source's is `OutputPaths.parent` of its path).
         let outputIsDeeper = OutputPaths.parent(of: page.output) != sourceFolder
         var links: [FragmentLink] = []
-        let (content, document) = MarkdownRenderer.renderDocument(page.markdown, lineOffset: page.bodyLineOffset, player: { block in
+        // A page shows an example as often as it names it: the players'
+        // HTML is counted as it grows (20,000 blocks of a 6 MB example
+        // asked for gigabytes), and past a page's limit no more are made.
+        var playerBytes = 0
+        func player(_ block: DemoBlock) -> String? {
             let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
             result.diagnostics.append(contentsOf: diagnostics)
             guard let spec else { return nil }
@@ -64,12 +71,14 @@ extension SiteRendering {
             }
             do throws(Diagnostic) {
                 if spec.compare == "strategies" { return try SiteRendering.strategyPanes(example, spec: spec, theme: theme) }
-                return try theme.render("player", SiteRendering.playerView(example, spec: spec, shared: fromExamples ? shared : nil))
+                return try theme.render("player", SiteRendering.playerView(example, spec: spec, shared: fromExamples ? shared : nil),
+                                        for: page.source)
             } catch {
                 result.diagnostics.append(error)
                 return nil
             }
-        }, link: { url, line, column, kind in
+        }
+        func link(_ url: String, _ line: Int, _ column: Int, _ kind: LinkKind) -> String? {
             // Links to pages of the site: `.md` becomes `.html`, and the
             // target must exist. Relative, or root-absolute (`/guide/a.md`,
             // rewritten relative to this page, or under --base-url); the path
@@ -151,6 +160,21 @@ extension SiteRendering {
             if rootAbsolute { return chrome.root + String(rewritten.dropFirst()) + rest }
             if outputIsDeeper { return "../" + rewritten + rest }
             return rewritten == target ? nil : rewritten + rest
+        }
+        let (content, document) = MarkdownRenderer.renderDocument(page.markdown, lineOffset: page.bodyLineOffset, player: { block in
+            guard playerBytes <= OutputLimits.pageBytes else { return nil }
+            let html = player(block)
+            playerBytes += html?.utf8.count ?? 0
+            if playerBytes > OutputLimits.pageBytes {
+                let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
+                result.diagnostics.append(.error("page-too-large", at: SourceLocation(file: page.source, line: block.firstLine, column: 1),
+                                                 "the players on this page pass \(limit) of HTML here; pages are limited to \(limit)"))
+                result.tooLarge = true
+                return nil
+            }
+            return html
+        }, link: { url, line, column, kind in
+            link(url, line, column, kind)
         })
         result.document = document
         result.document.links = links
@@ -158,12 +182,15 @@ extension SiteRendering {
             result.html = content
             return result
         }
+        guard !result.tooLarge else { return result }
         do throws(Diagnostic) {
             result.bytes = try theme.renderBytes("page", PageContext(chrome: chrome, title: page.title,
                                                                      description: page.frontMatter.description, content: content,
                                                                      showTitle: page.frontMatter.title != nil && !page.hasH1,
-                                                                     params: TemplateParams(page.frontMatter.params.mapValues(\.templateValue))))
+                                                                     params: TemplateParams(page.frontMatter.params.mapValues(\.templateValue))),
+                                                 for: page.source)
         } catch {
+            result.tooLarge = error.id == "page-too-large"
             result.diagnostics.append(error)
         }
         return result

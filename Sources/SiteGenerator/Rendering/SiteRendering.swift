@@ -10,8 +10,10 @@ import Foundation
 /// the same whatever the threads do.
 extension SiteRendering {
     /// Every page (the home page's content too, which the index wraps).
+    /// Once `budget` stops (the site past its limit, or a page past its
+    /// own), the pages left are not rendered.
     static func renderPages(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
-                            options: BuildOptions, shared: PlayerParts) -> [RenderedPage] {
+                            options: BuildOptions, shared: PlayerParts, budget: OutputBudget) -> [RenderedPage] {
         // In blocks of 250 pages, each on every core, so that progress is
         // told between blocks, by this thread (at every block's end a core
         // waits for the other's last page: blocks of 50 cost 5 % of the
@@ -23,32 +25,54 @@ extension SiteRendering {
             results += Parallel.map(min(block, count - start)) { offset in
                 let index = start + offset
                 let page = inputs.pages[index]
+                guard !budget.skips(index) else { return RenderedPage() }
                 let isHome = page.output == "index.html"
-                return (isHome ? nil : reuse.page(page, keys: keys))
+                let result = (isHome ? nil : reuse.page(page, keys: keys))
                     ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, examplesURL: inputs.examplesURL,
                               outputs: inputs.outputs, foldedOutputs: inputs.outputsByFoldedCase, chrome: chromes[index], options: options,
                               isHome: isHome, shared: shared)
+                if result.tooLarge { budget.fail(at: index) } else { budget.take(result.bytes.count) }
+                return result
             }
             options.progress?(.rendered(results.count, of: count))
+            if budget.isStopped { break }
         }
         return results
     }
 
+    /// The errors of a stopped build: the first output past a page's
+    /// limit, else the site past its own (at the folder whose outputs were
+    /// rendering).
+    static func limitErrors(_ failures: [Diagnostic?], budget: OutputBudget, folder: String) -> [Diagnostic] {
+        if let first = failures.lazy.compactMap({ $0 }).first { return [first] }
+        guard budget.isPastLimit else { return [] }
+        let limit = ByteCount.describe(Int64(budget.limit))
+        return [.error("site-too-large", at: SourceLocation(file: folder, line: 1, column: 1),
+                       "the site's pages, example pages and filmstrips pass \(limit); a site is limited to \(limit)")]
+    }
+
     /// Every example's page and filmstrip.
+    /// Counted against `budget` as pages are.
     static func renderExamples(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
-                               shared: PlayerParts) -> [ExampleOutput] {
+                               shared: PlayerParts, budget: OutputBudget) -> [ExampleOutput] {
         Parallel.map(inputs.examples.count) { index in
             let example = inputs.examples[index]
             let key = keys.example(example)
+            guard !budget.skips(index) else { return ExampleOutput(key: key) }
+            var output: ExampleOutput
             if let html = reuse.bytes(OutputPaths.examplePath(example.name), key: key), let svg = reuse.bytes(OutputPaths.filmstripPath(example.name), key: key) {
-                return ExampleOutput(key: key, html: html, svg: svg, problems: [], cached: true)
+                output = ExampleOutput(key: key, html: html, svg: svg, problems: [], cached: true)
+            } else {
+                do throws(Diagnostic) {
+                    let (html, svg, problems) = try SiteRendering.examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared)
+                    output = ExampleOutput(key: key, html: html, svg: svg, problems: problems)
+                } catch {
+                    if error.id == "page-too-large" { budget.fail(at: index) }
+                    return ExampleOutput(key: key, error: error)
+                }
             }
-            do throws(Diagnostic) {
-                let (html, svg, problems) = try SiteRendering.examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared)
-                return ExampleOutput(key: key, html: html, svg: svg, problems: problems)
-            } catch {
-                return ExampleOutput(key: key, error: error)
-            }
+            budget.take(output.html.count + output.svg.count)
+            return output
         }
     }
 

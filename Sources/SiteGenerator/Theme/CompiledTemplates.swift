@@ -14,22 +14,26 @@ struct TemplateLibrary: Sendable {
         compiled = CompiledLibrary(mustache, names: Array(templates.keys), reusing: other?.compiled)
     }
 
-    func render(_ context: Any, withTemplate name: String) -> String? {
-        if let context = context as? any TemplateContext, let bytes = compiled?.render(context, withTemplate: name) {
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        return mustache.render(context, withTemplate: name)
+    func render(_ context: Any, withTemplate name: String, limit: Int = OutputLimits.pageBytes) throws(OutputTooLarge) -> String? {
+        try renderBytes(context, withTemplate: name, limit: limit).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The render as UTF-8, for a page written as it is (no round trip
-    /// through a String).
-    func renderBytes(_ context: Any, withTemplate name: String) -> [UInt8]? {
-        if let context = context as? any TemplateContext, let bytes = compiled?.render(context, withTemplate: name) {
+    /// through a String). Past `limit` bytes it throws: the compiled
+    /// renderer stops there; swift-mustache's render (a theme with what the
+    /// compiled one does not model) is measured when it ends.
+    func renderBytes(_ context: Any, withTemplate name: String, limit: Int = OutputLimits.pageBytes) throws(OutputTooLarge) -> [UInt8]? {
+        if let context = context as? any TemplateContext, let bytes = try compiled?.render(context, withTemplate: name, limit: limit) {
             return bytes
         }
-        return mustache.render(context, withTemplate: name).map { Array($0.utf8) }
+        guard let text = mustache.render(context, withTemplate: name) else { return nil }
+        guard text.utf8.count <= limit else { throw OutputTooLarge() }
+        return Array(text.utf8)
     }
 }
+
+/// A render that went past its limit of bytes.
+struct OutputTooLarge: Error {}
 
 /// The theme's templates rendered over the typed contexts without
 /// swift-mustache's per-name dynamic casts, byte for byte as swift-mustache
@@ -204,23 +208,35 @@ struct CompiledLibrary: Sendable {
     /// Renders `name` with `context` as UTF-8, or nil when the render needs
     /// what this renderer does not model (then swift-mustache renders it).
     func render(_ context: any TemplateContext, withTemplate name: String) -> [UInt8]? {
+        try? render(context, withTemplate: name, limit: .max)
+    }
+
+    /// The render, or nil when it needs what this renderer does not model;
+    /// it stops and throws once its output passes `limit` bytes.
+    func render(_ context: any TemplateContext, withTemplate name: String, limit: Int) throws(OutputTooLarge) -> [UInt8]? {
         guard let entry = program.entries[name] else { return nil }
         let program = self.program
-        return program.ops.withUnsafeBufferPointer { ops in
+        let result: Result<[UInt8], Bail> = program.ops.withUnsafeBufferPointer { ops in
             program.text.withUnsafeBufferPointer { text in
                 program.nameParts.withUnsafeBufferPointer { nameParts in
                     program.names.withUnsafeBufferPointer { names in
                         var renderer = Renderer(ops: ops, text: text, nameParts: nameParts, names: names,
-                                                indentations: program.indentations, stack: [.context(context)])
+                                                indentations: program.indentations, stack: [.context(context)], limit: limit)
                         do throws(Bail) {
                             try renderer.run(entry)
+                            if renderer.out.count > limit { throw .tooLarge }
                         } catch {
-                            return nil
+                            return .failure(error)
                         }
-                        return renderer.out
+                        return .success(renderer.out)
                     }
                 }
             }
+        }
+        switch result {
+        case .success(let bytes): return bytes
+        case .failure(.declined): return nil
+        case .failure(.tooLarge): throw OutputTooLarge()
         }
     }
 
@@ -288,7 +304,9 @@ struct CompiledLibrary: Sendable {
 
     // MARK: - Rendering
 
-    struct Bail: Error {}
+    /// Why a render stopped: it met what this renderer does not model
+    /// (swift-mustache renders it), or its output passed its limit.
+    enum Bail: Error { case declined, tooLarge }
 
     /// A value on the context stack, or one a name gives.
     enum Value {
@@ -318,7 +336,7 @@ struct CompiledLibrary: Sendable {
             if type == [String: Any].self { return .dictionary(any as! [String: Any]) }
             if let context = any as? any TemplateContext { return .context(context) }
             if let list = any as? any TemplateList { return .list(list.elements) }
-            throw Bail()
+            throw .declined
         }
 
         /// The name's value in this one, as swift-mustache reads it: a
@@ -345,13 +363,16 @@ struct CompiledLibrary: Sendable {
         let names: UnsafeBufferPointer<FlatName>
         let indentations: [String]
         var stack: [Value]
+        /// The most bytes the output may grow to (checked before each op).
+        let limit: Int
         var out: [UInt8] = []
         /// The indentation of the partials being rendered, when not empty.
         var indentation: [UInt8] = []
 
         init(ops: UnsafeBufferPointer<Op>, text: UnsafeBufferPointer<UInt8>, nameParts: UnsafeBufferPointer<String>,
-             names: UnsafeBufferPointer<FlatName>, indentations: [String], stack: [Value]) {
+             names: UnsafeBufferPointer<FlatName>, indentations: [String], stack: [Value], limit: Int) {
             (self.ops, self.text, self.nameParts, self.names, self.indentations, self.stack) = (ops, text, nameParts, names, indentations, stack)
+            self.limit = limit
             out.reserveCapacity(8192)
         }
 
@@ -374,28 +395,45 @@ struct CompiledLibrary: Sendable {
                 index = try step(index)
                 let piece = out
                 out = outer
+                guard local.count + indentation.count + piece.count <= limit else { throw .tooLarge }
                 if !piece.isEmpty, local.last == UInt8(ascii: "\n"), local.count < 2 || local[local.count - 2] != UInt8(ascii: "\r") {
                     local += indentation
                 }
                 local += piece
             }
+            guard out.count + local.count <= limit else { throw .tooLarge }
             out += local
         }
 
         /// Runs the op at `index`; returns the index of the op after it
         /// (after its body, for a section).
         mutating func step(_ index: Int) throws(Bail) -> Int {
+            // A list repeats its body for every element: each append is
+            // measured before it is made, so the output stops at the limit
+            // instead of growing to what the template asks (and the buffer
+            // never doubles past it); a number or a flag is measured here.
+            if out.count > limit { throw .tooLarge }
             switch ops[index] {
             case .text(let start, let end):
+                guard out.count + end - start <= limit else { throw .tooLarge }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
             case .variable(let name, let escaped):
                 guard let value = try lookup(name) else { break }
                 switch value {
-                case .text(let string): escaped ? appendEscaped(string) : append(string)
+                case .text(let string):
+                    // Never past the limit, so the buffer never grows past it
+                    // (escaping may lengthen: it stops at the limit).
+                    guard out.count + string.utf8.count <= limit else { throw .tooLarge }
+                    if escaped {
+                        appendEscaped(string)
+                        if out.count > limit { throw .tooLarge }
+                    } else {
+                        append(string)
+                    }
                 case .flag(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
                 case .number(let number): append(String(number))
                 // A context or list as text is its Swift description.
-                case .context, .list, .navItems, .navItem, .dictionary: throw Bail()
+                case .context, .list, .navItems, .navItem, .dictionary: throw .declined
                 }
             case .section(let name, let end, let inverted):
                 let body = index + 1..<end
@@ -459,6 +497,7 @@ struct CompiledLibrary: Sendable {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<index]))
                     replacement.withUTF8Buffer { out.append(contentsOf: $0) }
                     plain = index + 1
+                    if out.count > limit { return }
                 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain...]))
             }

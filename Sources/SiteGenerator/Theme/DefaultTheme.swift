@@ -158,16 +158,28 @@ public struct Theme: Sendable {
     }
 
     /// Renders `template` with `context` (whose names `load` checked).
-    public func render(_ template: String, _ context: Any) throws(Diagnostic) -> String {
-        String(decoding: try renderBytes(template, context), as: UTF8.self)
+    /// - Parameter source: the input the render is for, where a render past
+    ///   `OutputLimits.pageBytes` is reported (else the template).
+    public func render(_ template: String, _ context: Any, for source: String? = nil) throws(Diagnostic) -> String {
+        String(decoding: try renderBytes(template, context, for: source), as: UTF8.self)
     }
 
     /// `render` as UTF-8: a page's bytes as the site writes them.
-    public func renderBytes(_ template: String, _ context: Any) throws(Diagnostic) -> [UInt8] {
-        if let memoLibrary, let carrier = context as? any ChromeCarrying, carrier.chrome.navigationHTML != nil {
-            return memoLibrary.renderBytes(context, withTemplate: template) ?? []
+    public func renderBytes(_ template: String, _ context: Any, for source: String? = nil) throws(Diagnostic) -> [UInt8] {
+        do throws(OutputTooLarge) {
+            if let memoLibrary, let carrier = context as? any ChromeCarrying, carrier.chrome.navigationHTML != nil {
+                return try memoLibrary.renderBytes(context, withTemplate: template) ?? []
+            }
+            return try library.renderBytes(context, withTemplate: template) ?? []
+        } catch {
+            let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
+            if let source {
+                throw .error("page-too-large", at: SourceLocation(file: source, line: 1, column: 1),
+                             "the theme makes this page's HTML over \(limit); pages are limited to \(limit)")
+            }
+            throw .error("page-too-large", at: location(of: template + ".mustache"),
+                         "this template makes a page's HTML over \(limit); pages are limited to \(limit)")
         }
-        return library.renderBytes(context, withTemplate: template) ?? []
     }
 }
 

@@ -87,7 +87,8 @@ struct NavigationMemo: Sendable {
         func parts(current: Bool) -> Parts? {
             var chrome = base
             chrome.nav = navigation.items(in: group, marked: true) { _ in current }
-            guard let bytes = template.renderBytes(chrome, withTemplate: "nav") else { return nil }
+            // Past a page's limit: rendered page by page, where the limit is reported.
+            guard let bytes = try? template.renderBytes(chrome, withTemplate: "nav") else { return nil }
             return split(bytes)
         }
         guard let none = parts(current: false), let all = parts(current: true),
@@ -96,7 +97,7 @@ struct NavigationMemo: Sendable {
         if proveAgainstPlain {
             var unmarked = base
             unmarked.nav = navigation.items(in: group) { _ in false }
-            guard let reference = plain.renderBytes(unmarked, withTemplate: "nav"),
+            guard let reference = try? plain.renderBytes(unmarked, withTemplate: "nav"),
                   reference.elementsEqual(zip(none.outside, none.marked + [[]]).lazy.flatMap { $0 + $1 }) else { return [:] }
         }
         // The "no" render without markers, and where each marked part sits

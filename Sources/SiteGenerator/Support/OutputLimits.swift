@@ -1,0 +1,68 @@
+import Foundation
+
+/// How much a build may make. A template repeats its text for every item of
+/// a list on every page, and a page shows an example as often as it names
+/// it, so a few kilobytes a pull request adds can ask for gigabytes (100
+/// one-line pages and a 1 MB navigation item: 10 GB). Both limits are far
+/// above a real site's (the Hugo docs, 992 pages, are about 100 MB) and
+/// below what the build can hold in memory.
+public enum OutputLimits {
+    /// One page's HTML: a browser gives up long before.
+    public static let pageBytes = 64 << 20
+    /// Every page, example page and filmstrip of a site, together.
+    public static let siteBytes = 1 << 30
+}
+
+/// The bytes a build has made so far, against its site limit, shared by the
+/// workers that render pages (or examples): once the site is past its limit,
+/// nothing more is rendered; once a page is past its own, no page after it
+/// (the pages before it still are, so the first page past its limit is the
+/// one reported, whatever the threads did). Every worker adds to one count,
+/// so a lock guards it; the count and the first failure are all it guards.
+final class OutputBudget: @unchecked Sendable {
+    let limit: Int
+    private let lock = NSLock()
+    private var used = 0
+    private var passedLimit = false
+    private var firstFailure: Int?
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Counts one output's bytes.
+    func take(_ bytes: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        used += bytes
+        if used > limit { passedLimit = true }
+    }
+
+    /// The output at `index` is past a page's limit.
+    func fail(at index: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        firstFailure = min(firstFailure ?? index, index)
+    }
+
+    /// Whether the output at `index` need not be rendered.
+    func skips(_ index: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return passedLimit || firstFailure.map { index > $0 } ?? false
+    }
+
+    /// Whether the build stops: the site or a page past its limit.
+    var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return passedLimit || firstFailure != nil
+    }
+
+    /// Whether the site is past its limit.
+    var isPastLimit: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return passedLimit
+    }
+}
