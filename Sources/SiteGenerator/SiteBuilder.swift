@@ -142,7 +142,14 @@ public enum SiteBuilder {
         }
 
         // Pages' old addresses.
-        site.files.merge(Redirects.redirects(inputs, root: root(of:), diagnostics: &site.diagnostics)) { existing, _ in existing }
+        let redirects = Redirects.redirects(inputs, root: root(of:), budget: budget, fileRoom: OutputLimits.siteFiles - site.files.count,
+                                            diagnostics: &site.diagnostics)
+        if site.files.count + redirects.count > OutputLimits.siteFiles { budget.tooManyFiles() }
+        if budget.isPastLimit || budget.isPastFileLimit {
+            site.diagnostics += SiteRendering.limitErrors([], budget: budget, folder: options.site)
+            return site
+        }
+        site.files.merge(redirects) { existing, _ in existing }
 
         // Search, over the pages' Documents (a cached page's from the cache) and the examples' data.
         let indexedPages = zip(inputs.pages, rendered).filter { site.files[$0.0.output] != nil }.map { ($0.output, $0.title, $1.document) }

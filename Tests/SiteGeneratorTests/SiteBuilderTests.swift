@@ -358,7 +358,7 @@ struct SiteBuilderTests {
                 let result = SiteBuilder.buildAndWrite(options)
                 #expect(result.written == nil)
                 #expect(result.site.diagnostics.map(\.description)
-                            == ["\(folder):1:1: error: the site's pages, example pages and filmstrips pass \(ByteCount.describe(Int64(limit))); "
+                            == ["\(folder):1:1: error: the site's pages, example pages, filmstrips and redirects pass \(ByteCount.describe(Int64(limit))); "
                                 + "a site is limited to \(ByteCount.describe(Int64(limit)))"])
                 #expect(!FileManager.default.fileExists(atPath: options.out))
             }

@@ -209,7 +209,26 @@ def test_a_site_past_the_site_limit_is_a_located_error_and_nothing_is_written(tm
     folder = tmp_path / "huge-site"
     write_project(folder, repeating_navigation(40, 750_000))
     assert failed_build(folder, memory=4 << 30, timeout=300) == [
-        "site:1:1: error: the site's pages, example pages and filmstrips pass 1 GiB; a site is limited to 1 GiB"]
+        "site:1:1: error: the site's pages, example pages, filmstrips and redirects pass 1 GiB; a site is limited to 1 GiB"]
+
+
+def test_aliases_past_the_site_files_limit_are_a_located_error(tmp_path):
+    """250,000 aliases (a 5 MB front matter) are as many files, each a block
+    of the disk (before: all written, 1 GB on disk)."""
+    folder = tmp_path / "aliases"
+    write_project(folder, page("---\ntitle: T\naliases:\n" + "".join(f"  - /old/a{i}.html\n" for i in range(250_000)) + "---\n# T\n"))
+    assert failed_build(folder, timeout=300) == [
+        "site:1:1: error: the site's pages, aliases and files pass 200000 files; a site is limited to 200000 files"]
+
+
+def test_a_long_title_written_into_every_redirect_is_a_located_error(tmp_path):
+    """A 1 MB title is written twice into each of 2,000 redirects: 4 GB
+    (before: killed for memory)."""
+    folder = tmp_path / "title"
+    write_project(folder, page("---\ntitle: " + "t" * 1_000_000 + "\naliases:\n" + "".join(f"  - /old/a{i}.html\n" for i in range(2_000))
+                               + "---\n# T\n"))
+    assert failed_build(folder, memory=4 << 30, timeout=300) == [
+        "site:1:1: error: the site's pages, example pages, filmstrips and redirects pass 1 GiB; a site is limited to 1 GiB"]
 
 
 def test_a_page_showing_an_example_thousands_of_times_is_a_located_error(tmp_path):

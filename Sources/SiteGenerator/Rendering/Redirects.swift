@@ -9,11 +9,22 @@ enum Redirects {
     /// Output path → bytes; an alias that would leave the site or replace
     /// one of the site's own files is an error at the alias, and one that
     /// names a page or static file is a warning (the page wins, as in Hugo).
-    static func redirects(_ inputs: SiteInputs, root: (String) -> String, diagnostics: inout [Diagnostic]) -> [String: [UInt8]] {
+    /// Each redirect counts against `budget`, and at most `fileRoom` are
+    /// made: a line of front matter makes a file, and a page's title is
+    /// written into each of its redirects (past either, the rest are not
+    /// made, and `budget` says why).
+    static func redirects(_ inputs: SiteInputs, root: (String) -> String, budget: OutputBudget, fileRoom: Int,
+                          diagnostics: inout [Diagnostic]) -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
         var owners: [String: String] = [:]
         for page in inputs.pages {
+            // Escaped once for all of the page's redirects.
+            let title = page.frontMatter.aliases.isEmpty ? "" : HTMLText.escape(page.title)
             for alias in page.frontMatter.aliases {
+                guard files.count < fileRoom, !budget.isPastLimit else {
+                    if files.count >= fileRoom { budget.tooManyFiles() }
+                    return files
+                }
                 guard let output = Redirects.aliasOutput(alias.path, of: page.output) else {
                     diagnostics.append(.error("alias", at: alias.location, "the alias '\(alias.path)' is not an address inside the site"))
                     continue
@@ -39,7 +50,9 @@ enum Redirects {
                     continue
                 }
                 owners[output] = page.source
-                files[output] = Array(Redirects.redirectPage(to: RelativeURL.safe(root(output) + page.output), title: page.title).utf8)
+                let bytes = Array(Redirects.redirectPage(to: RelativeURL.safe(root(output) + page.output), escapedTitle: title).utf8)
+                budget.take(bytes.count)
+                files[output] = bytes
             }
         }
         return files
@@ -68,20 +81,20 @@ enum Redirects {
         return SiteFolder.isSafe(output) ? output : nil
     }
 
-    static func redirectPage(to url: String, title: String) -> String {
+    static func redirectPage(to url: String, escapedTitle title: String) -> String {
         let href = HTMLText.escape(url)
         return """
             <!doctype html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
-            <title>\(HTMLText.escape(title))</title>
+            <title>\(title)</title>
             <link rel="canonical" href="\(href)">
             <meta name="robots" content="noindex">
             <meta http-equiv="refresh" content="0; url=\(href)">
             </head>
             <body>
-            <p>This page has moved to <a href="\(href)">\(HTMLText.escape(title))</a>.</p>
+            <p>This page has moved to <a href="\(href)">\(title)</a>.</p>
             </body>
             </html>
 

@@ -45,10 +45,15 @@ extension SiteRendering {
     /// rendering).
     static func limitErrors(_ failures: [Diagnostic?], budget: OutputBudget, folder: String) -> [Diagnostic] {
         if let first = failures.lazy.compactMap({ $0 }).first { return [first] }
+        let at = SourceLocation(file: folder, line: 1, column: 1)
+        if budget.isPastFileLimit {
+            return [.error("site-too-large", at: at, "the site's pages, aliases and files pass \(OutputLimits.siteFiles) files; "
+                               + "a site is limited to \(OutputLimits.siteFiles) files")]
+        }
         guard budget.isPastLimit else { return [] }
         let limit = ByteCount.describe(Int64(budget.limit))
-        return [.error("site-too-large", at: SourceLocation(file: folder, line: 1, column: 1),
-                       "the site's pages, example pages and filmstrips pass \(limit); a site is limited to \(limit)")]
+        return [.error("site-too-large", at: at,
+                       "the site's pages, example pages, filmstrips and redirects pass \(limit); a site is limited to \(limit)")]
     }
 
     /// Every example's page and filmstrip.

@@ -11,6 +11,9 @@ public enum OutputLimits {
     public static let pageBytes = 64 << 20
     /// Every page, example page and filmstrip of a site, together.
     public static let siteBytes = 1 << 30
+    /// The files of a site: each takes a block of the disk however small it
+    /// is, and a line of front matter (an alias) makes one.
+    public static let siteFiles = 200_000
 }
 
 /// The bytes a build has made so far, against its site limit, shared by the
@@ -25,6 +28,7 @@ final class OutputBudget: @unchecked Sendable {
     private var used = 0
     private var passedLimit = false
     private var firstFailure: Int?
+    private var passedFileLimit = false
 
     init(limit: Int) {
         self.limit = limit
@@ -64,5 +68,19 @@ final class OutputBudget: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return passedLimit
+    }
+
+    /// The site would have more files than it may.
+    func tooManyFiles() {
+        lock.lock()
+        defer { lock.unlock() }
+        passedFileLimit = true
+    }
+
+    /// Whether the site would have more files than it may.
+    var isPastFileLimit: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return passedFileLimit
     }
 }
