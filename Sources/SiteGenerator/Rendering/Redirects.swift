@@ -17,6 +17,10 @@ enum Redirects {
                           diagnostics: inout [Diagnostic]) -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
         var owners: [String: String] = [:]
+        // Each page's source by its output, for an alias that names a page
+        // (looked up, not searched for: a page may have thousands of aliases).
+        var sources: [String: String] = [:]
+        for page in inputs.pages where sources[page.output] == nil { sources[page.output] = page.source }
         for page in inputs.pages {
             // Escaped once for all of the page's redirects.
             let title = page.frontMatter.aliases.isEmpty ? "" : HTMLText.escape(page.title)
@@ -39,7 +43,7 @@ enum Redirects {
                 if inputs.outputs.contains(output) {
                     // Hugo keeps the page and drops the redirect: a page
                     // that took over an old address wins over the alias.
-                    let owner = inputs.pages.first { $0.output == output }.map { "the page made from '\($0.source)'" } ?? "a file of the site"
+                    let owner = sources[output].map { "the page made from '\($0)'" } ?? "a file of the site"
                     diagnostics.append(.warning("alias", at: alias.location,
                                                 "the alias '\(alias.path)' names \(output), which is \(owner); "
                                                     + "the page stays there and no redirect is written"))
