@@ -52,6 +52,27 @@ struct NavigationMemoTests {
         #expect(memoized == Self.outputs.count - 3, "a/ (3 pages) falls back, the rest are memoized")
     }
 
+    /// Each memoized page holds a copy of its group's navigation: past the
+    /// memory it is given, a group is left to render page by page (whose
+    /// bytes count against the site's limit), the groups before it kept.
+    @Test func memo_keepsGroupsOnlyWhileTheirCopiesFitItsMemory() throws {
+        let theme = try Theme.load(projectTemplates: nil)
+        func memo(_ limit: Int) -> NavigationMemo {
+            NavigationMemo(outputs: Self.outputs, navigation: Self.navigation, theme: theme, root: { chrome($0).root },
+                           memory: OutputBudget(limit: limit), chrome: chrome)
+        }
+        let whole = memo(.max)
+        #expect(whole.html.count == Self.outputs.count - 3)
+        #expect(memo(0).html.isEmpty)
+        // Every page's own copy, its group's shared render besides: enough.
+        let copies = whole.html.values.reduce(0) { $0 + $1.utf8.count }
+        #expect(memo(2 * copies).html == whole.html)
+        // Less than the largest page's navigation: none of that group.
+        let largest = whole.html.max { $0.value.utf8.count < $1.value.utf8.count }!
+        let part = memo(largest.value.utf8.count - 1).html
+        #expect(part[largest.key] == nil && part.allSatisfy { whole.html[$0.key] == $0.value })
+    }
+
     /// A tree four folders deep, read as a flat list (the default theme) and
     /// as nested `children`: every page memoized, each equal to its own render.
     @Test func deepTree_isMemoizedExactly_asAListAndAsATree() throws {

@@ -180,7 +180,8 @@ def repeating_navigation(pages, item_bytes):
     """Pages of one line, and a navigation repeating `item_bytes` for each of
     them on every page: the site's HTML grows with pages² × item_bytes."""
     files = {f"site/p{i}.md": f"# P{i}\n" for i in range(pages)}
-    files["templates/nav.mustache"] = ('<nav><ul>{{#navList}}<li><a href="{{href}}">{{title}}</a>' + "x" * item_bytes
+    files["templates/nav.mustache"] = ('<nav><ul>{{#navList}}<li{{#current}} class="here"{{/current}}><a href="{{href}}">{{title}}</a>'
+                                       + "x" * item_bytes
                                        + "</li>{{/navList}}</ul></nav>\n")
     return files
 
@@ -204,10 +205,13 @@ def test_a_theme_that_makes_a_page_past_the_page_limit_is_a_located_error(tmp_pa
 
 
 def test_a_site_past_the_site_limit_is_a_located_error_and_nothing_is_written(tmp_path):
-    """40 pages of 30 MB each (a 750 KB navigation item repeated for each
-    page): 1.2 GB of HTML (before: written, and the build passed)."""
+    """300 pages of 30 MB each (a 100 KB navigation item repeated for each
+    page): 9 GB of HTML. Before: 40 such pages (1.2 GB) were written and
+    the build passed; 300 were killed for memory (the navigation memo holds
+    a copy of the navigation for each page whose item is current: it now
+    holds them only while they fit the site's limit)."""
     folder = tmp_path / "huge-site"
-    write_project(folder, repeating_navigation(40, 750_000))
+    write_project(folder, repeating_navigation(300, 100_000))
     assert failed_build(folder, memory=4 << 30, timeout=300) == [
         "site:1:1: error: the site's pages, example pages, filmstrips and redirects pass 1 GiB; a site is limited to 1 GiB"]
 

@@ -42,6 +42,15 @@ final class OutputBudget: @unchecked Sendable {
         if used > limit { passedLimit = true }
     }
 
+    /// Counts `bytes` if they fit under the limit: whether they did.
+    func reserve(_ bytes: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard used + bytes <= limit else { return false }
+        used += bytes
+        return true
+    }
+
     /// The output at `index` is past a page's limit.
     func fail(at index: Int) {
         lock.lock()

@@ -39,7 +39,11 @@ struct NavigationMemo: Sendable {
     ///   - root: an output's way back to the site's root.
     ///   - chrome: the chrome of an output; its `nav` is not read (each
     ///     render sets the group's own items).
-    init(outputs: [String], navigation: Navigation, theme: Theme, root: (String) -> String, chrome: (String) -> Chrome) {
+    ///   - memory: how many bytes the memo's pages may hold in all: each
+    ///     page gets a copy of its group's navigation, and past this the
+    ///     pages left render their own, against the site's limit.
+    init(outputs: [String], navigation: Navigation, theme: Theme, root: (String) -> String,
+         memory: OutputBudget = OutputBudget(limit: OutputLimits.siteBytes), chrome: (String) -> Chrome) {
         guard let marked = theme.markedNavigation else { return }
         let plain = theme.library
         // Outputs grouped by what their navigation shows besides `current`.
@@ -57,12 +61,12 @@ struct NavigationMemo: Sendable {
         // the same for every group: proven on the first group, and again
         // only for a group whose text could hold a marker itself.
         let first = Self.render(group: work[0].group, outputs: work[0].outputs, navigation: navigation, base: work[0].base,
-                                template: marked, plain: plain, proveAgainstPlain: true)
+                                template: marked, plain: plain, memory: memory, proveAgainstPlain: true)
         let proven = !first.isEmpty
         let rest = Parallel.map(Array(work.dropFirst())) { group, outputs, base in
             let prove = !proven || Self.mayHoldMarkers(navigation.items(in: group) { _ in false }, base: base)
             return Self.render(group: group, outputs: outputs, navigation: navigation, base: base, template: marked, plain: plain,
-                               proveAgainstPlain: prove)
+                               memory: memory, proveAgainstPlain: prove)
         }
         for result in [first] + rest { html.merge(result) { first, _ in first } }
     }
@@ -83,7 +87,7 @@ struct NavigationMemo: Sendable {
     /// The navigation of each output of one group, or none when the
     /// renders cannot prove it.
     static func render(group: Navigation.Group, outputs: [String], navigation: Navigation, base: Chrome,
-                       template: TemplateLibrary, plain: TemplateLibrary, proveAgainstPlain: Bool = true) -> [String: String] {
+                       template: TemplateLibrary, plain: TemplateLibrary, memory: OutputBudget, proveAgainstPlain: Bool = true) -> [String: String] {
         func parts(current: Bool) -> Parts? {
             var chrome = base
             chrome.nav = navigation.items(in: group, marked: true) { _ in current }
@@ -117,6 +121,14 @@ struct NavigationMemo: Sendable {
             partsOf[none.owners[index], default: []].append(index)
         }
         let indexes = navigation.itemIndexes(in: group)
+        // What the group's pages will hold: the shared render once, and a
+        // copy for each page with parts of its own.
+        var held = bytes.count
+        for output in outputs {
+            guard let current = indexes[output], let swapped = partsOf[current] else { continue }
+            held += swapped.reduce(bytes.count) { $0 + all.marked[$1].count - ranges[$1].count }
+        }
+        guard memory.reserve(held) else { return [:] }
         var result: [String: String] = [:]
         result.reserveCapacity(outputs.count)
         let unswapped = String(decoding: bytes, as: UTF8.self)
