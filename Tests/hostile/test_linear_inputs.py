@@ -216,6 +216,24 @@ def test_a_site_past_the_site_limit_is_a_located_error_and_nothing_is_written(tm
         "site:1:1: error: the site's pages, example pages, filmstrips and redirects pass 1 GiB; a site is limited to 1 GiB"]
 
 
+@pytest.mark.parametrize("nav, column, message", [
+    ("{{#navList}}{{navList}}{{/navList}}", 18,
+     "'navList' is a list, which a tag writes as Swift's description of it; write {{#navList}}…{{/navList}} to show its items"),
+    ("{{#navList}}{{.}}{{/navList}}", 18,
+     "'.' has names of its own, which a tag writes as Swift's description of it; write one of its names"),
+])
+def test_a_list_written_as_text_is_a_located_error(tmp_path, nav, column, message):
+    """A list written as text is Swift's description of every item, and the
+    page went to swift-mustache, unmeasured until it ended: the list inside
+    a section of itself is pages² of it (2,000 one-line pages: 800 MB a
+    page, killed for memory before)."""
+    folder = tmp_path / "list-as-text"
+    files = {f"site/p{i}.md": f"# P{i}\n" for i in range(2_000)}
+    files["templates/nav.mustache"] = f"<nav>{nav}</nav>\n"
+    write_project(folder, files)
+    assert failed_build(folder) == [f"templates/nav.mustache:1:{column}: error: {message}"]
+
+
 def test_aliases_past_the_site_files_limit_are_a_located_error(tmp_path):
     """250,000 aliases (a 5 MB front matter) are as many files, each a block
     of the disk (before: all written, 1 GB on disk)."""

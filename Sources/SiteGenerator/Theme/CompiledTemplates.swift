@@ -47,8 +47,8 @@ struct OutputTooLarge: Error {}
 /// - What this renderer does not model declines: a template with
 ///   transforms, blocks, parents, dynamic partials or another content type
 ///   is not compiled (`CompiledLibrary.init` gives nil), and a render that
-///   meets a value other than text, a flag, a whole number, a context, a
-///   list or a dictionary gives nil. Either way the caller renders with
+///   meets a value other than text, a flag, a number, a context, a list or
+///   a dictionary gives nil. Either way the caller renders with
 ///   swift-mustache.
 struct CompiledLibrary: Sendable {
     /// Each template's parsed tokens (kept to reuse in another library).
@@ -330,6 +330,10 @@ struct CompiledLibrary: Sendable {
             if type == String.self { return .text(any as! String) }
             if type == Bool.self { return .flag(any as! Bool) }
             if type == Int.self { return .number(any as! Int) }
+            // A number with a fraction (a front matter param a theme prints)
+            // is its description, as swift-mustache writes any value; in a
+            // section it is pushed and has no names, as text is.
+            if type == Double.self { return .text(String(describing: any as! Double)) }
             if type == NavItem.self { return .context(any as! NavItem) }
             if type == [NavItem].self { return .navItems(any as! [NavItem]) }
             if type == [Bool].self { return .list(any as! [Bool]) }

@@ -282,6 +282,9 @@ enum TemplateCheck {
                 }
                 guard name != "." else {
                     if tag.kind == "#" || tag.kind == "^" { sections.append((name, false)) }
+                    if tag.kind == nil || tag.kind == "&", let problem = Self.unprintable(".", stack.last!.shape, at: location) {
+                        problems.append(problem)
+                    }
                     continue
                 }
                 guard let (shape, fromTop) = resolve(name, in: stack) else {
@@ -291,6 +294,8 @@ enum TemplateCheck {
                     continue
                 }
                 switch tag.kind {
+                case nil, "&":
+                    if let problem = Self.unprintable(name, shape, at: location) { problems.append(problem) }
                 case "#":
                     // Inside the section, the value (a list's element) is on top.
                     var element = shape
@@ -336,6 +341,25 @@ enum TemplateCheck {
             }
             guard active.count < TemplateCheck.partialDepth, visited.insert(Visit(partial: name, shape: stack.last?.shape)).inserted else { return }
             check(template: name, stack: stack)
+        }
+
+        /// A list or a context written as text is Swift's description of
+        /// it (every item's fields): never HTML anyone wants, and the
+        /// compiled renderer leaves such a page to swift-mustache, whose
+        /// render is measured only when it ends (a list written inside a
+        /// section of the same list is pages² of it).
+        static func unprintable(_ name: String, _ shape: ContextShape, at location: SourceLocation) -> Diagnostic? {
+            switch shape {
+            case .list:
+                return .error("unprintable-template-variable", at: location,
+                              "'\(name)' is a list, which a tag writes as Swift's description of it; "
+                                  + (name == "." ? "name one of its items' fields" : "write {{#\(name)}}…{{/\(name)}} to show its items"))
+            case .object:
+                return .error("unprintable-template-variable", at: location,
+                              "'\(name)' has names of its own, which a tag writes as Swift's description of it; write one of its names")
+            case .scalar, .open:
+                return nil
+            }
         }
 
         /// What a name gives, and whether the innermost context (a scope
