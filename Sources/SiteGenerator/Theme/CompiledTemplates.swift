@@ -343,6 +343,21 @@ struct CompiledLibrary: Sendable {
             throw .declined
         }
 
+        /// `String(describing:)` of the value a name gave, as swift-mustache
+        /// writes a value that is not text.
+        var swiftDescription: String {
+            switch self {
+            case .text(let text): return text
+            case .flag(let flag): return String(describing: flag)
+            case .number(let number): return String(describing: number)
+            case .context(let context): return String(describing: context)
+            case .list(let list): return String(describing: list)
+            case .navItems(let items): return String(describing: items)
+            case .navItem(let items, let index): return String(describing: items[index])
+            case .dictionary(let dictionary): return String(describing: dictionary)
+            }
+        }
+
         /// The name's value in this one, as swift-mustache reads it: a
         /// context or dictionary answers; text, flags, numbers and lists
         /// (whose `Mirror` has no labelled children) have no names.
@@ -436,8 +451,15 @@ struct CompiledLibrary: Sendable {
                     }
                 case .flag(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
                 case .number(let number): append(String(number))
-                // A context or list as text is its Swift description.
-                case .context, .list, .navItems, .navItem, .dictionary: throw .declined
+                // A context, list or dictionary as text is its Swift
+                // description, as swift-mustache writes any value (a theme
+                // error where the check can tell; written here, not left to
+                // swift-mustache, so that its page is measured as it grows).
+                case .context, .list, .navItems, .navItem, .dictionary:
+                    let text = value.swiftDescription
+                    guard out.count + text.utf8.count <= limit else { throw .tooLarge }
+                    escaped ? appendEscaped(text) : append(text)
+                    if out.count > limit { throw .tooLarge }
                 }
             case .section(let name, let end, let inverted):
                 let body = index + 1..<end
