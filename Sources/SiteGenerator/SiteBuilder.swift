@@ -104,7 +104,7 @@ public enum SiteBuilder {
         let rendered = SiteRendering.renderPages(inputs, chromes: inputs.pages.map { chrome(for: $0.output) }, reuse: reuse, keys: keys, options: options,
                                    shared: players, budget: budget)
         if budget.isStopped {
-            site.diagnostics += SiteRendering.limitErrors(rendered.map { $0.diagnostics.first { $0.id == "page-too-large" } },
+            site.diagnostics += SiteRendering.limitErrors(rendered.map { $0.diagnostics.first { $0.id == OutputLimits.pageTooLarge } },
                                                           budget: budget, folder: options.site)
             return site
         }
@@ -113,7 +113,7 @@ public enum SiteBuilder {
         let examplePages = SiteRendering.renderExamples(inputs, chromes: inputs.examples.map { chrome(for: OutputPaths.examplePath($0.name)) }, reuse: reuse, keys: keys,
                                       shared: players, budget: budget)
         if budget.isStopped {
-            site.diagnostics += SiteRendering.limitErrors(examplePages.map { $0.error?.id == "page-too-large" ? $0.error : nil },
+            site.diagnostics += SiteRendering.limitErrors(examplePages.map { $0.error?.id == OutputLimits.pageTooLarge ? $0.error : nil },
                                                           budget: budget, folder: options.examples)
             return site
         }

@@ -167,7 +167,7 @@ extension SiteRendering {
             playerBytes += html?.utf8.count ?? 0
             if playerBytes > OutputLimits.pageBytes {
                 let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
-                result.diagnostics.append(.error("page-too-large", at: SourceLocation(file: page.source, line: block.firstLine, column: 1),
+                result.diagnostics.append(.error(OutputLimits.pageTooLarge, at: SourceLocation(file: page.source, line: block.firstLine, column: 1),
                                                  "the players on this page pass \(limit) of HTML here; pages are limited to \(limit)"))
                 result.tooLarge = true
                 return nil
@@ -190,7 +190,7 @@ extension SiteRendering {
                                                                      params: TemplateParams(page.frontMatter.params.mapValues(\.templateValue))),
                                                  for: page.source)
         } catch {
-            result.tooLarge = error.id == "page-too-large"
+            result.tooLarge = error.id == OutputLimits.pageTooLarge
             result.diagnostics.append(error)
         }
         return result

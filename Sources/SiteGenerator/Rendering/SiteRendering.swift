@@ -72,7 +72,7 @@ extension SiteRendering {
                     let (html, svg, problems) = try SiteRendering.examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared)
                     output = ExampleOutput(key: key, html: html, svg: svg, problems: problems)
                 } catch {
-                    if error.id == "page-too-large" { budget.fail(at: index) }
+                    if error.id == OutputLimits.pageTooLarge { budget.fail(at: index) }
                     return ExampleOutput(key: key, error: error)
                 }
             }

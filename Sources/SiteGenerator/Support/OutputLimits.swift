@@ -14,6 +14,9 @@ public enum OutputLimits {
     /// The files of a site: each takes a block of the disk however small it
     /// is, and a line of front matter (an alias) makes one.
     public static let siteFiles = 200_000
+    /// The id of the error of a page past `pageBytes`, which every stage
+    /// that meets one tells from other errors (the build stops there).
+    public static let pageTooLarge = "page-too-large"
 }
 
 /// The bytes a build has made so far, against its site limit, shared by the

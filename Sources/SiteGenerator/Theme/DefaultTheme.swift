@@ -174,10 +174,10 @@ public struct Theme: Sendable {
         } catch {
             let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
             if let source {
-                throw .error("page-too-large", at: SourceLocation(file: source, line: 1, column: 1),
+                throw .error(OutputLimits.pageTooLarge, at: SourceLocation(file: source, line: 1, column: 1),
                              "the theme makes this page's HTML over \(limit); pages are limited to \(limit)")
             }
-            throw .error("page-too-large", at: location(of: template + ".mustache"),
+            throw .error(OutputLimits.pageTooLarge, at: location(of: template + ".mustache"),
                          "this template makes a page's HTML over \(limit); pages are limited to \(limit)")
         }
     }
