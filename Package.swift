@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // The diff engine: no dependencies, not even Foundation.
@@ -37,9 +38,14 @@ let package = Package(
         // path:line:column form, GitHub annotations, terminal-safe text),
         // source locations, located values, "did you mean" suggestions.
         .target(name: "Diagnostics"),
+        // The project's files as a build may touch them: its inputs listed
+        // as git would track them (or a revision's tree), read and written
+        // without following a link inside the project; file contents by
+        // SHA-256.
+        .target(name: "ProjectFiles", dependencies: ["Diagnostics", .product(name: "Crypto", package: "swift-crypto", condition: site)]),
         // Snapshot sequence files (YAML, JSON) into ListDiff values, with
         // file:line:column diagnostics.
-        .target(name: "SnapshotFormat", dependencies: ["ListDiff", "Diagnostics", .product(name: "Yams", package: "Yams", condition: site)]),
+        .target(name: "SnapshotFormat", dependencies: ["ListDiff", "Diagnostics", "ProjectFiles", .product(name: "Yams", package: "Yams", condition: site)]),
         // What the CLI and the site both say about a sequence: the `diff`
         // report (text, JSON, Swift calls), the SVG filmstrip, the one
         // UIKit-rule check over its batches, `check`'s findings.
@@ -49,7 +55,7 @@ let package = Package(
         // Markdown pages and examples to a static site: load, render, write.
         .target(
             name: "SiteGenerator",
-            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "Reports", "CCMark", .product(name: "Mustache", package: "swift-mustache", condition: site),
+            dependencies: ["ListDiff", "Diagnostics", "ProjectFiles", "SnapshotFormat", "Reports", "CCMark", .product(name: "Mustache", package: "swift-mustache", condition: site),
                            .product(name: "TOMLKit", package: "TOMLKit", condition: site)],
             plugins: ["EmbedTheme"]
         ),
@@ -60,11 +66,11 @@ let package = Package(
         // its sources change, with live reload over a WebSocket.
         .target(
             name: "SiteServer",
-            dependencies: ["SiteGenerator", "SnapshotFormat", "Diagnostics"]
+            dependencies: ["SiteGenerator", "SnapshotFormat", "ProjectFiles", "Diagnostics"]
         ),
         .executableTarget(
             name: "rowmotion",
-            dependencies: ["ListDiff", "Diagnostics", "SnapshotFormat", "Reports", "SiteGenerator", "SiteServer",
+            dependencies: ["ListDiff", "Diagnostics", "ProjectFiles", "SnapshotFormat", "Reports", "SiteGenerator", "SiteServer",
                            .product(name: "ArgumentParser", package: "swift-argument-parser", condition: site)]
         ),
         // `swift package --allow-writing-to-package-directory rowmotion build` in any package.
@@ -86,16 +92,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "rowmotion-bench",
-            dependencies: ["ListDiff", "SeededRandom", "SiteGenerator", "SnapshotFormat", "Reports", "CCMark",
+            dependencies: ["ListDiff", "SeededRandom", "ProjectFiles", "SiteGenerator", "SnapshotFormat", "Reports", "CCMark",
                            .product(name: "ArgumentParser", package: "swift-argument-parser", condition: site)],
             path: "Benchmarks/rowmotion-bench"
         ),
         // The seeded generator random tests and benchmark inputs share.
         .target(name: "SeededRandom"),
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
-        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "Reports", "Diagnostics", "ListDiff", "SeededRandom", "SequenceRecorder", .product(name: "Yams", package: "Yams", condition: site)],
+        .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "ProjectFiles", "Reports", "Diagnostics", "ListDiff", "SeededRandom", "SequenceRecorder", .product(name: "Yams", package: "Yams", condition: site)],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Diagnostics", "SnapshotFormat", "Reports", "SeededRandom", "ListDiff", "SequenceRecorder"],
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "ProjectFiles", "Diagnostics", "SnapshotFormat", "Reports", "SeededRandom", "ListDiff", "SequenceRecorder"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SiteServerTests", dependencies: ["SiteServer", "Diagnostics"]),
         // The theme's build-time tool: the player's modules bundled into one script.

@@ -6,8 +6,10 @@ import SnapshotFormat
 /// Everything `rowmotion check` says about one snapshot sequence file: the
 /// reader's diagnostics, then warnings about its steps.
 public enum SequenceCheck {
-    public static func check(path: String) -> [Diagnostic] {
-        let (sequence, diagnostics) = SnapshotReader.read(path: path)
+    /// - Parameter followingLink: whether a file that is a link itself is
+    /// read (one named on the command line) or refused (one found in a folder).
+    public static func check(path: String, followingLink: Bool = true) -> [Diagnostic] {
+        let (sequence, diagnostics) = SnapshotReader.read(path: path, followingLink: followingLink)
         guard let sequence else { return diagnostics }
         var result = diagnostics
         do {

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Reports
 import Diagnostics
 import Foundation
@@ -14,52 +15,32 @@ extension Baseline {
     // MARK: - A git revision
 
     static func buildRevision(_ revision: String, options: BuildOptions) throws(Diagnostic) -> BuildReport {
-        guard let top = Git.run(["rev-parse", "--show-toplevel"]), top.status == 0 else {
+        let project = options.project ?? .ofWorkingFolder()
+        guard project.isGitWorkTree else {
             throw Self.error(revision, "this folder is not in a git repository, so the revision '\(revision)' cannot be read; "
                              + "to compare with a report written by --report, use --baseline-report FILE")
         }
-        let root = top.text.trimmingCharacters(in: .newlines)
-        guard !revision.hasPrefix("-"), let commit = Git.run(["rev-parse", "--verify", "--quiet", "--end-of-options", "\(revision)^{commit}"]),
-              commit.status == 0 else {
+        guard let commit = Git.commit(revision, root: project.root) else {
             throw Self.error(revision, "the git repository has no revision '\(revision)'"
                              + (FileManager.default.fileExists(atPath: revision)
                                 ? " (a file of that name is not read: use --baseline-report FILE for a report)" : ""))
         }
-        let sha = commit.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-baseline-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        // Each input folder as the revision has it, at the same path under the temporary folder.
+        // The revision's own tree, in memory: nothing of the work tree is
+        // read for it, and its files are named as this checkout names them.
         var baseOptions = BuildOptions()
+        (baseOptions.site, baseOptions.examples, baseOptions.templates) = (options.site, options.examples, options.templates)
         baseOptions.baseURL = options.baseURL
         baseOptions.urls = options.urls
         baseOptions.drafts = options.drafts
         baseOptions.allowShortcut = false
-        var wanted: [String] = []
-        for (folder, keyPath) in [(options.site, \BuildOptions.site), (options.examples, \BuildOptions.examples),
-                                  (options.templates, \BuildOptions.templates)] {
-            guard let inRepository = Paths.relative(folder, inside: root) else {
-                throw Self.error(revision, "'\(folder)' is outside the git repository at \(root), so the revision cannot say what it held")
-            }
-            baseOptions[keyPath: keyPath] = temporary.appendingPathComponent(inRepository.isEmpty ? "." : inRepository).path
-            wanted.append(inRepository.isEmpty ? "." : inRepository)
-        }
-        do {
-            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        } catch {
-            throw Self.error(revision, "cannot make a temporary folder for the revision: \(FileError.reason(error, path: temporary.path))")
-        }
+        baseOptions.project = project
         do throws(Git.Failure) {
-            try Git.checkOut(sha, paths: wanted, repository: root, into: temporary.path)
+            baseOptions.inputs = try InputTree.atRevision(commit, named: revision, folders: baseOptions.inputFolders, in: project)
         } catch {
-            throw Self.error(revision, "could not read \(wanted.joined(separator: ", ")) at \(revision): \(error.message)")
+            throw Self.error(revision, "could not read \(baseOptions.inputFolders.joined(separator: ", ")) at \(revision): \(error.message)")
         }
-        baseOptions.out = temporary.appendingPathComponent(".rowmotion-unused-output").path
-        let site = SiteBuilder.build(baseOptions)
-        var report = site.report
-        // Sources as this checkout names them, not by the temporary folder.
-        for index in report.pages.indices {
-            report.pages[index].source = report.pages[index].source.replacingOccurrences(of: temporary.path + "/", with: "")
-        }
-        return report
+        // Never written: the build stays in memory.
+        baseOptions.out = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-baseline-unused-\(UUID().uuidString)").path
+        return SiteBuilder.build(baseOptions).report
     }
 }

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Reports
 import Diagnostics
 import Foundation
@@ -41,20 +42,23 @@ public enum SiteBuilder {
     public static func build(_ options: BuildOptions) -> BuiltSite {
         var site = BuiltSite()
         var clock = PhaseClock(report: options.progress)
-        site.diagnostics = InputFolders.problems(options)
+        // The inputs, listed before anything is read: the files git would
+        // track (a revision's, for a baseline), never through a link.
+        let tree = options.inputs ?? InputTree.onDisk(options.inputFolders, in: options.project ?? .ofWorkingFolder())
+        site.diagnostics = InputFolders.problems(options, tree: tree)
         if site.hasErrors { return site }
         let inputKey = options.cache.map { _ in
-            BuildCache.inputKey(folders: [options.site, options.examples, options.templates],
+            BuildCache.inputKey(options.inputFolders.map { tree[$0] },
                                 extra: [BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue])
         }
-        let previous = BuildCache.load(from: options.cache, forSite: options.out)
+        let previous = BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder())
         if options.allowShortcut, let inputKey, let unchanged = unchangedSite(options, previous: previous, inputKey: inputKey) {
             clock.lap("check inputs")
             return unchanged
         }
 
         // Loading.
-        guard let inputs = SiteInputs.load(options, diagnostics: &site.diagnostics, clock: &clock) else { return site }
+        guard let inputs = SiteInputs.load(options, tree: tree, diagnostics: &site.diagnostics, clock: &clock) else { return site }
         if inputs.pages.isEmpty, inputs.examples.isEmpty, !options.allowEmpty, !site.hasErrors {
             let here = FileManager.default.currentDirectoryPath
             site.diagnostics.append(.error("empty-site", at: SourceLocation(file: options.site, line: 1, column: 1),
@@ -221,24 +225,31 @@ public enum SiteBuilder {
     /// Builds and, when nothing failed (and, under `--strict`, nothing
     /// warned), writes the site atomically.
     public static func buildAndWrite(_ options: BuildOptions) -> (site: BuiltSite, written: (written: Int, reused: Int)?) {
+        var options = options
+        let project = options.project ?? .ofWorkingFolder()
+        options.project = project
         var site = build(options)
         let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
         guard !failed else { return (site, nil) }
-        if site.unchanged {
-            if let path = options.cache, !site.cacheIsSaved { site.cache.save(to: path) }
-            return (site, (0, site.cachedCount))
-        }
-        do {
-            var clock = PhaseClock(report: options.progress)
-            let written = try SiteWriter.write(site.files, to: options.out)
-            clock.lap("write")
+        var written = (written: 0, reused: site.cachedCount)
+        if !site.unchanged {
+            do {
+                var clock = PhaseClock(report: options.progress)
+                written = try SiteWriter.write(site.files, to: options.out, in: project)
+                clock.lap("write")
+            } catch {
+                site.diagnostics.append(error)
+                return (site, nil)
+            }
             site.cache.siteStamp = SiteFolder.stamp(of: options.out)
-            if let path = options.cache { site.cache.save(to: path) }
-            return (site, written)
-        } catch {
-            site.diagnostics.append(error)
+        }
+        // A cache that cannot be written is a miss next time, but never one
+        // written through a link (a committed `.build -> ../outside`).
+        if let path = options.cache, !(site.unchanged && site.cacheIsSaved), let problem = site.cache.save(to: path, in: project) {
+            site.diagnostics.append(problem)
             return (site, nil)
         }
+        return (site, written)
     }
 
     /// The cache file name for an output folder.

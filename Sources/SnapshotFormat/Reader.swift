@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import Foundation
 import ListDiff
@@ -10,12 +11,12 @@ public enum SnapshotReader {
     public static let extensions: Set<String> = ["yml", "yaml", "json"]
 
     /// Reads the file at `path`; diagnostics name it as `displayPath`.
-    public static func read(path: String, displayPath: String? = nil,
+    public static func read(path: String, displayPath: String? = nil, followingLink: Bool = true,
                             limits: SnapshotLimits = .standard) -> (sequence: SnapshotSequence?, diagnostics: [Diagnostic]) {
         let file = displayPath ?? path
         let bytes: [UInt8]
         do {
-            bytes = try FileContents.read(path, limit: limits.fileBytes)
+            bytes = try FileContents.read(path, limit: limits.fileBytes, followingLink: followingLink)
         } catch {
             return (nil, [.error(error.tooLarge ? "file-too-large" : "unreadable-file",
                                  at: SourceLocation(file: file, line: 1, column: 1), error.message)])

@@ -74,13 +74,19 @@ import Testing
     @Test func unreadableOverrideTemplate_isAnError_notTheBuiltInTheme() throws {
         let root = try Self.project()
         defer { try? FileManager.default.removeItem(at: root) }
-        // A folder where the template should be: there, but not readable as
-        // a file, whoever runs the test (root reads files of any mode).
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("templates/page.mustache"), withIntermediateDirectories: true)
+        // A folder of files where the template should be: there, but not
+        // readable as a file, whoever runs the test (root reads files of any mode).
+        try Self.write(root, "templates/page.mustache/inner.txt", "x")
         let output = try CLI.run(["build"], in: root)
         #expect(output.status == 1)
         #expect(output.stderr.contains("templates/page.mustache:1:1: error: cannot read the file: it is a folder"))
         #expect(!Self.exists(root, "_site"))
+        // A named pipe there: refused by what it is, never waited on.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("templates/page.mustache"))
+        #expect(mkfifo(root.appendingPathComponent("templates/page.mustache").path, 0o644) == 0)
+        let pipe = try CLI.run(["build"], in: root)
+        #expect(pipe.status == 1)
+        #expect(pipe.stderr.contains("templates/page.mustache:1:1: error: cannot read the file: it is a named pipe (FIFO), not a regular file"))
     }
 
     @Test func examplesAndPagesLinkedFromOutside_areRefused_likeStaticFiles() throws {
@@ -98,8 +104,8 @@ import Testing
                                                    withDestinationPath: outside.appendingPathComponent("secret.md").path)
         let output = try CLI.run(["build"], in: root)
         #expect(output.status == 1)
-        #expect(output.stderr.contains("examples/secret.yml:1:1: error: this file leads outside examples/ through a symbolic link"))
-        #expect(output.stderr.contains("site/secret.md:1:1: error: this file leads outside site/ through a symbolic link"))
+        #expect(output.stderr.contains("examples/secret.yml:1:1: error: this file is a symbolic link; a build reads only regular files"))
+        #expect(output.stderr.contains("site/secret.md:1:1: error: this file is a symbolic link; a build reads only regular files"))
         #expect(!Self.exists(root, "_site"))
     }
 
@@ -129,16 +135,33 @@ import Testing
         #expect(leftovers == [])
     }
 
-    @Test func symlinkedOutput_isFollowed_notReplacedByAFolder() throws {
+    /// Inside the project, the output is never written through a link (a
+    /// pull request can commit `_site -> ~/.ssh`); a link the user names
+    /// outside it is followed: the folder it leads to is replaced, the link stays.
+    @Test func symlinkedOutput_insideTheProject_isRefused_outsideItIsFollowed() throws {
         let root = try Self.project()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-out-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: outside)
+        }
         #expect(try CLI.run(["build", "--out", "real-site"], in: root).status == 0)
+        let before = try String(contentsOf: root.appendingPathComponent("real-site/examples/a.html"), encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("_site").path, withDestinationPath: "real-site")
         try Self.write(root, "examples/a.yml", "steps:\n  - items: [a]\n  - items: [zq-new-row, a]\n")
-        #expect(try CLI.run(["build"], in: root).status == 0)
-        let type = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("_site").path)[.type] as? FileAttributeType
+        let refused = try CLI.run(["build"], in: root)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("_site:1:1: error: '_site' is a symbolic link; inside the project Rowmotion writes only through folders"))
+        #expect(try String(contentsOf: root.appendingPathComponent("real-site/examples/a.html"), encoding: .utf8) == before)
+
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        #expect(try CLI.run(["build", "--out", outside.appendingPathComponent("real").path], in: root).status == 0)
+        try FileManager.default.createSymbolicLink(atPath: outside.appendingPathComponent("link").path, withDestinationPath: "real")
+        try Self.write(root, "examples/a.yml", "steps:\n  - items: [a]\n  - items: [zq-newer-row, a]\n")
+        #expect(try CLI.run(["build", "--out", outside.appendingPathComponent("link").path], in: root).status == 0)
+        let type = try FileManager.default.attributesOfItem(atPath: outside.appendingPathComponent("link").path)[.type] as? FileAttributeType
         #expect(type == .typeSymbolicLink)
-        #expect(try String(contentsOf: root.appendingPathComponent("real-site/examples/a.html"), encoding: .utf8).contains("zq-new-row"))
+        #expect(try String(contentsOf: outside.appendingPathComponent("real/examples/a.html"), encoding: .utf8).contains("zq-newer-row"))
     }
 
     @Test func initRefusesToWriteThroughALink_evenADanglingOne() throws {

@@ -68,17 +68,22 @@ def replace_with_link(path, target):
 
 @pytest.mark.parametrize("in_git", [True, False], ids=["git", "no-git"])
 @pytest.mark.parametrize("folder", ["site", "examples", "templates"])
-def test_an_input_folder_that_links_out_of_the_project_is_a_located_error(tmp_path, outside, folder, in_git):
+@pytest.mark.parametrize("target", ["outside", ".git", "docs"])
+def test_an_input_folder_that_is_a_symbolic_link_is_a_located_error_wherever_it_leads(tmp_path, outside, folder, in_git, target):
+    """A link is refused for what it is, not for where it leads: `site ->
+    .git` stays inside the project and published `.git/config` (issue 42)."""
     root = project(tmp_path, in_git)
-    replace_with_link(root / folder, outside)
+    (root / "docs").mkdir()
+    (root / "docs" / "index.md").write_text("# Docs\n")
+    replace_with_link(root / folder, outside if target == "outside" else target if in_git or target != ".git" else "docs")
     result = run(["build", "--strict"], cwd=root)
     stderr = result.stderr.decode()
     assert result.returncode == 1, stderr
-    assert f"{folder}:1:1: error: --{folder} '{folder}' leads to" in stderr and "outside the project" in stderr, stderr
+    assert f"{folder}:1:1: error: '{folder}' is a symbolic link; a build reads only the files git tracks" in stderr, stderr
     assert not (root / "_site").exists()
     assert_nothing_leaked(root, result)
     checked = run(["check"], cwd=root)
-    assert checked.returncode == 1 and f"{folder}:1:1: error" in checked.stderr.decode(), checked.stderr.decode()
+    assert checked.returncode == 1 and f"{folder}:1:1: error: '{folder}' is a symbolic link" in checked.stderr.decode(), checked.stderr.decode()
     assert_nothing_leaked(root, checked)
 
 
@@ -88,66 +93,73 @@ def test_an_input_folder_that_links_out_of_the_project_is_a_located_error(tmp_pa
     ("rowmotion.css", "OUTSIDE/rowmotion.css"),
     ("page.mustache", "OUTSIDE/secret.txt"),
     ("nav.mustache", "OUTSIDE/secret.txt"),
+    # Inside the templates folder, and inside the project, alike.
+    ("rowmotion.css", "parts/mine.css"),
+    ("page.mustache", "../.git/config"),
 ])
-def test_a_theme_file_that_links_out_of_templates_is_never_read(tmp_path, outside, theme_file, target):
+def test_a_theme_file_that_is_a_symbolic_link_is_never_read(tmp_path, outside, theme_file, target):
     root = project(tmp_path, in_git=True)
-    (root / "templates").mkdir()
+    (root / "templates" / "parts").mkdir(parents=True)
+    (root / "templates" / "parts" / "mine.css").write_text("body{color:#123456}\n")
     (root / "templates" / theme_file).symlink_to(target.replace("OUTSIDE", str(outside)))
     environment = {**os.environ, "ROWMOTION_CI_TOKEN": SECRET}
     result = run(["build", "--strict"], cwd=root, env=environment)
     stderr = result.stderr.decode()
     assert result.returncode == 1, stderr
-    assert f"templates/{theme_file}:1:1: error: this theme file leads outside templates/ through a symbolic link" in stderr, stderr
+    assert f"templates/{theme_file}:1:1: error: this file is a symbolic link; a build reads only regular files" in stderr, stderr
     assert not (root / "_site").exists()
     assert_nothing_leaked(root, result)
     # No stylesheet or script holds a line of the host's files either.
     assert "root:x:0:0" not in stderr
 
 
-def test_a_theme_file_linked_inside_templates_is_still_read(tmp_path):
-    root = project(tmp_path, in_git=True)
-    (root / "templates" / "parts").mkdir(parents=True)
-    (root / "templates" / "parts" / "mine.css").write_text("body{color:#123456}\n")
-    (root / "templates" / "rowmotion.css").symlink_to("parts/mine.css")
-    result = run(["build", "--strict"], cwd=root)
-    assert result.returncode == 0, result.stderr.decode()
-    stylesheets = list((root / "_site" / "assets").glob("rowmotion.*.css"))
-    assert len(stylesheets) == 1 and b"#123456" in stylesheets[0].read_bytes()
-
-
-def test_an_example_or_page_that_links_out_is_an_error_in_build_and_check(tmp_path, outside):
+def test_an_example_or_page_that_is_a_symbolic_link_is_an_error_in_build_and_check(tmp_path, outside):
     root = project(tmp_path, in_git=True)
     (root / "examples" / "leak.yml").symlink_to(outside / "secret.yml")
     (root / "site" / "leak.md").symlink_to(outside / "secret.md")
     (root / "site" / "leak.txt").symlink_to(outside / "secret.txt")
+    (root / "site" / "inside.md").symlink_to("index.md")
     result = run(["build", "--strict"], cwd=root)
     stderr = result.stderr.decode()
     assert result.returncode == 1
-    for name in ["examples/leak.yml", "site/leak.md", "site/leak.txt"]:
-        assert f"{name}:1:1: error:" in stderr and "outside" in stderr, stderr
+    for name in ["examples/leak.yml", "site/leak.md", "site/leak.txt", "site/inside.md"]:
+        assert f"{name}:1:1: error: this file is a symbolic link" in stderr, stderr
     assert_nothing_leaked(root, result)
     checked = run(["check"], cwd=root)
     assert checked.returncode == 1
-    assert "examples/leak.yml:1:1: error: this file leads outside examples/ through a symbolic link" in checked.stderr.decode()
+    assert "examples/leak.yml:1:1: error: this file is a symbolic link" in checked.stderr.decode()
     assert_nothing_leaked(root, checked)
 
 
-def test_folders_named_on_the_command_line_inside_the_project_still_build(tmp_path):
+def test_folders_named_on_the_command_line_inside_the_project_build_but_never_through_a_link(tmp_path):
     root = project(tmp_path, in_git=True)
     (root / "docs").mkdir()
     (root / "site").rename(root / "docs" / "pages")
-    # A link that stays inside the project is fine.
-    (root / "more").symlink_to("docs/pages")
-    result = run(["build", "--strict", "--site", "more"], cwd=root)
+    result = run(["build", "--strict", "--site", "docs/pages"], cwd=root)
     assert result.returncode == 0, result.stderr.decode()
+    # A link inside the project is a file of the pull request's: it could
+    # lead to `.git` as well as to the pages.
+    (root / "more").symlink_to("docs/pages")
+    linked = run(["build", "--strict", "--site", "more", "--out", "_other"], cwd=root)
+    assert linked.returncode == 1 and "more:1:1: error: 'more' is a symbolic link" in linked.stderr.decode(), linked.stderr.decode()
+    (root / "docs" / "linked").symlink_to("pages")
+    through = run(["build", "--strict", "--site", "docs/linked/", "--out", "_other"], cwd=root)
+    assert through.returncode == 1 and "error: 'docs/linked' is a symbolic link" in through.stderr.decode(), through.stderr.decode()
 
 
-def test_a_named_pipe_among_the_inputs_is_an_error_not_a_hang(tmp_path):
-    root = project(tmp_path, in_git=True)
+@pytest.mark.parametrize("in_git", [True, False], ids=["git", "no-git"])
+def test_a_named_pipe_among_the_inputs_is_an_error_or_not_an_input_never_a_hang(tmp_path, in_git):
+    """Outside git a pipe is refused when read; in a git work tree it is not
+    an input at all (git would not track it)."""
+    root = project(tmp_path, in_git=in_git)
     os.mkfifo(root / "examples" / "pipe.yml")
     os.mkfifo(root / "site" / "pipe.md")
     result = run(["build"], cwd=root, timeout=30)
     stderr = result.stderr.decode()
+    if in_git:
+        assert result.returncode == 0, stderr
+        assert not (root / "_site" / "pipe.html").exists() and not (root / "_site" / "examples" / "pipe.html").exists()
+        return
     assert result.returncode == 1
     assert "examples/pipe.yml:1:1: error: cannot read the file: it is a named pipe (FIFO), not a regular file" in stderr, stderr
     assert "site/pipe.md:1:1: error: cannot read the file: it is a named pipe (FIFO), not a regular file" in stderr, stderr

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import Dispatch
 import Foundation
@@ -54,8 +55,11 @@ struct BuildCache: Sendable {
     /// `path`: empty unless that site is still the one this cache's build
     /// wrote (see `SiteWriter.stamp`), so neither a committed cache nor a
     /// committed site can stand in for a build.
-    static func load(from path: String?, forSite output: String) -> BuildCache {
-        let cache = load(from: path)
+    static func load(from path: String?, forSite output: String, in project: Project) -> BuildCache {
+        // Read as it is written: never through a link inside the project.
+        guard let path, (try? WritePath.prepare(path, in: project, makingFolders: false)) != nil,
+              let bytes = try? FileContents.read(path, limit: nil, followingLink: false) else { return BuildCache() }
+        let cache = bytes.withUnsafeBufferPointer(parse)
         guard let stamp = cache.siteStamp, stamp == SiteFolder.stamp(of: output) else { return BuildCache() }
         return cache
     }
@@ -130,11 +134,20 @@ struct BuildCache: Sendable {
         text == "[]" ? [] : try? JSONDecoder().decode([Diagnostic].self, from: Data(text.utf8))
     }
 
-    /// Writes the cache atomically (a half-written cache is just a miss).
+    /// Writes the cache atomically (a half-written cache is just a miss);
+    /// the error when it would be written through a symbolic link.
+    func save(to path: String, in project: Project) -> Diagnostic? {
+        do throws(Diagnostic) {
+            try WritePath.write(bytes(), to: path, in: project)
+            return nil
+        } catch {
+            return error.id == "symbolic-link" ? error : nil
+        }
+    }
+
+    /// Writes the cache in the working folder's project.
     func save(to path: String) {
-        let url = URL(fileURLWithPath: path)
-        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? Data(bytes()).write(to: url, options: .atomic)
+        _ = save(to: path, in: .ofWorkingFolder())
     }
 
     /// The cache file's bytes: each entry's line made on every core (its
@@ -161,32 +174,23 @@ struct BuildCache: Sendable {
         return file
     }
 
-    /// A hash of every file under the given folders (names and bytes, in a
-    /// stable order) and of `extra`: the whole build's inputs.
-    static func inputKey(folders: [String], extra: [String]) -> String {
+    /// A hash of every input file (names and bytes, in a stable order) and
+    /// of `extra`: the whole build's inputs.
+    static func inputKey(_ folders: [InputFolder], extra: [String]) -> String {
         var parts = extra
         for folder in folders {
-            let entries = FolderWalk.entries(under: folder).sorted { $0.path < $1.path }
-            parts.append("folder \(folder) \(entries.count)")
+            parts.append("folder \(folder.name) \(folder.files.count)")
             // Each file's name and bytes hashed on every core, then the
-            // hashes in path order. A link to a folder counts by its name.
-            // A link counts by where it says it leads, never by what is
-            // there: what a link leads to inside the project is hashed as
-            // itself, and nothing outside is ever read.
-            let files = entries.filter { !$0.isFolder }
-            parts += Parallel.map(files) { file in
-                let path = (folder as NSString).appendingPathComponent(file.path)
-                let bytes = file.isLink ? Data(((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "").utf8)
-                    : FolderWalk.isPlainFile(path) ? FileManager.default.contents(atPath: path) ?? Data() : Data()
+            // hashes in path order.
+            parts += Parallel.map(folder.files) { file in
                 var hash = ContentHash()
-                hash.add((file.isLink ? "link " : "") + file.path)
-                bytes.withUnsafeBytes { hash.add($0) }
+                hash.add(file)
+                if let bytes = try? folder.read(file, limit: nil) { bytes.withUnsafeBytes { hash.add($0) } }
                 return hash.key
             }
         }
         return ContentHash.key(parts)
     }
-
 }
 
 

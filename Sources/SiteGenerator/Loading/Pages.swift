@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import Dispatch
 import Foundation
@@ -27,19 +28,6 @@ struct LoadedPage: Sendable {
 
 /// Loading: the pages of `site/` (front matter, body, title).
 enum SiteLoading {
-    /// The Markdown files of the site (relative to it, in path order), the
-    /// site folder's real path that each must stay inside, and every file
-    /// entry the walk found that is not a folder (the static files are the
-    /// others; a link to a folder is listed, and skipped when it is read).
-    /// `links`: the paths that are symbolic links themselves (the walk
-    /// enters no linked folder, so every other path stays inside).
-    static func pageFiles(_ options: BuildOptions) -> (paths: [String], realSite: String, walked: [String], links: Set<String>) {
-        guard FileManager.default.fileExists(atPath: options.site) else { return ([], "", [], []) }
-        let entries = FolderWalk.entries(under: options.site).sorted { $0.path < $1.path }
-        let links = Set(entries.filter(\.isLink).map(\.path))
-        return (entries.map(\.path).filter { $0.hasSuffix(".md") }, Paths.real(options.site), entries.filter { !$0.isFolder }.map(\.path), links)
-    }
-
     /// Loaded pages (in path order) with their diagnostics gathered, each
     /// output claimed by its first page.
     static func gatherPages(_ loaded: [(page: LoadedPage?, diagnostics: [Diagnostic])], options: BuildOptions,
@@ -84,20 +72,13 @@ enum SiteLoading {
         return sectionPageNames.contains(String(path[folderEnd...]))
     }
 
-    /// One page of `site`, at `path` under it, or nil with its error.
-    /// `isLink`: whether the walk found `path` to be a symbolic link (only
-    /// a link can lead outside: the walk enters no linked folder).
-    static func loadPage(_ path: String, site: String, realSite: String, urls: URLStyle, isLink: Bool = true,
-                         diagnostics: inout [Diagnostic]) -> LoadedPage? {
-        let file = (site as NSString).appendingPathComponent(path)
+    /// One page of the site folder, at `path` under it, or nil with its error.
+    static func loadPage(_ path: String, in site: InputFolder, urls: URLStyle, diagnostics: inout [Diagnostic]) -> LoadedPage? {
+        let file = site.path(of: path)
         let start = SourceLocation(file: file, line: 1, column: 1)
-        guard !isLink || Paths.isInside(file, realFolder: realSite) else {
-            diagnostics.append(InputFolders.outside(file, folder: site))
-            return nil
-        }
         let bytes: [UInt8]
         do {
-            bytes = try FileContents.read(file, limit: SnapshotLimits.standard.fileBytes)
+            bytes = try site.read(path, limit: SnapshotLimits.standard.fileBytes)
         } catch {
             diagnostics.append(.error("unreadable-file", at: start, error.message))
             return nil
@@ -138,7 +119,7 @@ enum SiteLoading {
         }
         return LoadedPage(source: file, output: output,
                     title: matter.title ?? heading ?? name(), frontMatter: matter, body: body, bodyLineOffset: offset,
-                    sourceKey: ContentHash.key([text]), markdown: markdown, hasH1: heading != nil, folder: folder,
+                    sourceKey: Digest.sha256(bytes), markdown: markdown, hasH1: heading != nil, folder: folder,
                     isSectionPage: SiteLoading.isSectionPage(path))
     }
 }

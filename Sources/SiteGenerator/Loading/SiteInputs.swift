@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import Dispatch
 import Foundation
@@ -13,7 +14,9 @@ struct SiteInputs: Sendable {
     /// Examples by name order, and by their path under `examples/`.
     var examples: [LoadedExample]
     var examplesByName: [String: LoadedExample]
-    var examplesURL: URL
+    /// Every sequence file of the examples folder (those with errors too),
+    /// which a demo block's `example:` names.
+    var exampleNames: ExampleNames
     /// Pages that are not drafts (unless drafts are asked for), in path order.
     var pages: [LoadedPage]
     var home: LoadedPage?
@@ -32,33 +35,33 @@ struct SiteInputs: Sendable {
     /// Loads every input; nil when the theme cannot be loaded (the
     /// diagnostics say why). Problems of single files are diagnostics, and
     /// those files are left out.
-    static func load(_ options: BuildOptions, diagnostics: inout [Diagnostic], clock: inout PhaseClock) -> SiteInputs? {
+    static func load(_ options: BuildOptions, tree: InputTree, diagnostics: inout [Diagnostic], clock: inout PhaseClock) -> SiteInputs? {
         // The theme, each example and each page need nothing of each other:
         // loaded as the tasks of one pool, so no core waits while the theme
         // loads (one task) or for the slowest example before pages start.
         // Which files are examples and pages is decided first, in path
         // order, and diagnostics keep that order whatever the threads do.
-        let templates = FileManager.default.fileExists(atPath: options.templates) ? options.templates : nil
+        let templates = tree[options.templates].exists ? tree[options.templates] : nil
+        let (examplesFolder, siteFolder) = (tree[options.examples], tree[options.site])
         var planDiagnostics: [Diagnostic] = []
-        let exampleFiles = exampleFiles(options, diagnostics: &planDiagnostics)
-        let pageFiles = SiteLoading.pageFiles(options)
+        let exampleFiles = exampleFiles(examplesFolder, diagnostics: &planDiagnostics)
+        let pageFiles = siteFolder.files.filter { $0.hasSuffix(".md") }
         enum Loaded {
             case theme(Result<Theme, Diagnostic>)
             case example(LoadedExample?, [Diagnostic])
             case page(LoadedPage?, [Diagnostic])
         }
-        let loaded = Parallel.map(1 + exampleFiles.count + pageFiles.paths.count) { task -> Loaded in
+        let loaded = Parallel.map(1 + exampleFiles.count + pageFiles.count) { task -> Loaded in
             if task == 0 {
-                do throws(Diagnostic) { return .theme(.success(try Theme.load(projectTemplates: templates))) } catch { return .theme(.failure(error)) }
+                do throws(Diagnostic) { return .theme(.success(try Theme.load(templates: templates))) } catch { return .theme(.failure(error)) }
             }
             if task <= exampleFiles.count {
-                let (example, found) = loadExample(exampleFiles[task - 1])
+                let (example, found) = loadExample(exampleFiles[task - 1], in: examplesFolder)
                 return .example(example, found)
             }
             var found: [Diagnostic] = []
-            let path = pageFiles.paths[task - 1 - exampleFiles.count]
-            let page = SiteLoading.loadPage(path, site: options.site, realSite: pageFiles.realSite, urls: options.urls,
-                                            isLink: pageFiles.links.contains(path), diagnostics: &found)
+            let path = pageFiles[task - 1 - exampleFiles.count]
+            let page = SiteLoading.loadPage(path, in: siteFolder, urls: options.urls, diagnostics: &found)
             return .page(page, found)
         }
         guard case .theme(let loadedTheme) = loaded[0] else { return nil }
@@ -90,10 +93,10 @@ struct SiteInputs: Sendable {
             .sorted { ($0.frontMatter.navigationOrder ?? .max, $0.title, $0.output) < ($1.frontMatter.navigationOrder ?? .max, $1.title, $1.output) }
         let generated = Set(pages.map(\.output) + ["index.html", OutputPaths.searchIndex]
                             + examples.flatMap { [OutputPaths.examplePath($0.name), OutputPaths.filmstripPath($0.name)] })
-        let staticFiles = StaticFiles.load(site: options.site, walked: pageFiles.walked, generated: generated, diagnostics: &diagnostics)
+        let staticFiles = StaticFiles.load(siteFolder, generated: generated, diagnostics: &diagnostics)
         clock.lap("load static files")
         var inputs = SiteInputs(theme: theme, examples: examples, examplesByName: Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) }),
-                          examplesURL: URL(fileURLWithPath: options.examples), pages: pages, home: home,
+                          exampleNames: ExampleNames(examplesFolder.files.filter(SiteInputs.isSequence)), pages: pages, home: home,
                           siteTitle: home?.title ?? "Rowmotion",
                           navigation: Navigation(pages: listed.map {
                               Navigation.Listed(output: $0.output, title: $0.frontMatter.linkTitle ?? $0.title, order: $0.frontMatter.navigationOrder,
@@ -106,23 +109,20 @@ struct SiteInputs: Sendable {
         return inputs
     }
 
-    /// The example files to read, with their names: every sequence file
-    /// inside the examples folder, one per page it becomes, decided in path
+    /// Whether a file of the examples folder is a snapshot sequence.
+    static func isSequence(_ path: String) -> Bool {
+        SnapshotReader.extensions.contains((path as NSString).pathExtension.lowercased())
+    }
+
+    /// The example files to read, by their path under the examples folder:
+    /// every sequence file in it, one per page it becomes, decided in path
     /// order (collisions and diagnostics do not depend on threads). Each is
     /// read and diffed once; every page that shows it reuses that.
-    static func exampleFiles(_ options: BuildOptions, diagnostics: inout [Diagnostic]) -> [(path: String, name: String)] {
-        let collected = FileManager.default.fileExists(atPath: options.examples) ? SequenceFiles.collect([options.examples]) : (found: [], problems: [])
-        let found = collected.found
-        diagnostics.append(contentsOf: collected.problems)
-        var chosen: [(path: String, name: String)] = []
+    static func exampleFiles(_ folder: InputFolder, diagnostics: inout [Diagnostic]) -> [String] {
+        var chosen: [String] = []
         var exampleOutputs: [String: String] = [:]
-        let realExamples = Paths.real(options.examples)
-        for path in found {
-            let name = String(path.dropFirst(options.examples.count).drop { $0 == "/" })
-            guard Paths.isInside(path, realFolder: realExamples) else {
-                diagnostics.append(InputFolders.outside(path, folder: options.examples))
-                continue
-            }
+        for name in folder.files where isSequence(name) {
+            let path = folder.path(of: name)
             // a.yml, a.yaml and a.json would all be examples/a.html.
             let output = (name as NSString).deletingPathExtension.lowercased()
             if let first = exampleOutputs[output] {
@@ -132,20 +132,20 @@ struct SiteInputs: Sendable {
                 continue
             }
             exampleOutputs[output] = path
-            chosen.append((path, name))
+            chosen.append(name)
         }
         return chosen
     }
 
     /// One example read and diffed, or the diagnostics that say why not.
-    @Sendable static func loadExample(_ file: (path: String, name: String)) -> (example: LoadedExample?, diagnostics: [Diagnostic]) {
-        let (path, name) = file
+    @Sendable static func loadExample(_ name: String, in folder: InputFolder) -> (example: LoadedExample?, diagnostics: [Diagnostic]) {
+        let path = folder.path(of: name)
         // Read once: the sequence and its cache key come from the same
         // bytes, under the size limit (a file saved between two reads
         // would cache old output under the new key).
         let bytes: [UInt8]
         do throws(FileContents.Failure) {
-            bytes = try FileContents.read(path, limit: SnapshotLimits.standard.fileBytes)
+            bytes = try folder.read(name, limit: SnapshotLimits.standard.fileBytes)
         } catch {
             return (nil, [.error(error.tooLarge ? "file-too-large" : "unreadable-file", at: SourceLocation(file: path, line: 1, column: 1), error.message)])
         }
@@ -153,7 +153,7 @@ struct SiteInputs: Sendable {
         guard let sequence else { return (nil, found) }
         do throws(Diagnostic) {
             return (LoadedExample(name: name, sequence: sequence, changesets: try sequence.changesets(),
-                                  sourceKey: ContentHash.key([String(decoding: bytes, as: UTF8.self)])), found)
+                                  sourceKey: Digest.sha256(bytes)), found)
         } catch {
             found.append(error)
             return (nil, found)

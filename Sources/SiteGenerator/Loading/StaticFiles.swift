@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import SnapshotFormat
 import Foundation
@@ -11,37 +12,20 @@ enum StaticFiles {
         var bytes: [UInt8]
     }
 
-    /// Every such file of `site`, in path order. Hidden files and folders
-    /// (`.DS_Store`, `.git`) are skipped; a file whose path a generated
-    /// output already takes, or that leads outside `site/` through a
-    /// symbolic link, is an error rather than a silent choice.
-    /// `walked`: the site folder's entries as `FolderWalk` found them (the
-    /// pages' walk; its folders may be left out), or nil to walk it here.
-    static func load(site: String, walked: [String]? = nil, generated: Set<String>, diagnostics: inout [Diagnostic]) -> [File] {
-        let manager = FileManager.default
-        guard manager.fileExists(atPath: site) else { return [] }
-        let rootURL = URL(fileURLWithPath: site)
-        let paths = (walked ?? FolderWalk.paths(under: site))
-            .filter { path in !path.hasSuffix(".md") && !path.split(separator: "/").contains { $0.hasPrefix(".") } }
-            .sorted()
+    /// Every such file of the site folder, in path order (hidden ones,
+    /// such as `.DS_Store`, are never inputs). A file whose path a
+    /// generated output already takes is an error rather than a silent choice.
+    static func load(_ site: InputFolder, generated: Set<String>, diagnostics: inout [Diagnostic]) -> [File] {
         var files: [File] = []
-        for path in paths {
-            let fileURL = rootURL.appendingPathComponent(path)
-            // Named as pages are: under the folder as it was given.
-            let location = SourceLocation(file: (site as NSString).appendingPathComponent(path), line: 1, column: 1)
-            var isFolder: ObjCBool = false
-            guard manager.fileExists(atPath: fileURL.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            guard Paths.isInside(fileURL.path, folder: site) else {
-                diagnostics.append(.error("static-file", at: location, "this file leads outside \(site)/ through a symbolic link; copy it in instead"))
-                continue
-            }
+        for path in site.files where !path.hasSuffix(".md") {
+            let location = SourceLocation(file: site.path(of: path), line: 1, column: 1)
             if generated.contains(path) || path.hasPrefix("assets/") {
                 diagnostics.append(.error("static-file", at: location,
                                           "'\(path)' is also a page the site generates; rename the file"))
                 continue
             }
             do {
-                files.append(File(path: path, bytes: try FileContents.read(fileURL.path, limit: nil)))
+                files.append(File(path: path, bytes: try site.read(path, limit: nil)))
             } catch {
                 diagnostics.append(.error("unreadable-file", at: location, error.message))
             }

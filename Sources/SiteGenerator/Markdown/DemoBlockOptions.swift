@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import SnapshotFormat
 import Foundation
@@ -29,9 +30,9 @@ public struct DemoSpec: Sendable {
     static let keys = ["example", "step", "autoplay", "animation", "compare", "cell"] + Presentation.blockKeys
     static let comparisons = ["reloadData", "strategies"]
 
-    /// Reads a demo block of the page `file`. `examples` is the examples
-    /// folder; a reference must resolve inside it, symlinks included.
-    static func read(_ block: DemoBlock, file: String, examples: URL) -> (spec: DemoSpec?, diagnostics: [Diagnostic]) {
+    /// Reads a demo block of the page `file`. `examples`: the sequence
+    /// files of the examples folder, which a reference must name.
+    static func read(_ block: DemoBlock, file: String, examples: ExampleNames) -> (spec: DemoSpec?, diagnostics: [Diagnostic]) {
         let start = SourceLocation(file: file, line: block.firstLine, column: 1)
         let value: LocatedValue
         switch LocatedYAML.parse(block.source, file: file, lineOffset: block.firstLine - 1) {
@@ -91,23 +92,16 @@ public struct DemoSpec: Sendable {
         return (diagnostics.contains { $0.severity == .error } ? nil : spec, diagnostics)
     }
 
-    /// The example's path relative to `examples`, once it is certain to
-    /// lie inside it: no absolute path, no `..`, no symlink leading out.
-    static func resolve(_ name: String, in examples: URL) -> Result<String, ReferenceError> {
-        guard !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+    /// The example's path under the examples folder: one of its sequence
+    /// files, named without `..` or a leading `/` (`./a.yml` is `a.yml`).
+    static func resolve(_ name: String, in examples: ExampleNames) -> Result<String, ReferenceError> {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        guard !name.hasPrefix("/"), !parts.contains("..") else {
             return .failure(ReferenceError("'\(name)' must be a path inside examples/, without '..'"))
         }
-        // Joined as text when the name is plain segments (a URL per block
-        // was most of reading one); anything else as a URL does.
-        let plain = !name.isEmpty && !name.hasSuffix("/") && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." }
-        let folder = examples.path
-        let target = plain ? (folder.hasSuffix("/") ? folder + name : folder + "/" + name) : examples.appendingPathComponent(name).path
-        guard let relative = Paths.relative(target, inside: examples.path) else {
-            return .failure(ReferenceError("'\(name)' leads outside examples/ (through a symbolic link)"))
-        }
-        guard FileManager.default.fileExists(atPath: target) else {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
-            return .failure(ReferenceError("no example '\(name)' in examples/" + KeySuggestions.hint(for: name, in: names.sorted())))
+        let relative = parts.joined(separator: "/")
+        guard examples.contains(relative) else {
+            return .failure(ReferenceError("no example '\(name)' in examples/" + examples.hint(for: relative)))
         }
         return .success(relative)
     }

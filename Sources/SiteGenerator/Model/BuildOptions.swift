@@ -1,4 +1,5 @@
 import Foundation
+import ProjectFiles
 
 /// What `rowmotion build` is asked to do.
 public struct BuildOptions: Sendable {
@@ -32,8 +33,20 @@ public struct BuildOptions: Sendable {
     /// The bytes a site's pages, example pages and filmstrips may make in
     /// all (`OutputLimits.siteBytes`); past it the build fails.
     public var siteByteLimit = OutputLimits.siteBytes
+    /// The project the build reads and writes in (nil: the working
+    /// folder's, worked out when the build starts).
+    public var project: Project?
+    /// The input files, already listed (a revision's, for `--baseline`);
+    /// nil: the folders above, listed on disk when the build starts.
+    public var inputs: InputTree?
 
     public init() {}
+
+    /// The folders a build reads, each once.
+    public var inputFolders: [String] {
+        var seen = Set<String>()
+        return [site, examples, templates].filter { seen.insert($0).inserted }
+    }
 }
 
 /// How pages are addressed: `guide/a.md` at `guide/a.html` (plain), or at

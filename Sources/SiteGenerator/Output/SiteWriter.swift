@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import Dispatch
 import Foundation
@@ -18,16 +19,18 @@ public enum SiteWriter {
     static let markerText = "This folder was written by `rowmotion build`, which replaces it whole on every build.\n"
 
     /// Writes `files` (paths relative to the site, `/`-separated) as the
-    /// folder `output`.
+    /// folder `output`. Inside the project, no folder on the way to it, nor
+    /// the output itself, may be a symbolic link (`WritePath`); outside it,
+    /// a link named as --out is followed (the folder it leads to is
+    /// replaced, the link stays), as the user asked.
     ///
     /// - Returns: how many files were written, and how many were reused.
     /// - Throws: a diagnostic naming the output folder.
     @discardableResult
-    public static func write(_ files: [String: [UInt8]], to output: String) throws(Diagnostic) -> (written: Int, reused: Int) {
+    public static func write(_ files: [String: [UInt8]], to output: String, in project: Project = .ofWorkingFolder()) throws(Diagnostic) -> (written: Int, reused: Int) {
         let manager = FileManager.default
-        // A symbolic link as --out is followed: the folder it leads to is
-        // replaced, the link stays.
-        let target = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath()
+        let prepared = try WritePath.prepare(output, in: project)
+        let target = URL(fileURLWithPath: project.parts(of: output) == nil ? Paths.real(prepared) : prepared)
         let parent = target.deletingLastPathComponent()
         let name = target.lastPathComponent
         let here = SourceLocation(file: output, line: 1, column: 1)
@@ -49,7 +52,10 @@ public enum SiteWriter {
         let staging = parent.appendingPathComponent(".\(name).rowmotion-new-\(unique)")
         var written = 0, reused = 0
         do {
-            try manager.createDirectory(at: staging, withIntermediateDirectories: true)
+            // A new folder of its own (never one that was there).
+            guard mkdir(staging.path, 0o777) == 0 else {
+                throw failure("cannot make the staging folder '\(staging.lastPathComponent)': \(String(cString: strerror(errno)))")
+            }
             // Folders first, each once; then the files, on every core.
             let paths = files.keys.sorted()
             // Each folder once, parents first, with mkdir(2) (a folder that
@@ -81,10 +87,11 @@ public enum SiteWriter {
                 let bytes = files[path]!
                 let destination = stagingPath + "/" + path
                 let previous = targetPath + "/" + path
-                // Only a plain file of the old site is reused: a link there
-                // (which a committed `_site/` could hold) is neither read
-                // nor kept.
-                if exists, FolderWalk.isPlainFile(previous), let old = FileManager.default.contents(atPath: previous),
+                // Only a plain file of the old site is reused, reached
+                // through folders: a link there (which a committed `_site/`
+                // could hold) is neither read nor kept.
+                if exists, FolderWalk.isPlainFile(previous), !FolderWalk.passesThroughLink(path, under: targetPath),
+                   let old = FileManager.default.contents(atPath: previous),
                    old.elementsEqual(bytes),
                    (try? FileManager.default.linkItem(atPath: previous, toPath: destination)) != nil {
                     return true
@@ -95,7 +102,7 @@ public enum SiteWriter {
                 guard let wasReused = outcome else { throw failure("cannot write '\(path)' in the site") }
                 if wasReused { reused += 1 } else { written += 1 }
             }
-            guard manager.createFile(atPath: staging.appendingPathComponent(marker).path, contents: Data(markerText.utf8)) else {
+            guard WritePath.writeNewFile(Array(markerText.utf8), to: staging.appendingPathComponent(marker).path) else {
                 throw failure("cannot write the site's marker file")
             }
         } catch let diagnostic as Diagnostic {
@@ -128,7 +135,7 @@ public enum SiteWriter {
     /// swapped in whole does not need (and which made writing most of a
     /// clean build on a disk).
     public static func writeFile(_ bytes: [UInt8], to path: String) -> Bool {
-        writeNewFile(bytes, to: path)
+        WritePath.writeNewFile(bytes, to: path, replacing: true)
     }
 
     /// Syncs a folder's entries to the disk, as `write` does once per site.
@@ -167,24 +174,6 @@ public enum SiteWriter {
     }
 
 
-}
-
-/// `SiteWriter.writeFile`'s system calls, outside the type whose own
-/// `write` would shadow `write(2)`.
-private func writeNewFile(_ bytes: [UInt8], to path: String) -> Bool {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-    guard descriptor >= 0 else { return false }
-    let written = bytes.withUnsafeBytes { buffer -> Bool in
-        var offset = 0
-        while offset < buffer.count {
-            let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            offset += count
-        }
-        return true
-    }
-    return close(descriptor) == 0 && written
 }
 
 /// `fsync(2)` of a folder, so its entries are on the disk before it is

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Reports
 import Diagnostics
 import Foundation

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import Foundation
 import SnapshotFormat
@@ -23,7 +24,7 @@ struct RenderedPage: Sendable {
 /// to `.html` and checked) inside the theme's `page` template.
 extension SiteRendering {
 
-    static func render(page: LoadedPage, theme: Theme, examples: [String: LoadedExample], examplesURL: URL,
+    static func render(page: LoadedPage, theme: Theme, examples: [String: LoadedExample], exampleNames: ExampleNames,
                        outputs: Set<String>, foldedOutputs: [String: String] = [:], chrome: Chrome, options: BuildOptions, isHome: Bool,
                        shared: PlayerParts? = nil) -> RenderedPage {
         var result = RenderedPage()
@@ -37,7 +38,7 @@ extension SiteRendering {
         // asked for gigabytes), and past a page's limit no more are made.
         var playerBytes = 0
         func player(_ block: DemoBlock) -> String? {
-            let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: examplesURL)
+            let (spec, diagnostics) = DemoSpec.read(block, file: page.source, examples: exampleNames)
             result.diagnostics.append(contentsOf: diagnostics)
             guard let spec else { return nil }
             let example: LoadedExample

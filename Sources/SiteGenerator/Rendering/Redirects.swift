@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import Foundation
 import Reports

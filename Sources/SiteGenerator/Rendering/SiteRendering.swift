@@ -1,3 +1,4 @@
+import ProjectFiles
 import Reports
 import Diagnostics
 import Dispatch
@@ -28,7 +29,7 @@ extension SiteRendering {
                 guard !budget.skips(index) else { return RenderedPage() }
                 let isHome = page.output == "index.html"
                 let result = (isHome ? nil : reuse.page(page, keys: keys))
-                    ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, examplesURL: inputs.examplesURL,
+                    ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, exampleNames: inputs.exampleNames,
                               outputs: inputs.outputs, foldedOutputs: inputs.outputsByFoldedCase, chrome: chromes[index], options: options,
                               isHome: isHome, shared: shared)
                 if result.tooLarge { budget.fail(at: index) } else { budget.take(result.bytes.count) }

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Mustache
 import Diagnostics
 import Reports

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import SnapshotFormat
 import Foundation
@@ -43,8 +44,24 @@ public struct Theme: Sendable {
         return places
     }
 
-    /// Loads every template and asset, each from the first place that has it.
+    /// The theme of the templates folder at `projectTemplates` (listed as a
+    /// build lists it), over the built-in one.
     public static func load(projectTemplates: String?) throws(Diagnostic) -> Theme {
+        guard let projectTemplates else { return try builtIn() }
+        let folder = InputTree.onDisk([projectTemplates], in: .ofWorkingFolder())[projectTemplates]
+        if let first = folder.problems.first { throw first }
+        return try load(templates: folder.exists ? folder : nil)
+    }
+
+    /// The built-in theme alone.
+    public static func builtIn() throws(Diagnostic) -> Theme {
+        try load(templates: nil)
+    }
+
+    /// Loads every template and asset, each from the first place that has
+    /// it: the project's `templates` folder (its files as a build lists
+    /// them), then the built-in theme.
+    public static func load(templates folder: InputFolder?) throws(Diagnostic) -> Theme {
         ByteHTMLEscaping.registered
         var theme = Theme()
         var templates: [String: MustacheTemplate] = [:]
@@ -52,36 +69,27 @@ public struct Theme: Sendable {
         var parseWork = 0
         for fileName in templateNames.map({ $0 + ".mustache" }) + assetNames {
             var found: (String, ThemeSource)?
-            for place in lookup(fileName, projectTemplates: projectTemplates) {
-                switch place {
-                case .project(let path):
-                    guard FileManager.default.fileExists(atPath: path) else { continue }
-                    // A theme file is published (the assets) or renders every
-                    // page: one that leads out of the templates folder
-                    // (`rowmotion.css -> /proc/self/environ`) is never read.
-                    guard let projectTemplates, Paths.isInside(path, folder: projectTemplates) else {
-                        throw .error("link-outside", at: SourceLocation(file: path, line: 1, column: 1),
-                                     "this theme file leads outside \(projectTemplates ?? "templates")/ through a symbolic link; copy it in instead")
-                    }
-                    // An override that is there but cannot be read is an
-                    // error, never a silent fall back to the built-in file.
-                    // Every page carries its templates: one far past any
-                    // real template is refused unread.
-                    let isTemplate = fileName.hasSuffix(".mustache")
-                    do {
-                        let limit = isTemplate ? TemplateCheck.templateBytes : SnapshotLimits.standard.fileBytes
-                        found = (String(decoding: try FileContents.read(path, limit: limit), as: UTF8.self), place)
-                    } catch {
-                        let message = isTemplate && error.tooLarge
-                            ? "the file is \(ByteCount.describe(FileContents.size(of: path) ?? Int64(TemplateCheck.templateBytes) + 1)); "
-                                + "templates are limited to \(ByteCount.describe(Int64(TemplateCheck.templateBytes))) (every page carries them)"
-                            : error.message
-                        throw .error("theme", at: SourceLocation(file: path, line: 1, column: 1), message)
-                    }
-                case .builtIn:
-                    found = DefaultTheme.files[fileName].map { ($0, place) }
+            if let folder, folder.contains(fileName) {
+                let path = folder.path(of: fileName)
+                // An override that is there but cannot be read is an
+                // error, never a silent fall back to the built-in file.
+                // Every page carries its templates: one far past any
+                // real template is refused unread.
+                let isTemplate = fileName.hasSuffix(".mustache")
+                do {
+                    let limit = isTemplate ? TemplateCheck.templateBytes : SnapshotLimits.standard.fileBytes
+                    found = (String(decoding: try folder.read(fileName, limit: limit), as: UTF8.self), .project(path))
+                } catch {
+                    let message = isTemplate && error.tooLarge
+                        ? "the file is \(ByteCount.describe(Int64(folder.size(of: fileName) ?? TemplateCheck.templateBytes + 1))); "
+                            + "templates are limited to \(ByteCount.describe(Int64(TemplateCheck.templateBytes))) (every page carries them)"
+                        : error.message
+                    throw .error("theme", at: SourceLocation(file: path, line: 1, column: 1), message)
                 }
-                if found != nil { break }
+            } else if let folder, folder.hasFolder(fileName) {
+                throw .error("theme", at: SourceLocation(file: folder.path(of: fileName), line: 1, column: 1), "cannot read the file: it is a folder")
+            } else {
+                found = DefaultTheme.files[fileName].map { ($0, .builtIn) }
             }
             guard let (text, source) = found else {
                 throw .error("theme", at: SourceLocation(file: fileName, line: 1, column: 1), "no theme file '\(fileName)'")

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import SnapshotFormat
 import ArgumentParser
@@ -98,6 +99,8 @@ struct Build: ParsableCommand {
 
     func run() throws {
         var options = siteOptions.buildOptions(out: out, baseURL: baseURL)
+        let project = Project.ofWorkingFolder()
+        options.project = project
         let compares = baseline != nil || baselineReport != nil
         if !noCache && !compares {
             options.cache = Paths.cache(forOutput: out)
@@ -134,24 +137,20 @@ struct Build: ParsableCommand {
         report(DiagnosticReport(site.diagnostics).sorted)
         if let reportPath {
             // Written whether or not the build succeeded: CI wants to know why.
-            do {
-                try Data(site.reportJSON.utf8).write(to: URL(fileURLWithPath: reportPath))
+            do throws(Diagnostic) {
+                try WritePath.write(Array(site.reportJSON.utf8), to: reportPath, in: project, what: "the report")
             } catch {
-                let problem = Diagnostic.error("report", at: SourceLocation(file: reportPath, line: 1, column: 1),
-                                               "cannot write the report: \(FileError.reason(error, path: reportPath))")
-                report([problem])
-                throw failed(site.diagnostics + [problem], strict: options.strict)
+                report([error])
+                throw failed(site.diagnostics + [error], strict: options.strict)
             }
         }
         if let summary, let changes = site.changes, let baseline = options.baseline {
             let markdown = ChangesSummary.markdown(changes, baseline: baseline.report, current: site.report)
-            do {
-                try Data(markdown.utf8).write(to: URL(fileURLWithPath: summary))
+            do throws(Diagnostic) {
+                try WritePath.write(Array(markdown.utf8), to: summary, in: project, what: "the summary")
             } catch {
-                let problem = Diagnostic.error("summary", at: SourceLocation(file: summary, line: 1, column: 1),
-                                               "cannot write the summary: \(FileError.reason(error, path: summary))")
-                report([problem])
-                throw failed(site.diagnostics + [problem], strict: options.strict)
+                report([error])
+                throw failed(site.diagnostics + [error], strict: options.strict)
             }
         }
         guard let written else { throw failed(site.diagnostics, strict: options.strict) }

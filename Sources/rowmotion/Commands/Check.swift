@@ -3,6 +3,7 @@ import Diagnostics
 import SnapshotFormat
 import ArgumentParser
 import Foundation
+import ProjectFiles
 import SiteGenerator
 
 struct Check: ParsableCommand {
@@ -18,13 +19,19 @@ struct Check: ParsableCommand {
     var strict: Bool { siteOptions.strict }
 
     func run() throws {
-        let options = siteOptions.buildOptions()
-        let folderProblems = InputFolders.problems(options).filter { $0.id != "output-inside-input" }
+        var options = siteOptions.buildOptions()
+        let project = Project.ofWorkingFolder()
+        options.project = project
+        // Listed once, for the folder checks and the build.
+        let tree = InputTree.onDisk(options.inputFolders, in: project)
+        options.inputs = tree
+        let folderProblems = InputFolders.problems(options, tree: tree).filter { $0.id != "output-inside-input" }
         guard folderProblems.isEmpty else {
             report(folderProblems)
             throw ExitCode(1)
         }
-        let files = SequenceFiles.collect(paths.isEmpty && FileManager.default.fileExists(atPath: options.examples) ? [options.examples] : paths)
+        let files = SequenceFiles.collect(paths.isEmpty && FileManager.default.fileExists(atPath: options.examples) ? [options.examples] : paths,
+                                          in: project)
         var all = DiagnosticReport(files.problems)
         let buildsSite = paths.isEmpty && FileManager.default.fileExists(atPath: options.site)
         // Nothing to check is an error, as for `build` (the site's own
@@ -41,11 +48,11 @@ struct Check: ParsableCommand {
             // The whole build, in memory: its diagnostics include the examples'.
             all.append(contentsOf: SiteBuilder.build(options).diagnostics)
             for file in files.found {
-                all.append(contentsOf: SequenceCheck.check(path: file).filter { $0.severity == .warning })
+                all.append(contentsOf: SequenceCheck.check(path: file.path, followingLink: file.named).filter { $0.severity == .warning })
             }
         } else {
             for file in files.found {
-                all.append(contentsOf: SequenceCheck.check(path: file))
+                all.append(contentsOf: SequenceCheck.check(path: file.path, followingLink: file.named))
             }
         }
         // The build reads the examples too: each problem once.

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import SnapshotFormat
 import ArgumentParser
@@ -69,28 +70,31 @@ struct Init: ParsableCommand {
             report(problems)
             throw ExitCode(1)
         }
-        do {
+        // Written as every file the tool writes (`WritePath`): no link
+        // followed inside the project, each file new (`O_EXCL`).
+        let project = Project.ofWorkingFolder()
+        do throws(Diagnostic) {
             for file in Self.files {
-                let url = root.appendingPathComponent(file.path)
-                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                // Exclusive create: fails rather than follows whatever
-                // appeared at the path since the check.
-                try Data(file.text.utf8).write(to: url, options: .withoutOverwriting)
+                let path = root.appendingPathComponent(file.path).path
+                let target = try WritePath.prepare(path, in: project)
+                guard WritePath.writeNewFile(Array(file.text.utf8), to: target) else {
+                    throw .error("init", at: at(path), "cannot write the file: \(String(cString: strerror(errno)).lowercased())")
+                }
                 print("created \(shown(file.path))")
             }
             let ignore = root.appendingPathComponent(".gitignore")
-            let current = (try? String(contentsOf: ignore, encoding: .utf8)) ?? ""
+            let current = (try? FileContents.read(ignore.path, limit: 1 << 20, followingLink: false)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             // The site and the build's own folder (the tool, its cache).
             let lines = current.split(separator: "\n").map(String.init)
             let missing = ["_site/", ".build/"].filter { !lines.contains($0) }
             if !missing.isEmpty {
                 let separator = current.isEmpty || current.hasSuffix("\n") ? "" : "\n"
-                try Data((current + separator + missing.map { $0 + "\n" }.joined()).utf8)
-                    .write(to: ignore, options: current.isEmpty ? .withoutOverwriting : .atomic)
+                try WritePath.write(Array((current + separator + missing.map { $0 + "\n" }.joined()).utf8), to: ignore.path, in: project,
+                                    what: ".gitignore")
                 print(current.isEmpty ? "created \(shown(".gitignore"))" : "added \(missing.joined(separator: " and ")) to \(shown(".gitignore"))")
             }
         } catch {
-            report([.error("init", at: at(folder), "cannot write the site's files: \(FileError.reason(error, path: folder))")])
+            report([error])
             throw ExitCode(1)
         }
         // Through the SwiftPM plugin, the next command is the plugin's.

@@ -1,3 +1,4 @@
+import ProjectFiles
 import ArgumentParser
 import Foundation
 import SiteGenerator

@@ -22,8 +22,9 @@ public enum FolderWalk {
     }
 
     /// The entries under `folder` in no particular order; none when it
-    /// cannot be read. Folders that cannot be read are listed, not entered.
-    public static func entries(under folder: String) -> [Entry] {
+    /// cannot be read. Folders that cannot be read are listed, not entered;
+    /// hidden ones (`.git`) neither listed nor entered unless `enteringHidden`.
+    public static func entries(under folder: String, enteringHidden: Bool = true) -> [Entry] {
         var entries: [Entry] = []
         var pending: [(absolute: String, relative: String)] = [(folder, "")]
         while let (absolute, relative) = pending.popLast() {
@@ -35,7 +36,7 @@ public enum FolderWalk {
                         String(cString: $0)
                     }
                 }
-                guard name != ".", name != ".." else { continue }
+                guard name != ".", name != "..", enteringHidden || !name.hasPrefix(".") else { continue }
                 let path = relative.isEmpty ? name : relative + "/" + name
                 let full = absolute.hasSuffix("/") ? absolute + name : absolute + "/" + name
                 var isFolder = false, isLink = false

@@ -11,12 +11,16 @@ public enum FileContents {
     }
 
     /// The bytes of the file at `path`, at most `limit` of them (any number
-    /// when nil).
-    public static func read(_ path: String, limit: Int?) throws(Failure) -> [UInt8] {
+    /// when nil). Unless `followingLink`, a file that is a symbolic link
+    /// itself is refused, never opened.
+    public static func read(_ path: String, limit: Int?, followingLink: Bool = true) throws(Failure) -> [UInt8] {
         // The common case in five system calls: open (not waiting for a
         // FIFO's writer), what the descriptor is, read its size and one byte
         // more (so a file that grew is seen), close.
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW))
+        if descriptor < 0, !followingLink, errno == ELOOP {
+            throw Failure(message: "cannot read the file: it is a symbolic link, which a build never follows")
+        }
         if descriptor >= 0 {
             defer { close(descriptor) }
             var status = stat()
@@ -33,6 +37,10 @@ public enum FileContents {
             }
             return try readExplaining(path, limit: limit)
         }
+        var entry = stat()
+        if !followingLink, lstat(path, &entry) == 0, entry.st_mode & S_IFMT == S_IFLNK {
+            throw Failure(message: "cannot read the file: it is a symbolic link, which a build never follows")
+        }
         // It could not be opened (a socket cannot be): what it is, then the
         // checks below say why, in the order a user would fix them.
         var status = stat()
@@ -44,6 +52,12 @@ public enum FileContents {
     public static func size(of path: String) -> Int64? {
         var status = stat()
         return stat(path, &status) == 0 ? Int64(status.st_size) : nil
+    }
+
+    /// The size of the entry at `path` itself (a link's own, not its target's).
+    public static func size(ofEntry path: String) -> Int64? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? Int64(status.st_size) : nil
     }
 
     /// A FIFO, a socket or a device is not an input file.

@@ -1,0 +1,409 @@
+import Diagnostics
+import Foundation
+
+/// The files a build reads, listed once before anything is read: in a git
+/// work tree, the files git would track (`git ls-files --cached --others
+/// --exclude-standard`: tracked, and new files not ignored); outside git,
+/// a walk that enters no symbolic link and no hidden folder; for a
+/// revision, its tree (`git ls-tree -r`), never the work tree.
+///
+/// What a pull request adds can name nothing else. Every input is a
+/// regular file: a symbolic link or a submodule is an error naming its
+/// path, wherever it leads (a link that stays inside the project, such as
+/// `site -> .git`, is refused like one that leaves it), and no folder on
+/// the way to an input is a link. Hidden paths (`.git`, `.DS_Store`, a
+/// `.github` folder) are never inputs, at any depth.
+public struct InputTree: Sendable {
+    /// Every input file's path is at most this long, and so is the
+    /// folder's; the file system refuses longer ones anyway.
+    public static let pathBytes = 4_096
+    /// The bytes of every input together: far past any documentation
+    /// repository's (the Hugo docs' content is about 20 MB), and what a
+    /// build may hold in memory.
+    public static let totalBytes = 1 << 30
+
+    /// Each folder asked for, by its name as given.
+    public private(set) var folders: [String: InputFolder] = [:]
+    /// Where the files came from, for messages: `the work tree`, `origin/main`.
+    public let origin: String
+
+    /// The folder named `name` as given (`site`, `../docs`), listed; an
+    /// empty folder that does not exist when it was not asked for.
+    public subscript(name: String) -> InputFolder {
+        folders[name] ?? InputFolder(name: name, exists: false, files: [], problems: [], storage: .none)
+    }
+
+    /// Lists `folders` (as given on the command line, relative to the
+    /// working folder or absolute) on disk, in `project`.
+    public static func onDisk(_ folders: [String], in project: Project) -> InputTree {
+        var tree = InputTree(origin: "the work tree")
+        var total = 0
+        // One git listing for every folder of the project, in two runs.
+        var inGit: [String: [String]] = [:]
+        for name in folders where tree.folders[name] == nil {
+            guard let parts = project.parts(of: name) else {
+                // Outside the project: the folder the user named, as the
+                // system resolves it; nothing below it is followed.
+                tree.folders[name] = walk(name, base: Paths.real(name), total: &total)
+                continue
+            }
+            switch checkFolders(parts, under: project.root, name: name) {
+            case .missing:
+                tree.folders[name] = InputFolder(name: name, exists: false, files: [], problems: [], storage: .none)
+            case .refused(let problem):
+                tree.folders[name] = InputFolder(name: name, exists: false, files: [], problems: [problem], storage: .none)
+            case .folder(let base):
+                if project.isGitWorkTree { inGit[name] = parts } else { tree.folders[name] = walk(name, base: base, total: &total) }
+            }
+        }
+        if !inGit.isEmpty {
+            for (name, folder) in listed(inGit, root: project.root, total: &total) { tree.folders[name] = folder }
+        }
+        if total > totalBytes { tree.refuseAll(total: total) }
+        return tree
+    }
+
+    /// The folders of `revision` (already a full commit id), read from its
+    /// tree into memory: nothing of the work tree is read.
+    public static func atRevision(_ commit: String, named revision: String, folders: [String], in project: Project) throws(Git.Failure) -> InputTree {
+        var tree = InputTree(origin: revision)
+        var wanted: [(name: String, prefix: String)] = []
+        for name in folders where !wanted.contains(where: { $0.name == name }) {
+            guard let parts = project.parts(of: name) else {
+                throw Git.Failure(message: "'\(name)' is outside the git repository at \(project.root), so the revision cannot say what it held")
+            }
+            wanted.append((name, parts.joined(separator: "/")))
+        }
+        let entries = try Git.tree(commit, root: project.root, under: wanted.map(\.prefix))
+        var files: [String: [(relative: String, object: String)]] = [:]
+        var problems: [String: [Diagnostic]] = [:]
+        var present = Set<String>()
+        for entry in entries {
+            for (name, prefix) in wanted {
+                guard let relative = relative(entry.path, to: prefix) else { continue }
+                present.insert(name)
+                let path = join(name, relative)
+                if relative.isEmpty || !isRegular(mode: entry.mode) || !isPlainName(relative) {
+                    if let problem = refusal(mode: entry.mode, relative: relative, path: path, folder: name, origin: revision) {
+                        problems[name, default: []].append(problem)
+                    }
+                    continue
+                }
+                files[name, default: []].append((relative, entry.object))
+            }
+        }
+        // Each object once, in one batch for all folders.
+        var objects: [String] = []
+        var index: [String: Int] = [:]
+        for list in files.values {
+            for file in list where index[file.object] == nil {
+                index[file.object] = objects.count
+                objects.append(file.object)
+            }
+        }
+        let contents = try Git.blobs(objects, root: project.root, limit: totalBytes)
+        for (name, _) in wanted {
+            let list = (files[name] ?? []).sorted { $0.relative.utf8.lexicographicallyPrecedes($1.relative.utf8) }
+            var bytes: [String: [UInt8]] = [:]
+            for file in list { bytes[file.relative] = contents[index[file.object]!] }
+            tree.folders[name] = InputFolder(name: name, exists: present.contains(name), files: list.map(\.relative),
+                                             problems: problems[name] ?? [], storage: .memory(bytes))
+        }
+        return tree
+    }
+
+    // MARK: - Listing
+
+    enum FolderCheck {
+        case folder(String)
+        case missing
+        case refused(Diagnostic)
+    }
+
+    /// Whether every part on the way from `root` is a folder itself (not a
+    /// link to one): the folder's real path, or why not.
+    static func checkFolders(_ parts: [String], under root: String, name: String) -> FolderCheck {
+        var path = root
+        for (index, part) in parts.enumerated() {
+            path = path == "/" ? "/" + part : path + "/" + part
+            var status = stat()
+            guard lstat(path, &status) == 0 else { return .missing }
+            let here = SourceLocation(file: name, line: 1, column: 1)
+            let shown = parts[...index].joined(separator: "/")
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR: continue
+            case S_IFLNK:
+                return .refused(.error("symbolic-link", at: here,
+                                       "'\(shown)' is a symbolic link; a build reads only the files git tracks, through folders, never through a link"))
+            default:
+                return .refused(.error("no-such-folder", at: here, "'\(shown)' is a file, not a folder"))
+            }
+        }
+        return .folder(path)
+    }
+
+    /// The folders of `inGit` (name → its parts under `root`) as git
+    /// lists them, each file checked where it is.
+    static func listed(_ inGit: [String: [String]], root: String, total: inout Int) -> [String: InputFolder] {
+        let names = inGit.keys.sorted()
+        let prefixes = names.map { inGit[$0]!.joined(separator: "/") }
+        let tracked: [Git.Entry], untracked: [String]
+        do throws(Git.Failure) {
+            tracked = try Git.trackedFiles(root: root, under: prefixes)
+            untracked = try Git.untrackedFiles(root: root, under: prefixes)
+        } catch {
+            let failed = Diagnostic.error("git", at: SourceLocation(file: names[0], line: 1, column: 1),
+                                          "cannot list the files git tracks here: \(error.message)")
+            return Dictionary(uniqueKeysWithValues: names.map { ($0, InputFolder(name: $0, exists: true, files: [], problems: [failed], storage: .none)) })
+        }
+        var result: [String: InputFolder] = [:]
+        for (name, prefix) in zip(names, prefixes) {
+            let base = prefix.isEmpty ? root : (root == "/" ? "/" : root + "/") + prefix
+            var files: [String] = []
+            var problems: [Diagnostic] = []
+            // Each folder on the way to a file is checked once: a folder
+            // that is a link (made since the commit) hides its files.
+            var folders: [String: Bool] = ["": true]
+            func folderIsPlain(_ relative: String) -> Bool {
+                let folder = OutputParent.of(relative)
+                if let known = folders[folder] { return known }
+                var plain = folderIsPlain(folder)
+                if plain {
+                    var status = stat()
+                    let found = lstat(base + "/" + folder, &status) == 0
+                    plain = found && status.st_mode & S_IFMT == S_IFDIR
+                    if found && status.st_mode & S_IFMT == S_IFLNK {
+                        problems.append(.error("symbolic-link", at: SourceLocation(file: join(name, folder), line: 1, column: 1),
+                                               "this folder is a symbolic link; a build reads only the files git tracks, through folders, never through a link"))
+                    }
+                }
+                folders[folder] = plain
+                return plain
+            }
+            func take(_ relative: String, mode: String?) {
+                let path = join(name, relative)
+                if relative.isEmpty || relative.hasSuffix("/") || (mode.map { !isRegular(mode: $0) } ?? false) || !isPlainName(relative) {
+                    if let problem = refusal(mode: mode ?? (relative.hasSuffix("/") ? "160000" : "100644"), relative: relative, path: path,
+                                             folder: name, origin: "the work tree") {
+                        problems.append(problem)
+                    }
+                    return
+                }
+                guard folderIsPlain(relative) else { return }
+                // What is there now: a tracked file deleted since is not
+                // an input; one replaced by a link is refused.
+                var status = stat()
+                guard lstat(base + "/" + relative, &status) == 0 else { return }
+                switch status.st_mode & S_IFMT {
+                case S_IFREG:
+                    total += Int(status.st_size)
+                    files.append(relative)
+                case S_IFLNK:
+                    problems.append(symbolicLink(path))
+                case S_IFDIR:
+                    return
+                default:
+                    // A pipe or a device: reading it says why it is refused.
+                    files.append(relative)
+                }
+            }
+            for entry in tracked {
+                if let relative = relative(entry.path, to: prefix) { take(relative, mode: entry.mode) }
+            }
+            for path in untracked {
+                if let relative = relative(path, to: prefix) { take(relative, mode: nil) }
+            }
+            files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            result[name] = InputFolder(name: name, exists: true, files: files, problems: problems, storage: .disk(base))
+        }
+        return result
+    }
+
+    /// A folder outside git (or outside the project), walked: links are
+    /// refused, hidden entries neither listed nor entered.
+    static func walk(_ name: String, base: String, total: inout Int) -> InputFolder {
+        var status = stat()
+        guard stat(base, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            return InputFolder(name: name, exists: false, files: [], problems: [], storage: .none)
+        }
+        var files: [String] = []
+        var problems: [Diagnostic] = []
+        for entry in FolderWalk.entries(under: base, enteringHidden: false) {
+            let parts = entry.path.split(separator: "/")
+            guard !parts.contains(where: { $0.hasPrefix(".") }) else { continue }
+            if entry.isLink {
+                problems.append(symbolicLink(join(name, entry.path)))
+            } else if !entry.isFolder {
+                guard isPlainName(entry.path) else {
+                    if let problem = refusal(mode: "100644", relative: entry.path, path: join(name, entry.path), folder: name, origin: "") {
+                        problems.append(problem)
+                    }
+                    continue
+                }
+                total += Int(FileContents.size(ofEntry: base + "/" + entry.path) ?? 0)
+                files.append(entry.path)
+            }
+        }
+        files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        problems.sort { $0.location.file.utf8.lexicographicallyPrecedes($1.location.file.utf8) }
+        return InputFolder(name: name, exists: true, files: files, problems: problems, storage: .disk(base))
+    }
+
+    /// Past the total: no folder's files are read, and the first folder says why.
+    mutating func refuseAll(total: Int) {
+        let names = folders.keys.sorted()
+        for (index, name) in names.enumerated() {
+            var folder = folders[name]!
+            folder.files = []
+            if index == 0 {
+                folder.problems.append(.error("inputs-too-large", at: SourceLocation(file: name, line: 1, column: 1),
+                                              "the input files pass \(ByteCount.describe(Int64(InputTree.totalBytes))) together "
+                                                  + "(\(ByteCount.describe(Int64(total)))), the limit for a build's inputs"))
+            }
+            folders[name] = folder
+        }
+    }
+
+    // MARK: - Names
+
+    /// `path` relative to `prefix` (the folder's path under the root, or
+    /// empty for the root): nil when it is not under it; empty for the
+    /// prefix itself. A hidden part anywhere below is not an input.
+    static func relative(_ path: String, to prefix: String) -> String? {
+        let rest: Substring
+        if prefix.isEmpty { rest = Substring(path) } else if path == prefix { return "" } else {
+            guard path.hasPrefix(prefix + "/") else { return nil }
+            rest = path.dropFirst(prefix.count + 1)
+        }
+        return rest.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.hasPrefix(".") }) ? nil : String(rest)
+    }
+
+    /// Whether a mode is a plain file's (executable or not).
+    static func isRegular(mode: String) -> Bool { mode == "100644" || mode == "100755" }
+
+    /// Whether a relative path can be a file of the site as it is: no
+    /// backslash (a browser reads `\\host\x` as `//host/x`), no control
+    /// character, and not longer than a path may be.
+    static func isPlainName(_ relative: String) -> Bool {
+        relative.utf8.count <= pathBytes
+            && !relative.unicodeScalars.contains { $0 == "\\" || $0.properties.generalCategory == .control }
+    }
+
+    /// Why an entry is not an input: a link, a submodule, a name a site
+    /// cannot hold; nil for a hidden one.
+    static func refusal(mode: String, relative: String, path: String, folder: String, origin: String) -> Diagnostic? {
+        let here = SourceLocation(file: relative.isEmpty ? folder : path, line: 1, column: 1)
+        let whereFrom = origin.isEmpty || origin == "the work tree" ? "" : " at \(origin)"
+        switch mode {
+        case "120000":
+            return relative.isEmpty
+                ? .error("symbolic-link", at: here, "'\(folder)' is a symbolic link\(whereFrom); a build reads only the files git tracks, through folders, never through a link")
+                : symbolicLink(path, whereFrom)
+        case "160000":
+            return .error("submodule", at: here, "this is a git submodule or a repository of its own\(whereFrom); "
+                          + "a build reads only this repository's own files: copy the files in")
+        default:
+            if relative.isEmpty { return .error("no-such-folder", at: here, "'\(folder)' is a file\(whereFrom), not a folder") }
+            let shown = TerminalText.escaped(String(path.prefix(200)))
+            return .error("file-name", at: SourceLocation(file: shown, line: 1, column: 1),
+                          "this file's name has a backslash or a control character, or is over \(pathBytes) bytes; "
+                              + "a browser would read such a name as another address: rename it")
+        }
+    }
+
+    static func symbolicLink(_ path: String, _ whereFrom: String = "") -> Diagnostic {
+        .error("symbolic-link", at: SourceLocation(file: path, line: 1, column: 1),
+               "this file is a symbolic link\(whereFrom); a build reads only regular files (commit the file itself, not a link to it)")
+    }
+
+    /// `folder/relative`, as diagnostics and builds name an input.
+    static func join(_ folder: String, _ relative: String) -> String {
+        relative.isEmpty ? folder : (folder.hasSuffix("/") ? folder + relative : folder + "/" + relative)
+    }
+}
+
+/// One folder of a build's inputs: its regular files, by their paths
+/// relative to it (sorted by bytes), and what was refused in it.
+public struct InputFolder: Sendable {
+    /// The folder as it was named (`site`), which every input's path starts with.
+    public let name: String
+    /// Whether the folder is there at all.
+    public let exists: Bool
+    public internal(set) var files: [String]
+    /// Links, submodules and names refused, each at its path.
+    public internal(set) var problems: [Diagnostic]
+    let storage: Storage
+
+    enum Storage: Sendable {
+        case none
+        /// On disk under this real path.
+        case disk(String)
+        /// Read from a revision, by relative path.
+        case memory([String: [UInt8]])
+    }
+
+    init(name: String, exists: Bool, files: [String], problems: [Diagnostic], storage: Storage) {
+        (self.name, self.exists, self.files, self.problems, self.storage) = (name, exists, files, problems, storage)
+    }
+
+    /// An input's path as diagnostics name it: `site/guide/a.md`.
+    public func path(of relative: String) -> String { InputTree.join(name, relative) }
+
+    /// Whether `relative` is one of the folder's files.
+    public func contains(_ relative: String) -> Bool {
+        var low = 0, high = files.count
+        while low < high {
+            let middle = (low + high) / 2
+            if files[middle] == relative { return true }
+            if files[middle].utf8.lexicographicallyPrecedes(relative.utf8) { low = middle + 1 } else { high = middle }
+        }
+        return false
+    }
+
+    /// Whether files lie under `relative` as a folder.
+    public func hasFolder(_ relative: String) -> Bool {
+        let prefix = relative + "/"
+        var low = 0, high = files.count
+        while low < high {
+            let middle = (low + high) / 2
+            if files[middle].utf8.lexicographicallyPrecedes(prefix.utf8) { low = middle + 1 } else { high = middle }
+        }
+        return low < files.count && files[low].hasPrefix(prefix)
+    }
+
+    /// The bytes of the file at `relative` (one of `files`), at most
+    /// `limit` of them: opened without following a link (the folders on
+    /// the way were checked when it was listed).
+    public func read(_ relative: String, limit: Int?) throws(FileContents.Failure) -> [UInt8] {
+        switch storage {
+        case .none:
+            throw FileContents.Failure(message: "cannot read the file: it does not exist")
+        case .memory(let bytes):
+            guard let content = bytes[relative] else { throw FileContents.Failure(message: "cannot read the file: it does not exist") }
+            if let limit, content.count > limit {
+                throw FileContents.Failure(message: "the file is \(ByteCount.describe(Int64(content.count))); files are limited to \(ByteCount.describe(Int64(limit)))",
+                                           tooLarge: true)
+            }
+            return content
+        case .disk(let base):
+            return try FileContents.read(base + "/" + relative, limit: limit, followingLink: false)
+        }
+    }
+
+    /// The size of the file at `relative`, without reading it.
+    public func size(of relative: String) -> Int? {
+        switch storage {
+        case .none: return nil
+        case .memory(let bytes): return bytes[relative]?.count
+        case .disk(let base): return FileContents.size(ofEntry: base + "/" + relative).map(Int.init)
+        }
+    }
+}
+
+/// The parent of a `/`-separated path (`a/b` → `a`, `a` → ``).
+enum OutputParent {
+    static func of(_ path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(path[..<slash])
+    }
+}
