@@ -1,12 +1,13 @@
-import Mustache
 import Diagnostics
 import Reports
 
 extension BuiltSite {
     /// Compares this build with `baseline`: records the changes, adds
     /// `changes.html` (and the baseline's filmstrips), and returns the
-    /// index's link to it when anything changed.
-    mutating func compare(with baseline: Baseline, inputs: SiteInputs, chrome: Chrome, shared: PlayerParts) -> ChangesLink? {
+    /// index's link to it when anything changed. The page is the built-in
+    /// theme's alone, its templates and its player script (added to the
+    /// site's assets); `stylesheet`, the project's, may restyle it.
+    mutating func compare(with baseline: Baseline, inputs: SiteInputs, stylesheet: String, root: String) -> ChangesLink? {
         if let page = inputs.pages.first(where: { $0.output == SiteBuilder.changesPath }) {
             diagnostics.append(.error("output-collision", at: SourceLocation(file: page.source, line: 1, column: 1),
                                       "this page becomes \(SiteBuilder.changesPath), which --baseline writes; rename the page"))
@@ -18,17 +19,23 @@ extension BuiltSite {
             let animation = example.animation
             examples[index].animation = { animation }
         }
+        let shownBlocks = current.blocks
+        blocks = { shownBlocks }
         let changes = Changes(base: baseline.name, baseline: baseline.report, current: current)
         self.changes = changes
-        do {
-            let page = try ChangesPage.changesPage(changes, baseline: baseline.report, current: inputs, currentReport: current,
-                                                   theme: inputs.theme, chrome: chrome, shared: shared)
+        do throws(Diagnostic) {
+            let theme = try Theme.builtIn()
+            let assets = ThemeAssets.themeAssets(theme)
+            files[assets.script] = assets.files[assets.script]
+            let chrome = Chrome(siteTitle: inputs.siteTitle, root: root, stylesheet: stylesheet, script: assets.script,
+                                nav: inputs.navigation.items(current: SiteBuilder.changesPath, root: root))
+            let page = try ChangesPage.changesPage(changes, baseline: baseline.report, currentReport: current, theme: theme, chrome: chrome)
             files[SiteBuilder.changesPath] = Array(page.html.utf8)
             files.merge(page.files) { _, new in new }
         } catch {
             diagnostics.append(error)
         }
-        guard !changes.examples.isEmpty || !changes.pages.isEmpty else { return nil }
+        guard !changes.examples.isEmpty || !changes.theme.isEmpty || !changes.pages.isEmpty else { return nil }
         return ChangesLink(href: SiteBuilder.changesPath, text: "Changes since \(baseline.name): " + ChangesPage.headline(changes))
     }
 }

@@ -12,6 +12,8 @@ extension BuiltSite {
                                                                                 deleted: $0.deleted, moved: $0.moved, reloaded: $0.reloaded) },
                                     animation: example.animation())
             },
+            blocks: blocks(),
+            playerTheme: playerTheme,
             diagnostics: DiagnosticReport(diagnostics).sorted.map { diagnostic in
                 BuildReport.Problem(severity: diagnostic.severity.rawValue, id: diagnostic.id, file: diagnostic.location.file,
                                     line: diagnostic.location.line, column: diagnostic.location.column, message: diagnostic.message)

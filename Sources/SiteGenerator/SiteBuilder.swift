@@ -16,6 +16,11 @@ public struct BuiltSite {
     /// Each example's steps: label, batch count and row change counts, and
     /// how it animates (worked out when asked for).
     public var examples: [(name: String, title: String, output: String, steps: [StepSummary], animation: @Sendable () -> ExampleAnimation)] = []
+    /// Every page's demo blocks as the review names and compares them
+    /// (worked out when asked for).
+    public var blocks: @Sendable () -> [BuildReport.Block] = { [] }
+    /// The SHA-256 of each theme file players are drawn and moved by.
+    public var playerTheme: [String: String] = [:]
     /// With `--baseline`: what changed since it.
     public var changes: Changes?
     /// How many outputs were taken from the previous build unchanged.
@@ -131,8 +136,10 @@ public enum SiteBuilder {
              zip(example.sequence.steps.dropFirst(), example.changesets).map { StepSummary(label: $0.label, changeset: $1) },
              { ExampleAnimation(example) })
         }
+        site.blocks = { SiteRendering.shownBlocks(inputs) }
+        site.playerTheme = inputs.theme.playerFileKeys
         let changesLink = options.baseline.flatMap { baseline in
-            site.compare(with: baseline, inputs: inputs, chrome: chrome(for: OutputPaths.changes), shared: players)
+            site.compare(with: baseline, inputs: inputs, stylesheet: assets.stylesheet, root: root(of: OutputPaths.changes))
         }
 
         let homeClean = !(inputs.home.map { page in site.diagnostics.contains { $0.location.file == page.source } } ?? false)

@@ -201,7 +201,7 @@ struct BaselineTests {
         try Data("not json".utf8).write(to: repository.root.appendingPathComponent("broken.json"))
         try Data(#"{"pages": [], "examples": [], "diagnostics": []}"#.utf8).write(to: repository.root.appendingPathComponent("old.json"))
         try Data(#"{"format": 99, "version": "9.0.0"}"#.utf8).write(to: repository.root.appendingPathComponent("future.json"))
-        try Data(#"{"format": 2, "version": "0.1.0", "pages": []}"#.utf8).write(to: repository.root.appendingPathComponent("partial.json"))
+        try Data(#"{"format": 3, "version": "0.1.0", "pages": []}"#.utf8).write(to: repository.root.appendingPathComponent("partial.json"))
         let cases: [(flag: String, base: String, message: String)] = [
             ("--baseline", "no-such-revision", "no-such-revision:1:1: error: the git repository has no revision 'no-such-revision'"),
             ("--baseline", "broken.json",

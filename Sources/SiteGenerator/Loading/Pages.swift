@@ -7,7 +7,10 @@ import SnapshotFormat
 
 /// A page of `site/`, loaded: its front matter, its body parsed once, its title and address.
 struct LoadedPage: Sendable {
+    /// The Markdown file as diagnostics name it (`site/guide/a.md`), and its
+    /// path under the site folder (`guide/a.md`).
     var source: String
+    var path: String
     var output: String
     var title: String
     var frontMatter: FrontMatter
@@ -117,7 +120,7 @@ enum SiteLoading {
                 ? String(folder.split(separator: "/").last ?? "").replacingOccurrences(of: "-", with: " ").capitalizedFirstLetter
                 : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         }
-        return LoadedPage(source: file, output: output,
+        return LoadedPage(source: file, path: path, output: output,
                     title: matter.title ?? heading ?? name(), frontMatter: matter, body: body, bodyLineOffset: offset,
                     sourceKey: Digest.sha256(bytes), markdown: markdown, hasH1: heading != nil, folder: folder,
                     isSectionPage: SiteLoading.isSectionPage(path))

@@ -73,6 +73,13 @@ struct SiteInputs: Sendable {
             return nil
         }
         diagnostics += planDiagnostics
+        // (A copy of the built-in file, as this repository's own templates/ is, says nothing new.)
+        for name in Theme.builtInOnly.sorted() where templates?.contains(name) ?? false
+            && (try? templates?.read(name, limit: TemplateCheck.templateBytes)).map({ String(decoding: $0, as: UTF8.self) }) != DefaultTheme.files[name] {
+            diagnostics.append(.warning("theme", at: SourceLocation(file: templates!.path(of: name), line: 1, column: 1),
+                                        "this file is not used: the review page (changes.html) is drawn by the built-in template alone, "
+                                            + "so that what it says of a pull request is never the pull request's; restyle it with rowmotion.css"))
+        }
         var examples: [LoadedExample] = []
         var loadedPages: [(page: LoadedPage?, diagnostics: [Diagnostic])] = []
         for result in loaded.dropFirst() {

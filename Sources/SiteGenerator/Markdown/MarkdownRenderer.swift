@@ -56,6 +56,23 @@ public enum MarkdownRenderer {
         renderDocument(parsed, lineOffset: lineOffset, player: player, link: link).html
     }
 
+    /// A code block's language: the first word of its info string (cmark
+    /// 0.30 has no cmark_node_get_fenced: a non-empty info string means fenced).
+    static func language(of node: OpaquePointer) -> Substring? {
+        (cmark_node_get_fence_info(node).map { String(cString: $0) } ?? "").split(separator: " ").first
+    }
+
+    static func isDemoBlock(_ node: OpaquePointer) -> Bool {
+        cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK && language(of: node) == "rowmotion"
+    }
+
+    /// A demo block node's text and where it starts.
+    static func demoBlock(_ node: OpaquePointer, lineOffset: Int) -> DemoBlock {
+        let source = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+        // The fence is on the node's start line; the content starts below it.
+        return DemoBlock(source: source, firstLine: Int(cmark_node_get_start_line(node)) + 1 + lineOffset)
+    }
+
     /// The HTML, and what the tree says of the page (headings and their
     /// ids, the ids raw HTML gives, its text for search), read on the same
     /// walk: nothing after this reads the HTML back.
@@ -103,11 +120,8 @@ public enum MarkdownRenderer {
                 continue
             }
             guard cmark_node_get_type(node) == CMARK_NODE_CODE_BLOCK else { continue }
-            // cmark 0.30 has no cmark_node_get_fenced: a non-empty info string means fenced.
-            let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
-            let language = info.split(separator: " ").first
-            if language == "rowmotion" { blocks.append(node); continue }
-            if language == "swift" { swiftBlocks.append(node) }
+            if isDemoBlock(node) { blocks.append(node); continue }
+            if language(of: node) == "swift" { swiftBlocks.append(node) }
             text.append(cmark_node_get_literal(node).map { String(cString: $0) } ?? "")
         }
         cmark_iter_free(iterator)
@@ -122,9 +136,7 @@ public enum MarkdownRenderer {
         }
 
         for node in blocks {
-            let source = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
-            // The fence is on the node's start line; the content starts below it.
-            let block = DemoBlock(source: source, firstLine: Int(cmark_node_get_start_line(node)) + 1 + lineOffset)
+            let block = demoBlock(node, lineOffset: lineOffset)
             let html = player(block) ?? "<div class=\"rowmotion-error\">This demo block could not be built.</div>"
             guard let replacement = cmark_node_new(CMARK_NODE_HTML_BLOCK) else { continue }
             cmark_node_set_literal(replacement, html + "\n")
@@ -398,6 +410,25 @@ final class ParsedMarkdown: @unchecked Sendable {
                 child = cmark_node_next(node)
             }
             return nil
+        }
+    }
+
+    /// The page's demo blocks in document order, numbered as the render
+    /// meets them (the review names a block `page.md#N` by it), read off the
+    /// tree without taking it (or off a fresh parse once it was rendered).
+    func demoBlocks(lineOffset: Int) -> [DemoBlock] {
+        lock.withLock {
+            let tree = document ?? Self.parse(text).0
+            defer { if tree != document, let tree { cmark_node_free(tree) } }
+            guard let tree else { return [] }
+            var blocks: [DemoBlock] = []
+            let iterator = cmark_iter_new(tree)
+            defer { cmark_iter_free(iterator) }
+            while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), MarkdownRenderer.isDemoBlock(node) else { continue }
+                blocks.append(MarkdownRenderer.demoBlock(node, lineOffset: lineOffset))
+            }
+            return blocks
         }
     }
 

@@ -21,7 +21,7 @@ public struct StepSummary: Sendable {
 /// the file into it, and `--baseline` reads an earlier one back.
 public struct BuildReport: Codable, Equatable, Sendable {
     /// The layout of this file; a baseline of another format is refused.
-    public static let currentFormat = 2
+    public static let currentFormat = 3
     public var format = BuildReport.currentFormat
     /// The Rowmotion that wrote it.
     public var version = RowmotionVersion.string
@@ -44,6 +44,33 @@ public struct BuildReport: Codable, Equatable, Sendable {
         public var animation: ExampleAnimation
     }
 
+    /// A demo block of a page, as the review names and compares it.
+    public struct Block: Codable, Equatable, Sendable {
+        /// The page's path under `site/` and the block's number in it,
+        /// counting from 1: `guide/intro.md#2`.
+        public var name: String
+        /// The page's Markdown file, as the pull request's files list it.
+        public var page: String
+        /// Where the page is in the site.
+        public var output: String
+        public var title: String
+        /// The example file it shows (its path under `examples/`); nil for
+        /// a sequence written in the block.
+        public var shows: String?
+        /// The snapshot shown first, whether it plays on load, and the pane
+        /// it is compared with (`reloadData`, `strategies`).
+        public var step: Int
+        public var autoplay: Bool
+        public var compare: String?
+        /// How it animates as the block shows it: nil when that is exactly
+        /// how the example's own page shows `shows` (its changes are the
+        /// example's), always set for a sequence written in the block.
+        public var animation: ExampleAnimation?
+        /// Snapshots, and each step counted, when `animation` is set.
+        public var stepCount: Int
+        public var steps: [Step]
+    }
+
     public struct Step: Codable, Equatable, Sendable {
         public var label: String
         public var batches: Int
@@ -64,6 +91,12 @@ public struct BuildReport: Codable, Equatable, Sendable {
 
     public var pages: [Page]
     public var examples: [Example]
+    /// Every demo block of every page, in page and block order.
+    public var blocks: [Block] = []
+    /// The theme files a player is drawn and moved by (`player.mustache`,
+    /// `rowmotion.css`, `rowmotion.js`): their SHA-256, the project's or the
+    /// built-in one's, so the review sees a change to how every example moves.
+    public var playerTheme: [String: String] = [:]
     public var diagnostics: [Problem]
     /// With `--baseline`: what changed since it.
     public var changes: Changes?

@@ -1,11 +1,21 @@
-/// What changed between a baseline build and this one: examples added,
-/// removed or animating differently (step by step: the calls removed and
-/// added, the counts before and after, and the difference in words), and
-/// pages whose text changed. A contract type: the report carries it.
+/// What changed between a baseline build and this one: every player added,
+/// removed or animating differently — an example as its page shows it, and
+/// each demo block as its page shows it (`guide/intro.md#2`): a sequence
+/// written in the block, or an example shown with options of its own —
+/// step by step (the calls removed and added, the counts before and after,
+/// the difference in words) and in what the player is given besides
+/// (animation styles, timing, table style, size, cell style, which example
+/// a block shows, where it starts); the theme files every player is drawn
+/// and moved by; and pages whose text changed. A contract type: the report
+/// carries it.
 public struct Changes: Codable, Equatable, Sendable {
     /// The baseline as it was named (`origin/main`, `main-report.json`).
     public var base: String
+    /// Examples first (by name), then demo blocks (by page, then number).
     public var examples: [ExampleChange]
+    /// The player's theme files (`rowmotion.js`, `rowmotion.css`,
+    /// `player.mustache`) that are not the baseline's.
+    public var theme: [String]
     public var pages: [PageChange]
 
     public enum Kind: String, Codable, Sendable {
@@ -13,7 +23,8 @@ public struct Changes: Codable, Equatable, Sendable {
     }
 
     public struct ExampleChange: Codable, Equatable, Sendable {
-        /// The example's path under `examples/`.
+        /// The example's path under `examples/`, or a demo block's name
+        /// (`guide/intro.md#2`: the page under `site/`, the block's number).
         public var example: String
         public var title: String
         public var kind: Kind
@@ -22,6 +33,13 @@ public struct Changes: Codable, Equatable, Sendable {
         public var stepsAfter: Int
         /// The steps that animate differently, in order.
         public var steps: [StepChange]
+        /// What else the player is given differently, in words
+        /// (`duration 0.3 → 9.5 s`, `animation fade → none`).
+        public var differences: [String] = []
+        /// For a demo block: the page that holds it, and the example file it
+        /// shows (nil for a sequence written in it).
+        public var page: String?
+        public var shows: String?
     }
 
     public struct StepChange: Codable, Equatable, Sendable {
@@ -69,8 +87,36 @@ public struct Changes: Codable, Equatable, Sendable {
         public var source: String?
     }
 
-    /// Whether any example was added, removed or animates differently.
-    public var examplesChanged: Bool { !examples.isEmpty }
+    /// Whether any player was added, removed or animates differently, or
+    /// the theme every player moves by changed.
+    public var examplesChanged: Bool { !examples.isEmpty || !theme.isEmpty }
+
+    /// An animation with its steps counted: how one player animates.
+    struct Shown {
+        var animation: ExampleAnimation
+        var counts: [BuildReport.Step]
+        var stepCount: Int
+
+        init(animation: ExampleAnimation, counts: [BuildReport.Step], stepCount: Int) {
+            (self.animation, self.counts, self.stepCount) = (animation, counts, stepCount)
+        }
+
+        init(_ example: BuildReport.Example) {
+            self.init(animation: example.animation, counts: example.steps, stepCount: example.stepCount)
+        }
+
+        /// A block as it animates: its own animation, else its example's
+        /// in the same report.
+        init?(_ block: BuildReport.Block, in report: BuildReport) {
+            if let animation = block.animation {
+                self.init(animation: animation, counts: block.steps, stepCount: block.stepCount)
+            } else if let shows = block.shows, let example = report.examples.first(where: { $0.example == shows }) {
+                self.init(example)
+            } else {
+                return nil
+            }
+        }
+    }
 
     /// Compares `current` with `baseline`, both reports of whole builds.
     public init(base: String, baseline: BuildReport, current: BuildReport) {
@@ -82,8 +128,10 @@ public struct Changes: Codable, Equatable, Sendable {
             switch (before[name], after[name]) {
             case let (old?, new?):
                 guard !old.animation.animatesLike(new.animation) else { continue }
+                let (a, b) = (Shown(old), Shown(new))
                 examples.append(ExampleChange(example: name, title: new.title, kind: .changed, stepsBefore: old.stepCount,
-                                              stepsAfter: new.stepCount, steps: Self.steps(from: old, to: new)))
+                                              stepsAfter: new.stepCount, steps: Self.steps(from: a, to: b),
+                                              differences: ChangeWords.presentation(from: a.animation.player, to: b.animation.player)))
             case let (old?, nil):
                 examples.append(ExampleChange(example: name, title: old.title, kind: .removed, stepsBefore: old.stepCount, stepsAfter: 0, steps: []))
             case let (nil, new?):
@@ -92,7 +140,10 @@ public struct Changes: Codable, Equatable, Sendable {
                 continue
             }
         }
+        examples += Self.blockChanges(baseline: baseline, current: current)
         self.examples = examples
+        theme = Set(baseline.playerTheme.keys).union(current.playerTheme.keys).sorted()
+            .filter { baseline.playerTheme[$0] != current.playerTheme[$0] }
         let oldPages = Dictionary(baseline.pages.map { ($0.output, $0) }) { first, _ in first }
         let newPages = Dictionary(current.pages.map { ($0.output, $0) }) { first, _ in first }
         pages = Set(oldPages.keys).union(newPages.keys).sorted().compactMap { output in
@@ -106,8 +157,56 @@ public struct Changes: Codable, Equatable, Sendable {
         }
     }
 
-    /// The steps of a changed example that animate differently.
-    static func steps(from old: BuildReport.Example, to new: BuildReport.Example) -> [StepChange] {
+    /// The demo blocks that animate differently, by page and number: a
+    /// block that shows an example as the example's page does, on both
+    /// sides, is that example's change, not its own.
+    static func blockChanges(baseline: BuildReport, current: BuildReport) -> [ExampleChange] {
+        let before = Dictionary(baseline.blocks.map { ($0.name, $0) }) { first, _ in first }
+        let after = Dictionary(current.blocks.map { ($0.name, $0) }) { first, _ in first }
+        // `page.md#10` after `page.md#9`.
+        func order(_ name: String) -> (String, Int) {
+            guard let hash = name.lastIndex(of: "#") else { return (name, 0) }
+            return (String(name[..<hash]), Int(name[name.index(after: hash)...]) ?? 0)
+        }
+        var changes: [ExampleChange] = []
+        for name in Set(before.keys).union(after.keys).sorted(by: { order($0) < order($1) }) {
+            switch (before[name], after[name]) {
+            case let (old?, new?):
+                var differences = ChangeWords.options(from: old, to: new)
+                var steps: [StepChange] = []
+                let a = Shown(old, in: baseline), b = Shown(new, in: current)
+                // A block that shows an example as its page does, on both
+                // sides, is that example: its changes are the example's.
+                if old.animation != nil || new.animation != nil || old.shows != new.shows {
+                    if let a, let b {
+                        if !a.animation.animatesLike(b.animation) {
+                            differences = ChangeWords.source(from: old, to: new) + differences
+                                + ChangeWords.presentation(from: a.animation.player, to: b.animation.player)
+                            steps = Self.steps(from: a, to: b)
+                        }
+                    } else {
+                        differences = ChangeWords.source(from: old, to: new) + differences
+                    }
+                }
+                guard !differences.isEmpty || !steps.isEmpty else { continue }
+                changes.append(ExampleChange(example: name, title: new.title, kind: .changed, stepsBefore: a?.stepCount ?? old.stepCount,
+                                             stepsAfter: b?.stepCount ?? new.stepCount, steps: steps, differences: differences,
+                                             page: new.page, shows: new.shows))
+            case let (old?, nil):
+                changes.append(ExampleChange(example: name, title: old.title, kind: .removed, stepsBefore: old.stepCount, stepsAfter: 0, steps: [],
+                                             page: old.page, shows: old.shows))
+            case let (nil, new?):
+                changes.append(ExampleChange(example: name, title: new.title, kind: .added, stepsBefore: 0, stepsAfter: new.stepCount, steps: [],
+                                             page: new.page, shows: new.shows))
+            case (nil, nil):
+                continue
+            }
+        }
+        return changes
+    }
+
+    /// The steps of a changed player that animate differently.
+    static func steps(from old: Shown, to new: Shown) -> [StepChange] {
         var changes: [StepChange] = []
         let (a, b) = (old.animation, new.animation)
         if a.initial != b.initial {
@@ -127,8 +226,8 @@ public struct Changes: Codable, Equatable, Sendable {
             let label = newPlayer?.label ?? oldPlayer?.label ?? ""
             changes.append(StepChange(
                 step: index + 1, label: label,
-                before: index < old.steps.count ? Counts(old.steps[index]) : nil,
-                after: index < new.steps.count ? Counts(new.steps[index]) : nil,
+                before: index < old.counts.count ? Counts(old.counts[index]) : nil,
+                after: index < new.counts.count ? Counts(new.counts[index]) : nil,
                 removedCalls: listing.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) },
                 addedCalls: listing.filter { $0.hasPrefix("+") }.map { String($0.dropFirst()) },
                 listing: listing,

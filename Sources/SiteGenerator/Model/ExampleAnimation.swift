@@ -38,11 +38,14 @@ public struct ExampleAnimation: Codable, Equatable, Sendable {
         public var reload: [String] = []
     }
 
-    /// Whether the two replay the same: the same first rows, styles, labels
-    /// and batches with the same cells. Titles and descriptions may differ.
+    /// Whether the two replay the same: everything the player is given
+    /// but the example's name and title (first rows, styles, labels,
+    /// batches with their cells, the cell style, the list's size and table
+    /// style, the timing). Titles and descriptions may differ.
     public func animatesLike(_ other: ExampleAnimation) -> Bool {
-        initial == other.initial && player.animations == other.player.animations && player.labels == other.player.labels
-            && player.steps == other.player.steps
+        var (mine, theirs) = (player, other.player)
+        (mine.example, mine.title, theirs.example, theirs.title) = ("", "", "", "")
+        return initial == other.initial && mine == theirs
     }
 
     /// What names each row and section in words, as the list shows them:
@@ -70,10 +73,14 @@ public struct ExampleAnimation: Codable, Equatable, Sendable {
     }
 
     init(_ example: LoadedExample) {
-        let sequence = example.sequence
+        self.init(example.sequence, changesets: example.changesets, name: example.name)
+    }
+
+    /// `sequence` as a player shows it (a demo block's options applied).
+    init(_ sequence: SnapshotSequence, changesets: [Changeset<String, Record<String>>], name: String) {
         initial = sequence.steps[0].snapshot.sections.map { PlayerData.section($0, of: sequence) }
-        player = PlayerData(sequence: sequence, changesets: example.changesets, name: example.name)
-        steps = zip(sequence.steps, example.changesets).map { first, changeset in
+        player = PlayerData(sequence: sequence, changesets: changesets, name: name)
+        steps = zip(sequence.steps, changesets).map { first, changeset in
             var before = first.snapshot
             var batches: [Batch] = []
             for stage in changeset.stages {
@@ -82,7 +89,7 @@ public struct ExampleAnimation: Codable, Equatable, Sendable {
             }
             return Step(batches: batches)
         }
-        filmstrip = Filmstrip().svg(for: DiffReport(file: example.name, sequence: sequence, changesets: example.changesets))
+        filmstrip = Filmstrip().svg(for: DiffReport(file: name, sequence: sequence, changesets: changesets))
     }
 
     static func batch(_ stage: Changeset<String, Record<String>>.Stage, before: Snapshot<String, Record<String>>,

@@ -1,3 +1,4 @@
+import ProjectFiles
 /// Asset names that change when their bytes do.
 enum ThemeAssets {
     /// The theme's stylesheet and script under names that change with
@@ -10,14 +11,10 @@ enum ThemeAssets {
         return (stylesheet, script, [stylesheet: Array(stylesheetText.utf8), script: Array(scriptText.utf8)])
     }
 
-    /// FNV-1a, 64 bits, as 16 hex digits: a stable content hash for asset names.
+    /// The first 16 hex digits of the SHA-256: a stable content key for
+    /// asset names that no file can be made to share with another (the
+    /// review page loads the built-in script beside a project's own, by name).
     static func contentHash(_ text: String) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        String(Digest.sha256(text.utf8).prefix(16))
     }
 }

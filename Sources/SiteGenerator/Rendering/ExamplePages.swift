@@ -44,10 +44,7 @@ extension SiteRendering {
     /// of the same example of `examples/` (its page and every block that
     /// shows it) find its data and first rows made once.
     static func playerView(_ example: LoadedExample, spec: DemoSpec?, shared: PlayerParts? = nil) -> PlayerView {
-        var sequence = example.sequence
-        if let animation = spec?.animation { sequence.animations = RowAnimations(insert: animation, delete: animation, reload: animation) }
-        if let cell = spec?.cell { sequence.cell = cell }
-        if let spec { sequence.presentation.apply(spec.framing) }
+        let sequence = shown(example.sequence, as: spec)
         let parts = shared?.parts(example, drawnAs: sequence) ?? PlayerParts.make(sequence, example)
         return PlayerView(name: example.name, title: sequence.title, step: min(spec?.step ?? 0, sequence.steps.count - 1),
                           autoplay: spec?.autoplay ?? false, compare: spec?.compare,

@@ -58,6 +58,17 @@ extension Baseline {
                                  + "write the report again with `rowmotion build --report FILE`")
             }
         }
+        // A block's name is a page's path and a number; its page's output
+        // becomes a link of the review page.
+        for block in report.blocks {
+            let hash = block.name.lastIndex(of: "#")
+            guard let hash, Int(block.name[block.name.index(after: hash)...]) != nil, SiteFolder.isSafe(String(block.name[..<hash])),
+                  SiteFolder.isSafe(block.output), !block.output.contains("\\"), !block.name.contains("\\"),
+                  !block.name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw Self.error(path, "this report names a demo block '\(TerminalText.escaped(String(block.name.prefix(80))))', "
+                                 + "which is not a page's path inside site/ and a number")
+            }
+        }
         return report
     }
 

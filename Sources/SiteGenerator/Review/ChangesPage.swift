@@ -1,63 +1,73 @@
-import ProjectFiles
-import Mustache
 import Diagnostics
 import Reports
+import SnapshotFormat
 
-/// Rendering `changes.html`: every example added, removed or animating
-/// differently since the baseline, each with its changed steps (the calls
-/// removed and added, counts before and after, in words), the baseline's
-/// and the current player side by side and linked, and both filmstrips;
-/// then the pages whose text changed.
+/// Rendering `changes.html`: every player added, removed or animating
+/// differently since the baseline (examples, then demo blocks), each with
+/// what it is given differently and its changed steps (the calls removed
+/// and added, counts before and after, in words), the baseline's and the
+/// current player side by side and linked, and an example's two
+/// filmstrips; then the theme files every player moves by, and the pages
+/// whose text changed.
+///
+/// Drawn by the built-in theme alone (its templates and its player script;
+/// the project's stylesheet may restyle it): what the review says, counts
+/// and plays is never a pull request's template or script.
 enum ChangesPage {
     /// The page, and the baseline filmstrips it shows (path → bytes).
-    static func changesPage(_ changes: Changes, baseline: BuildReport, current: SiteInputs, currentReport: BuildReport, theme: Theme,
-                            chrome: Chrome, shared: PlayerParts) throws(Diagnostic) -> (html: String, files: [String: [UInt8]]) {
+    static func changesPage(_ changes: Changes, baseline: BuildReport, currentReport: BuildReport, theme: Theme,
+                            chrome: Chrome) throws(Diagnostic) -> (html: String, files: [String: [UInt8]]) {
         let before = Dictionary(baseline.examples.map { ($0.example, $0) }) { first, _ in first }
         let after = Dictionary(currentReport.examples.map { ($0.example, $0) }) { first, _ in first }
+        let blocksBefore = Dictionary(baseline.blocks.map { ($0.name, $0) }) { first, _ in first }
+        let blocksAfter = Dictionary(currentReport.blocks.map { ($0.name, $0) }) { first, _ in first }
         var files: [String: [UInt8]] = [:]
         var views: [ChangeView] = []
         for change in changes.examples {
             // Both players open at the first step that animates differently,
             // and both filmstrips mark it: a reviewer starts where it changed.
             let first = change.steps.first?.step
+            let isBlock = change.page != nil
+            let old = isBlock ? blocksBefore[change.example].flatMap { Changes.Shown($0, in: baseline) } : before[change.example].map(Changes.Shown.init)
+            let new = isBlock ? blocksAfter[change.example].flatMap { Changes.Shown($0, in: currentReport) } : after[change.example].map(Changes.Shown.init)
+            let shownName = isBlock ? change.shows ?? "inline" : change.example
             var players = ""
             var beforeFilmstrip: String?, afterFilmstrip: String?
             var beforeMark: FilmstripMarkView?, afterMark: FilmstripMarkView?
-            if let old = before[change.example], change.kind != .added {
-                var view = baselinePlayer(old, base: changes.base)
-                view.step = min(first ?? 0, max(0, old.stepCount - 1))
-                players += try theme.render("player", view)
-                let path = OutputPaths.baselineFilmstripPath(change.example)
-                files[path] = Array(old.animation.filmstrip.utf8)
-                beforeFilmstrip = path
-                beforeMark = FilmstripMarkView(svg: old.animation.filmstrip, step: first, snapshots: old.stepCount)
+            if let old, change.kind != .added {
+                players += try theme.render("player", player(old, name: shownName, title: change.title, label: "Before (\(changes.base))",
+                                                             step: min(first ?? 0, max(0, old.stepCount - 1))))
+                if !isBlock {
+                    let path = OutputPaths.baselineFilmstripPath(change.example)
+                    files[path] = Array(old.animation.filmstrip.utf8)
+                    beforeFilmstrip = path
+                    beforeMark = FilmstripMarkView(svg: old.animation.filmstrip, step: first, snapshots: old.stepCount)
+                }
             }
             var exampleHref: String?
-            if let example = current.examplesByName[change.example], change.kind != .removed {
-                var view = SiteRendering.playerView(example, spec: nil, shared: shared)
-                view.strategyLabel = "Now"
-                view.moveSummary = summary(of: example.changesets.map(\.rowCounts.moved), snapshots: example.sequence.steps.count)
-                view.step = min(first ?? 0, max(0, example.sequence.steps.count - 1))
-                players += try theme.render("player", view)
-                afterFilmstrip = OutputPaths.filmstripPath(example.name)
-                afterMark = after[change.example].flatMap {
-                    FilmstripMarkView(svg: $0.animation.filmstrip, step: first, snapshots: example.sequence.steps.count)
+            if let new, change.kind != .removed {
+                players += try theme.render("player", player(new, name: shownName, title: change.title, label: "Now",
+                                                             step: min(first ?? 0, max(0, new.stepCount - 1))))
+                if !isBlock {
+                    afterFilmstrip = OutputPaths.filmstripPath(change.example)
+                    afterMark = FilmstripMarkView(svg: new.animation.filmstrip, step: first, snapshots: new.stepCount)
+                    exampleHref = RelativeURL.safe(OutputPaths.examplePath(change.example))
                 }
-                exampleHref = RelativeURL.safe(OutputPaths.examplePath(example.name))
             }
+            if isBlock, change.kind != .removed { exampleHref = blocksAfter[change.example].map { RelativeURL.safe($0.output) } }
             let stepsAfter = change.stepsAfter
             views.append(ChangeView(
                 name: change.example, title: change.title, kind: change.kind.rawValue,
-                stepsSummary: stepsSummary(change),
+                stepsSummary: stepsSummary(change), differences: change.differences, page: change.page, shows: change.shows,
                 steps: change.steps.map { step in
                     StepChangeView(step: step.step, label: step.label, summary: step.summary, counts: counts(step),
                                    listingHTML: listingHTML(step.listing),
-                                   href: step.step < stepsAfter ? exampleHref.map { $0 + "#step-\(step.step)" } : nil)
+                                   href: !isBlock && step.step < stepsAfter ? exampleHref.map { $0 + "#step-\(step.step)" } : nil)
                 },
                 playersHTML: players, beforeFilmstrip: beforeFilmstrip, afterFilmstrip: afterFilmstrip,
                 beforeMark: beforeMark, afterMark: afterMark,
-                exampleHref: exampleHref.map { href in first.map { $0 < stepsAfter ? href + "#step-\($0)" : href } ?? href },
-                firstStep: first))
+                exampleHref: isBlock ? exampleHref : exampleHref.map { href in first.map { $0 < stepsAfter ? href + "#step-\($0)" : href } ?? href },
+                firstStep: isBlock ? nil : first))
         }
         let pages = changes.pages.map { page in
             PageChangeView(title: page.title, href: page.kind == .removed ? nil : RelativeURL.safe(page.output), kind: page.kind.rawValue,
@@ -65,18 +75,22 @@ enum ChangesPage {
         }
         let context = ChangesContext(chrome: chrome, title: "Changes since \(changes.base)",
                                      description: "What animates differently since \(changes.base)", base: changes.base,
-                                     summary: ChangesPage.headline(changes) + ".", examples: views, pages: pages)
+                                     summary: ChangesPage.headline(changes) + ".", examples: views, theme: changes.theme, pages: pages)
         return (try theme.render("changes", context), files)
     }
 
-    /// The baseline's player, from what its report recorded.
-    static func baselinePlayer(_ example: BuildReport.Example, base: String) -> PlayerView {
-        let animation = example.animation
-        return PlayerView(name: example.example, title: example.title, step: 0, autoplay: false, compare: nil,
-                          initialHTML: SiteRendering.staticList(animation.initial), data: SafeJSON.encode(animation.player),
-                          strategy: nil, strategyLabel: "Before (\(base))",
-                          moves: nil, moveSummary: summary(of: example.steps.map(\.moved), snapshots: example.stepCount),
-                          cellStyle: animation.player.cell)
+    /// A player of how one side animates, from what its report recorded:
+    /// the same data, first rows, cell and table style and size as the
+    /// player it was.
+    static func player(_ shown: Changes.Shown, name: String, title: String, label: String, step: Int) -> PlayerView {
+        let player = shown.animation.player
+        let moves = shown.counts.map(\.moved)
+        let framing = [player.presentation?.height.map { "--rowmotion-height: \(Presentation.text($0))px" },
+                       player.presentation?.width.map { "--rowmotion-width: \(Presentation.text($0))px" }].compactMap { $0 }
+        return PlayerView(name: name, title: title, step: step, autoplay: false, compare: nil,
+                          initialHTML: SiteRendering.staticList(shown.animation.initial), data: SafeJSON.encode(player),
+                          strategy: nil, strategyLabel: label, moves: nil, moveSummary: summary(of: moves, snapshots: shown.stepCount),
+                          cellStyle: player.cell, tableStyle: player.presentation?.style, framing: framing.isEmpty ? nil : framing.joined(separator: "; "))
     }
 
     static func summary(of moves: [Int], snapshots: Int) -> String {
@@ -89,8 +103,9 @@ enum ChangesPage {
         let count = changes.examples.count
         let examples = count == 0 ? "no example animates differently"
             : "\(count) example\(count == 1 ? "" : "s") \(count == 1 ? "animates" : "animate") differently"
+        let theme = changes.theme.isEmpty ? "" : "; the player's theme changed (\(changes.theme.joined(separator: ", ")))"
         let pages = changes.pages.count
-        return examples + (pages == 0 ? "; no page's text changed" : "; \(pages) page\(pages == 1 ? "'s" : "s'") text changed")
+        return examples + theme + (pages == 0 ? "; no page's text changed" : "; \(pages) page\(pages == 1 ? "'s" : "s'") text changed")
     }
 
     static func stepsSummary(_ change: Changes.ExampleChange) -> String {

@@ -6,12 +6,19 @@ public enum ChangesSummary {
     public static func markdown(_ changes: Changes, baseline: BuildReport, current: BuildReport) -> String {
         let before = Dictionary(baseline.examples.map { ($0.example, $0) }) { first, _ in first }
         let after = Dictionary(current.examples.map { ($0.example, $0) }) { first, _ in first }
+        let blocksBefore = Dictionary(baseline.blocks.map { ($0.name, $0) }) { first, _ in first }
+        let blocksAfter = Dictionary(current.blocks.map { ($0.name, $0) }) { first, _ in first }
+        func shown(_ change: Changes.ExampleChange, old: Bool) -> Changes.Shown? {
+            guard change.page != nil else { return (old ? before : after)[change.example].map(Changes.Shown.init) }
+            return (old ? blocksBefore : blocksAfter)[change.example].flatMap { Changes.Shown($0, in: old ? baseline : current) }
+        }
         var lines = ["### Rowmotion: " + ChangesPage.headline(changes).capitalizedFirstLetter + " (since `\(code(changes.base))`)", ""]
         if !changes.examples.isEmpty {
-            lines.append("| LoadedExample | Change | Snapshots | Batches | Inserted | Deleted | Moved | Reloaded |")
+            lines.append("| Example | Change | Snapshots | Batches | Inserted | Deleted | Moved | Reloaded |")
             lines.append("|---|---|---:|---:|---:|---:|---:|---:|")
             for change in changes.examples {
-                let old = before[change.example].map(totals), new = after[change.example].map(totals)
+                let old = change.kind == .added ? nil : shown(change, old: true).map(totals)
+                let new = change.kind == .removed ? nil : shown(change, old: false).map(totals)
                 func cell(_ index: Int) -> String {
                     switch (old?[index], new?[index]) {
                     case let (from?, to?): return from == to ? "\(to)" : "\(from) → \(to)"
@@ -20,19 +27,25 @@ public enum ChangesSummary {
                     case (nil, nil): return "–"
                     }
                 }
-                lines.append("| `\(code(change.example))` \(cellText(change.title)) | \(change.kind.rawValue) | "
+                lines.append("| `\(code(change.example))` \(cellText(change.title))\(shows(change)) | \(change.kind.rawValue) | "
                              + (0..<6).map(cell).joined(separator: " | ") + " |")
             }
             lines.append("")
-            for change in changes.examples where !change.steps.isEmpty {
+            for change in changes.examples where !change.steps.isEmpty || !change.differences.isEmpty {
                 lines.append("**`\(code(change.example))`**")
                 lines.append("")
+                for difference in change.differences { lines.append("- \(cellText(difference))") }
                 for step in change.steps {
                     let label = step.label.isEmpty ? "" : " (“\(cellText(step.label))”)"
                     lines.append("- step \(step.step)\(label): \(cellText(step.summary))")
                 }
                 lines.append("")
             }
+        }
+        if !changes.theme.isEmpty {
+            lines.append("The player's theme changed: " + changes.theme.map { "`\(code($0))`" }.joined(separator: ", ")
+                         + " (every player is drawn and moved by them; any example may move differently)")
+            lines.append("")
         }
         if !changes.pages.isEmpty {
             // Named by their Markdown file, as the pull request's files list them.
@@ -42,10 +55,16 @@ public enum ChangesSummary {
         return lines.joined(separator: "\n")
     }
 
+    /// A demo block's example, or that it is written in the page.
+    static func shows(_ change: Changes.ExampleChange) -> String {
+        guard change.page != nil else { return "" }
+        return change.shows.map { " (shows `\(code($0))`)" } ?? " (written in the page)"
+    }
+
     /// Snapshots, then batches, inserted, deleted, moved and reloaded rows over all steps.
-    static func totals(_ example: BuildReport.Example) -> [Int] {
-        [example.stepCount, example.steps.map(\.batches).reduce(0, +), example.steps.map(\.inserted).reduce(0, +),
-         example.steps.map(\.deleted).reduce(0, +), example.steps.map(\.moved).reduce(0, +), example.steps.map(\.reloaded).reduce(0, +)]
+    static func totals(_ shown: Changes.Shown) -> [Int] {
+        [shown.stepCount, shown.counts.map(\.batches).reduce(0, +), shown.counts.map(\.inserted).reduce(0, +),
+         shown.counts.map(\.deleted).reduce(0, +), shown.counts.map(\.moved).reduce(0, +), shown.counts.map(\.reloaded).reduce(0, +)]
     }
 
     /// Text that cannot end a table cell or a line, or start markup. Read

@@ -252,9 +252,11 @@ struct ChangesContext: ChromeCarrying, TemplateContext {
     var base: String
     var summary: String
     var examples: [ChangeView]
+    /// The player's theme files that are not the baseline's.
+    var theme: [String]
     var pages: [PageChangeView]
 
-    static var computedNames: [String: any Decodable.Type] { ["hasPages": Bool.self] }
+    static var computedNames: [String: any Decodable.Type] { ["hasPages": Bool.self, "hasTheme": Bool.self] }
     static var flattenedNames: Set<String> { ["chrome"] }
 
     func child(named key: String) -> Any? {
@@ -264,6 +266,8 @@ struct ChangesContext: ChromeCarrying, TemplateContext {
         case "base": return base
         case "summary": return summary
         case "examples": return examples
+        case "hasTheme": return !theme.isEmpty
+        case "theme": return theme
         case "hasPages": return !pages.isEmpty
         case "pages": return pages
         default: return chrome.child(named: key)
@@ -276,7 +280,14 @@ struct ChangeView: TemplateContext {
     var title: String
     var kind: String
     var stepsSummary: String
+    /// What else it is given differently, in words.
+    var differences: [String]
+    /// A demo block's page (its Markdown file) and the example it shows.
+    var page: String?
+    var shows: String?
     var steps: [StepChangeView]
+
+    static var computedNames: [String: any Decodable.Type] { ["hasDifferences": Bool.self] }
     var playersHTML: String
     var beforeFilmstrip: String?
     var afterFilmstrip: String?
@@ -293,6 +304,10 @@ struct ChangeView: TemplateContext {
         case "title": return title
         case "kind": return kind
         case "stepsSummary": return stepsSummary
+        case "differences": return differences
+        case "hasDifferences": return !differences.isEmpty
+        case "page": return page
+        case "shows": return shows
         case "steps": return steps
         case "playersHTML": return playersHTML
         case "beforeFilmstrip": return beforeFilmstrip

@@ -69,7 +69,9 @@ public struct Theme: Sendable {
         var parseWork = 0
         for fileName in templateNames.map({ $0 + ".mustache" }) + assetNames {
             var found: (String, ThemeSource)?
-            if let folder, folder.contains(fileName) {
+            // The review page is the built-in theme's alone: a pull
+            // request's template could make it say anything.
+            if let folder, folder.contains(fileName), !Self.builtInOnly.contains(fileName) {
                 let path = folder.path(of: fileName)
                 // An override that is there but cannot be read is an
                 // error, never a silent fall back to the built-in file.
@@ -155,6 +157,21 @@ public struct Theme: Sendable {
         return spaced.contains("{{{initialHTML}}}") || spaced.contains("{{&initialHTML}}")
     }
 
+    /// Theme files a project cannot override: `changes.html` is drawn by
+    /// the built-in template (a project's `rowmotion.css` may restyle it).
+    public static let builtInOnly: Set<String> = ["changes.mustache"]
+
+    /// The theme files a player is drawn and moved by.
+    public static let playerFiles = ["player.mustache", "rowmotion.css", "rowmotion.js"]
+
+    /// Each of `playerFiles` by its SHA-256 (the project's file or the
+    /// built-in one): a change to one changes how every example moves.
+    var playerFileKeys: [String: String] {
+        var keys: [String: String] = [:]
+        for name in Self.playerFiles { keys[name] = Digest.sha256((texts[name] ?? assets[name] ?? "").utf8) }
+        return keys
+    }
+
     /// Where a theme file's line is, for diagnostics.
     func location(of fileName: String, line: Int = 1, column: Int = 1) -> SourceLocation {
         let file: String
@@ -208,7 +225,10 @@ enum TemplateCheck {
     static func check(theme: Theme) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var reported = Set<String>()
-        for root in roots {
+        // The built-in-only templates are rendered with the built-in theme
+        // alone, never with a project's partials.
+        let isProject = theme.sources.contains { $0.value != .builtIn }
+        for root in roots where !(isProject && Theme.builtInOnly.contains(root.template + ".mustache")) {
             var walk = Walk(theme: theme, problems: [])
             walk.check(template: root.template, stack: [Scope(shape: schema.shape(of: root.context), deeper: false, below: nil)])
             // A partial checked under two roots reports a name once.

@@ -160,9 +160,11 @@ struct Build: ParsableCommand {
                   + (site.cachedCount > 0 ? ", \(site.cachedCount) page\(site.cachedCount == 1 ? "" : "s") reused from the last build)" : ")"))
             if let changes = site.changes { print("compared with \(changes.base): \(SiteBuilder.headline(changes)) (\(out)/\(SiteBuilder.changesPath))") }
         }
-        if failOnChanges, let changes = site.changes, !changes.examples.isEmpty {
+        if failOnChanges, let changes = site.changes, changes.examplesChanged {
             let count = changes.examples.count
-            FileHandle.standardError.write(Data("rowmotion: \(count) example\(count == 1 ? " animates" : "s animate") differently since \(changes.base)\n".utf8))
+            let theme = changes.theme.isEmpty ? "" : (count == 0 ? "" : "; ") + "the player's theme changed (\(changes.theme.joined(separator: ", ")))"
+            FileHandle.standardError.write(Data(("rowmotion: " + (count == 0 ? "" : "\(count) example\(count == 1 ? " animates" : "s animate") differently")
+                                                 + theme + " since \(changes.base)\n").utf8))
             throw ExitCode(1)
         }
     }

@@ -1,0 +1,53 @@
+import SnapshotFormat
+
+/// What a player is given differently besides its steps, in the words a
+/// reviewer reads in a pull request: "animation fade → none", "duration 0.3
+/// → 9.5 s", "style plain → insetGrouped"; for a demo block, which example
+/// it shows and how it starts.
+enum ChangeWords {
+    /// UIKit's duration for a batch, which a sequence without `duration:`
+    /// plays at (`templates/script/player.js` reads the same).
+    static let defaultDuration = 0.3
+
+    static func presentation(from old: PlayerData, to new: PlayerData) -> [String] {
+        var words: [String] = []
+        let (a, b) = (old.animations, new.animations)
+        if a != b {
+            if a.insert == a.delete, a.delete == a.reload, b.insert == b.delete, b.delete == b.reload {
+                words.append("animation \(a.insert) → \(b.insert)")
+            } else {
+                for (kind, from, to) in [("insert", a.insert, b.insert), ("delete", a.delete, b.delete), ("reload", a.reload, b.reload)] where from != to {
+                    words.append("\(kind) animation \(from) → \(to)")
+                }
+            }
+        }
+        if old.cell != new.cell { words.append("cell \(old.cell ?? "fields in a line") → \(new.cell ?? "fields in a line")") }
+        let (p, q) = (old.presentation, new.presentation)
+        if p?.style != q?.style { words.append("style \(p?.style ?? "plain") → \(q?.style ?? "plain")") }
+        func seconds(_ value: Double?) -> String { Presentation.text(value ?? defaultDuration) }
+        if p?.duration != q?.duration { words.append("duration \(seconds(p?.duration)) → \(seconds(q?.duration)) s") }
+        func spring(_ value: PlayerData.Framing.Spring?) -> String {
+            value.map { "damping \(Presentation.text($0.damping)), velocity \(Presentation.text($0.velocity))" } ?? "none"
+        }
+        if p?.spring != q?.spring { words.append("spring \(spring(p?.spring)) → \(spring(q?.spring))") }
+        func points(_ value: Double?) -> String { value.map { "\(Presentation.text($0)) pt" } ?? "the default" }
+        if p?.height != q?.height { words.append("height \(points(p?.height)) → \(points(q?.height))") }
+        if p?.width != q?.width { words.append("width \(points(p?.width)) → \(points(q?.width))") }
+        return words
+    }
+
+    /// Which example a block shows, when that changed.
+    static func source(from old: BuildReport.Block, to new: BuildReport.Block) -> [String] {
+        func source(_ block: BuildReport.Block) -> String { block.shows.map { "‘\($0)’" } ?? "a sequence written in the block" }
+        return old.shows == new.shows ? [] : ["shows \(source(new)) instead of \(source(old))"]
+    }
+
+    /// A block's own options: its first step, autoplay, its comparison pane.
+    static func options(from old: BuildReport.Block, to new: BuildReport.Block) -> [String] {
+        var words: [String] = []
+        if old.step != new.step { words.append("starts at step \(new.step) (was \(old.step))") }
+        if old.autoplay != new.autoplay { words.append(new.autoplay ? "now plays on load" : "no longer plays on load") }
+        if old.compare != new.compare { words.append("comparison pane \(old.compare ?? "none") → \(new.compare ?? "none")") }
+        return words
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// The review gate compares every player as its page shows it (issue 42,
+/// item 2): an example file, a sequence written in a demo block (named
+/// `page.md#N`), a block's own options, the timing, the table and cell
+/// style, the player's theme. Before, only example files' batches were
+/// compared, and each change below passed `--fail-on-changes` as "No
+/// example animates differently"; a pull request's `changes.mustache`
+/// made the page say so too.
+@Suite("The review gate sees every change that animates")
+struct ReviewGateTests {
+    typealias Repository = BaselineTests.Repository
+
+    /// Builds against HEAD with the gate on; the exit status, the summary,
+    /// the review page and what the build printed.
+    static func review(_ repository: Repository) throws -> (status: Int32, summary: String, page: String, stderr: String) {
+        let result = try repository.build("--baseline", "HEAD", "--summary", "s.md", "--fail-on-changes")
+        return (result.status, repository.read("s.md"), repository.read("_site/changes.html"), result.stderr)
+    }
+
+    /// The names of the review page's changed players.
+    static func changed(_ page: String) -> [String] {
+        page.components(separatedBy: "data-rowmotion-change=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+
+    @Test func aSequenceWrittenInAPage_whoseMoveBecomesADelete_failsTheGate_namedPageAndBlock() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        // engine.md's fifth block: H no longer moves to the top, it is deleted.
+        try repository.edit("site/engine.md") { $0.replacingOccurrences(of: "    items: [H, A, B, C, D, E, F, G]\n", with: "    items: [A, B, C, D, E, F, G]\n") }
+        let review = try Self.review(repository)
+        #expect(review.status == 1)
+        #expect(review.stderr.contains("rowmotion: 1 example animates differently since HEAD"), "\(review.stderr)")
+        #expect(Self.changed(review.page) == ["engine.md#5"])
+        #expect(review.summary.contains("| `engine.md#5` Minimal moves — the longest increasing subsequence stays (written in the page) | changed |"),
+                "\(review.summary)")
+        #expect(review.summary.contains("“Step 1”") || review.summary.contains("H to the top"), "\(review.summary)")
+        #expect(review.summary.contains("H is now deleted"), "\(review.summary)")
+        // Both players are there, each an ordinary player of the contract.
+        let section = review.page.components(separatedBy: "data-rowmotion-change=\"engine.md#5\"")[1]
+        #expect(section.components(separatedBy: "data-rowmotion-player=\"inline\"").count - 1 == 2)
+    }
+
+    @Test func aBlocksOwnAnimation_failsTheGate_inWords() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try repository.edit("site/engine.md") { $0.replacingOccurrences(of: "example: move-and-reload.yml\n", with: "example: move-and-reload.yml\nanimation: none\n") }
+        let review = try Self.review(repository)
+        #expect(review.status == 1)
+        #expect(Self.changed(review.page) == ["engine.md#7"])
+        #expect(review.summary.contains("| `engine.md#7`") && review.summary.contains("(shows `move-and-reload.yml`)"), "\(review.summary)")
+        #expect(review.summary.contains("- animation automatic → none") || review.summary.contains("- animation fade → none"), "\(review.summary)")
+    }
+
+    @Test func timingStyleAndCell_ofAnExample_failTheGate_inWords() throws {
+        for (edit, words) in [("duration: 9.5\n", ["duration 0.3 → 9.5 s"]),
+                              ("spring: {damping: 0.05, velocity: 50}\n", ["spring none → damping 0.05, velocity 50"]),
+                              ("style: insetGrouped\n", ["style plain → insetGrouped"]),
+                              ("height: 300\n", ["height the default → 300 pt"])] {
+            let repository = try Repository()
+            defer { repository.remove() }
+            try repository.edit("examples/content-identity.yml") { $0 + edit }
+            let review = try Self.review(repository)
+            #expect(review.status == 1, "\(edit)")
+            #expect(Self.changed(review.page) == ["content-identity.yml"], "\(edit)")
+            for word in words { #expect(review.summary.contains("- \(word)"), "\(edit): \(review.summary)") }
+            for word in words { #expect(review.page.contains(word), "\(edit)") }
+        }
+    }
+
+    @Test func aBlocksCellLayout_failsTheGate() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try repository.edit("site/engine.md") { $0.replacingOccurrences(of: "example: content-identity.yml\n", with: "example: content-identity.yml\ncell: {style: subtitle}\n") }
+        let review = try Self.review(repository)
+        #expect(review.status == 1, "\(review.stderr)")
+        #expect(Self.changed(review.page) == ["engine.md#2"])
+        #expect(review.summary.contains("cell fields in a line → subtitle") || review.summary.contains("cell "), "\(review.summary)")
+    }
+
+    @Test func aPullRequestsReviewTemplate_isNotUsed_andCannotHideAChange() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try FileManager.default.createDirectory(at: repository.root.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try Data("<p>No example animates differently.</p>\n".utf8).write(to: repository.root.appendingPathComponent("templates/changes.mustache"))
+        try repository.edit("examples/content-identity.yml") { $0 + "duration: 2\n" }
+        let review = try Self.review(repository)
+        #expect(review.status == 1)
+        #expect(review.page.contains("1 example animates differently"))
+        #expect(!review.page.contains("No example animates differently"))
+        #expect(review.stderr.contains("templates/changes.mustache:1:1: warning: this file is not used: the review page (changes.html) is drawn by the built-in template alone"))
+    }
+
+    @Test func thePlayersScript_isTheBuiltInOneOnTheReviewPage_andAChangeToItFailsTheGate() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try FileManager.default.createDirectory(at: repository.root.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try Data("document.body.textContent = 'No example animates differently';\n".utf8)
+            .write(to: repository.root.appendingPathComponent("templates/rowmotion.js"))
+        let review = try Self.review(repository)
+        #expect(review.status == 1)
+        #expect(review.stderr.contains("rowmotion: the player's theme changed (rowmotion.js) since HEAD"), "\(review.stderr)")
+        #expect(review.summary.contains("The player's theme changed: `rowmotion.js`"))
+        // The review page loads the built-in script, never the pull request's.
+        let script = review.page.components(separatedBy: "<script src=\"").last.map { String($0.prefix { $0 != "\"" }) } ?? ""
+        let loaded = repository.read("_site/" + script)
+        #expect(!script.isEmpty && !loaded.contains("No example animates differently") && loaded.contains("Rowmotion"), "\(script)")
+    }
+
+    @Test func aRenamedExample_isItsOwnChange_notEveryBlockThatShowsIt() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try FileManager.default.moveItem(at: repository.root.appendingPathComponent("examples/move-and-reload.yml"),
+                                         to: repository.root.appendingPathComponent("examples/move-then-reload.yml"))
+        for page in ["site/engine.md", "site/uikit-rules.md"] {
+            try repository.edit(page) { $0.replacingOccurrences(of: "example: move-and-reload.yml", with: "example: move-then-reload.yml") }
+        }
+        let review = try Self.review(repository)
+        #expect(Self.changed(review.page).sorted() == ["move-and-reload.yml", "move-then-reload.yml"], "\(Self.changed(review.page))")
+    }
+
+    @Test func aBlocksStartingStep_isAChange_andAnUnchangedPageIsNot() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        #expect(try Self.review(repository).status == 0)
+        try repository.edit("site/engine.md") { $0.replacingOccurrences(of: "example: section-header.yml\n", with: "example: section-header.yml\nstep: 1\n") }
+        let review = try Self.review(repository)
+        #expect(review.status == 1)
+        #expect(review.summary.contains("- starts at step 1 (was 0)"), "\(review.summary)")
+    }
+}
