@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import Foundation
 
@@ -110,6 +111,34 @@ public struct InputTree: Sendable {
                                              problems: problems[name] ?? [], storage: .memory(bytes))
         }
         return tree
+    }
+
+    /// What the build reads, as one key: the SHA-256 of a line per input
+    /// file of `folders`, in the byte order of their paths, each line the
+    /// path as builds name it (`site/a.md`), a NUL, the hex SHA-256 of the
+    /// file's bytes, and a line feed. `serve`'s live events carry it, so a
+    /// client that knows the files knows which event saw its last edit.
+    public func digest(of folders: [String]) -> String {
+        var files: [(path: String, folder: InputFolder, relative: String)] = []
+        var seen = Set<String>()
+        for name in folders {
+            let folder = self[name]
+            for relative in folder.files where seen.insert(folder.path(of: relative)).inserted {
+                files.append((folder.path(of: relative), folder, relative))
+            }
+        }
+        files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let keys = Parallel.map(files) { file in
+            (try? file.folder.read(file.relative, limit: nil)).map { Digest.sha256($0) } ?? "unreadable"
+        }
+        var lines: [UInt8] = []
+        for (file, key) in zip(files, keys) {
+            lines += Array(file.path.utf8)
+            lines.append(0)
+            lines += Array(key.utf8)
+            lines.append(UInt8(ascii: "\n"))
+        }
+        return Digest.sha256(lines)
     }
 
     // MARK: - Listing

@@ -19,6 +19,8 @@ public struct BuiltSite {
     /// Every page's demo blocks as the review names and compares them
     /// (worked out when asked for).
     public var blocks: @Sendable () -> [BuildReport.Block] = { [] }
+    /// With a cache: every input file's key, as `InputTree.digest` makes it.
+    public var inputsKey: String?
     /// The SHA-256 of each theme file players are drawn and moved by.
     public var playerTheme: [String: String] = [:]
     /// With `--baseline`: what changed since it.
@@ -52,13 +54,16 @@ public enum SiteBuilder {
         let tree = options.inputs ?? InputTree.onDisk(options.inputFolders, in: options.project ?? .ofWorkingFolder())
         site.diagnostics = InputFolders.problems(options, tree: tree)
         if site.hasErrors { return site }
-        let inputKey = options.cache.map { _ in
-            BuildCache.inputKey(options.inputFolders.map { tree[$0] },
-                                extra: [BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue])
+        // What the build reads, as one key (serve's live events carry it),
+        // and with the options, the cache's key for "nothing changed".
+        site.inputsKey = options.cache.map { _ in tree.digest(of: options.inputFolders) }
+        let inputKey = site.inputsKey.map {
+            ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0])
         }
         let previous = BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder())
-        if options.allowShortcut, let inputKey, let unchanged = unchangedSite(options, previous: previous, inputKey: inputKey) {
+        if options.allowShortcut, let inputKey, var unchanged = unchangedSite(options, previous: previous, inputKey: inputKey) {
             clock.lap("check inputs")
+            unchanged.inputsKey = site.inputsKey
             return unchanged
         }
 

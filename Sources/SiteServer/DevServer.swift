@@ -51,6 +51,9 @@ public final class DevServer: @unchecked Sendable {
     private var server: EventLoopServer?
 
     public init(_ configuration: Configuration) {
+        var configuration = configuration
+        // The project is asked of git once, not on every save.
+        if configuration.build.project == nil { configuration.build.project = .ofWorkingFolder() }
         self.configuration = configuration
     }
 
@@ -86,7 +89,7 @@ public final class DevServer: @unchecked Sendable {
                 if !outcome.changed.isEmpty { builds += 1 }
             }
             return LiveStatus(build: builds, changed: outcome.changed, errors: failed && errors.isEmpty
-                              ? ["\(configuration.build.out): error: the build failed"] : errors)
+                              ? ["\(configuration.build.out): error: the build failed"] : errors, inputs: site.inputsKey)
         }
         hub.publish(status)
         onBuild(outcome)

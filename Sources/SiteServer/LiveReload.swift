@@ -7,7 +7,7 @@ import SiteGenerator
 /// good one).
 ///
 /// Every message is one JSON object:
-/// `{"type":"hello"|"build","build":N,"changed":[paths]|null,"errors":[texts]}`.
+/// `{"type":"hello"|"build","build":N,"changed":[paths]|null,"errors":[texts],"inputs":KEY|null}`.
 /// `hello` is sent once, when a page connects; `build` after every rebuild.
 public struct LiveStatus: Sendable, Equatable {
     /// Counts the builds that wrote the site; pages carry the number they
@@ -18,16 +18,21 @@ public struct LiveStatus: Sendable, Equatable {
     public var changed: [String]?
     /// The last build's errors, swiftc's form; empty when it succeeded.
     public var errors: [String]
+    /// What the last build read: every input file's key as one
+    /// (`InputTree.digest`), so a client that wrote files knows the event
+    /// of the build that saw them; nil before any build.
+    public var inputs: String?
 
-    public init(build: Int, changed: [String]? = nil, errors: [String] = []) {
+    public init(build: Int, changed: [String]? = nil, errors: [String] = [], inputs: String? = nil) {
         self.build = build
         self.changed = changed
         self.errors = errors
+        self.inputs = inputs
     }
 
     /// The message's JSON text.
     public func json(type: String) -> String {
-        SafeJSON.encode(Message(type: type, build: build, changed: changed, errors: errors))
+        SafeJSON.encode(Message(type: type, build: build, changed: changed, errors: errors, inputs: inputs))
     }
 
     /// One message, as the live script reads it (`changed` is `null` when not known).
@@ -36,8 +41,9 @@ public struct LiveStatus: Sendable, Equatable {
         public var build: Int
         public var changed: [String]?
         public var errors: [String]
+        public var inputs: String?
 
-        enum CodingKeys: String, CodingKey { case type, build, changed, errors }
+        enum CodingKeys: String, CodingKey { case type, build, changed, errors, inputs }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -45,6 +51,7 @@ public struct LiveStatus: Sendable, Equatable {
             try container.encode(build, forKey: .build)
             try container.encode(changed, forKey: .changed)
             try container.encode(errors, forKey: .errors)
+            try container.encode(inputs, forKey: .inputs)
         }
     }
 }

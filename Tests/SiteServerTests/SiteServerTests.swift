@@ -95,12 +95,12 @@ struct SiteServerTests {
     @Test func statusMessages_areJSON_withEscapedErrors() throws {
         let status = LiveStatus(build: 3, changed: ["index.html"], errors: ["site/a.md:2:1: error: \"quoted\"\nnext"])
         let json = status.json(type: "build")
-        #expect(json == #"{"build":3,"changed":["index.html"],"errors":["site/a.md:2:1: error: \"quoted\"\nnext"],"type":"build"}"#)
+        #expect(json == #"{"build":3,"changed":["index.html"],"errors":["site/a.md:2:1: error: \"quoted\"\nnext"],"inputs":null,"type":"build"}"#)
         // Decoded into the contract type, as the live script reads it.
         let message = try JSONDecoder().decode(LiveStatus.Message.self, from: Data(json.utf8))
         #expect(message == LiveStatus.Message(type: "build", build: 3, changed: ["index.html"], errors: ["site/a.md:2:1: error: \"quoted\"\nnext"]))
         // Not known is null, not missing.
-        #expect(LiveStatus(build: 0).json(type: "hello") == #"{"build":0,"changed":null,"errors":[],"type":"hello"}"#)
+        #expect(LiveStatus(build: 0).json(type: "hello") == #"{"build":0,"changed":null,"errors":[],"inputs":null,"type":"hello"}"#)
     }
 
     @Test func hub_greetsEachPage_thenSendsEveryBuild_andClosesOnStop() {

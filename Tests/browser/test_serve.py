@@ -1,6 +1,7 @@
 """`rowmotion serve` end to end: a real server on a free port, a client
 that reads the live-reload events (Server-Sent Events), and Chromium showing the page
 reload, the error overlay and the last good page; then a clean Ctrl-C."""
+import hashlib
 import json
 import os
 import queue
@@ -235,16 +236,31 @@ def site_files(folder):
     return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
 
 
-def settle(live, quiet=1.6):
-    """The events until none comes for `quiet` seconds; the last one."""
-    last = None
-    try:
-        while True:
-            data = live.event(timeout=quiet)
-            assert data is not None, "the live stream ended"
-            last = json.loads(data)
-    except TimeoutError:
-        return last
+def inputs_key(files):
+    """What `serve`'s live events call `inputs`: the SHA-256 of a line per
+    input file in the byte order of their paths, each the path, a NUL, the
+    hex SHA-256 of its bytes and a line feed (`InputTree.digest`)."""
+    lines = b"".join(path.encode() + b"\0" + hashlib.sha256(data).hexdigest().encode() + b"\n"
+                     for path, data in sorted(files.items(), key=lambda item: item[0].encode()))
+    return hashlib.sha256(lines).hexdigest()
+
+
+def event_of_inputs(live, key, where, timeout=120):
+    """The first event of a build that read exactly these inputs: the one
+    that saw the last edit, however long the builds before it took."""
+    deadline = time.monotonic() + timeout
+    seen = []
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            data = live.event(timeout=max(left, 0.01))
+        except TimeoutError:
+            raise AssertionError(f"no build read the inputs {key[:12]}… within {timeout} s; events: {seen}; {where}")
+        assert data is not None, "the live stream ended"
+        event = json.loads(data)
+        if event.get("inputs") == key:
+            return event
+        seen.append(event)
 
 
 def save(path, text):
@@ -302,8 +318,9 @@ def random_edit(rng, project, step):
 
 
 def sources(project):
+    """The inputs as a build lists them: no hidden path at any depth."""
     return {f"{folder}/{name}": text for folder in ("site", "examples")
-            for name, text in site_files(project / folder).items() if not name.startswith(".")}
+            for name, text in site_files(project / folder).items() if not any(part.startswith(".") for part in name.split("/"))}
 
 
 def fresh_build(files, folder):
@@ -331,15 +348,19 @@ def test_serve_fuzz_ofEditsInAnyOrder_leavesTheSiteAFreshBuildMakes(served, tmp_
         # One edit, or a burst of several faster than the watcher polls;
         # the sources after each, since serve may build any of them.
         states = []
+        touched = False
         for _ in range(rng.choice([1, 1, 2, 3])):
             done.append(random_edit(rng, project, step))
+            touched = touched or not done[-1].startswith("nothing")
             states.append(sources(project))
             step += 1
             time.sleep(rng.choice([0, 0.05, 0.3]))
-        time.sleep(0.3)
-        # Edits that changed nothing send nothing: the last status holds.
-        event = status = settle(live) or status
+        # A touched file (its bytes or its time) makes a build: the test
+        # waits for the event of the one that read the files as they are
+        # now, never for a quiet moment, which a slow build outlasts.
+        # Edits that touched nothing send nothing: the last status holds.
         where = f"seed {SERVE_SEED}, after {done}; replay: {replay}"
+        event = status = event_of_inputs(live, inputs_key(states[-1]), where) if touched else status
         assert process.poll() is None, f"serve exited {process.returncode}: {process.stderr.read()}; {where}"
         on_disk = site_files(project / "_site")
         expected = fresh_build(states[-1], scratch / "last")

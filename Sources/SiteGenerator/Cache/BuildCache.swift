@@ -173,24 +173,6 @@ struct BuildCache: Sendable {
         file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
         return file
     }
-
-    /// A hash of every input file (names and bytes, in a stable order) and
-    /// of `extra`: the whole build's inputs.
-    static func inputKey(_ folders: [InputFolder], extra: [String]) -> String {
-        var parts = extra
-        for folder in folders {
-            parts.append("folder \(folder.name) \(folder.files.count)")
-            // Each file's name and bytes hashed on every core, then the
-            // hashes in path order.
-            parts += Parallel.map(folder.files) { file in
-                var hash = ContentHash()
-                hash.add(file)
-                if let bytes = try? folder.read(file, limit: nil) { bytes.withUnsafeBytes { hash.add($0) } }
-                return hash.key
-            }
-        }
-        return ContentHash.key(parts)
-    }
 }
 
 

@@ -1,3 +1,4 @@
+import ProjectFiles
 /// The site's search index, written at build time as a script
 /// (`search-index.js` at the site's root, beside `index.html`: `assets/`
 /// holds only the theme's content-hashed files, and a name that changed

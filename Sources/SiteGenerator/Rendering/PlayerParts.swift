@@ -1,3 +1,4 @@
+import ProjectFiles
 import SnapshotFormat
 
 /// The parts of a player that depend only on its example and how it is

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Diagnostics
 import ListDiff
 import SnapshotFormat

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Foundation
 import Mustache
 

@@ -4,9 +4,9 @@ import Dispatch
 /// as a value: each index's result in its own slot of the array being
 /// built, written by exactly one worker, so there is no lock and nothing
 /// shared to guard, and the order of results never depends on threads.
-enum Parallel {
+public enum Parallel {
     /// `transform(index)` for every index in `0..<count`, in index order.
-    static func map<Result>(_ count: Int, _ transform: @Sendable (Int) -> Result) -> [Result] {
+    public static func map<Result>(_ count: Int, _ transform: @Sendable (Int) -> Result) -> [Result] {
         guard count > 0 else { return [] }
         return [Result](unsafeUninitializedCapacity: count) { buffer, initialized in
             let slots = Slots(base: buffer.baseAddress!)
@@ -18,7 +18,7 @@ enum Parallel {
     }
 
     /// `transform` of each element, in order.
-    static func map<Element: Sendable, Result>(_ elements: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
+    public static func map<Element: Sendable, Result>(_ elements: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
         map(elements.count) { transform(elements[$0]) }
     }
 
