@@ -36,6 +36,20 @@ import Testing
         #expect(!Self.exists(root, "_site"))
     }
 
+    /// Issue 42, item 13: `site/examples/a.md` was dropped for the example
+    /// page of `examples/a.yml`, without a word.
+    @Test func aPageWhereAnExamplesPageGoes_isAnError_notDropped() throws {
+        let root = try Self.project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.write(root, "site/examples/a.md", "# A page of mine\n")
+        let output = try CLI.run(["build"], in: root)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("site/examples/a.md:1:1: error: this page and the example 'examples/a.yml' both become examples/a.html; rename one"),
+                "\(output.stderr)")
+        #expect(output.stderr.contains("examples/a.yml:1:1: note: the example"))
+        #expect(!Self.exists(root, "_site"))
+    }
+
     @Test func outputInsideAnInput_orContainingOne_isRefused() throws {
         let root = try Self.project()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -243,3 +243,21 @@ def test_a_page_named_like_a_script_url_is_a_path_in_search_results(tmp_path):
         assert browser.current_url.startswith("file:"), browser.current_url
     finally:
         browser.quit()
+
+
+@pytest.mark.parametrize("in_git", [True, False], ids=["git", "no-git"])
+@pytest.mark.parametrize("name", ["\\\\evil.example\\x.md", "a\\b.md", "tab\there.md", "bell\x07.yml"])
+def test_a_file_whose_name_a_browser_reads_as_another_address_is_a_located_error(tmp_path, in_git, name):
+    """Issue 42, item 11: a page named `\\\\evil.example\\x.md` was linked
+    from the navigation and search as `\\\\evil.example\\x.html`, which a
+    browser reads as `//evil.example/x.html`: another host."""
+    root = project(tmp_path, in_git)
+    folder = "examples" if name.endswith(".yml") else "site"
+    (root / folder / name).write_text("# Evil\n" if folder == "site" else "steps:\n  - items: [a]\n")
+    result = run(["build"], cwd=root)
+    stderr = result.stderr.decode()
+    assert result.returncode == 1, stderr
+    assert "error: this file's name has a backslash or a control character" in stderr, stderr
+    assert "\x07" not in stderr and "\t" not in stderr.split("error:")[0], "the name is written as terminal-safe text"
+    site = root / "_site"
+    assert not site.exists() or not any(b"evil.example" in path.read_bytes() for path in site.rglob("*") if path.is_file())

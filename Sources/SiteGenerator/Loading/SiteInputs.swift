@@ -92,6 +92,19 @@ struct SiteInputs: Sendable {
             }
         }
         var pages = SiteLoading.gatherPages(loadedPages, options: options, diagnostics: &diagnostics)
+        // A page where an example's page goes (`site/examples/a.md` beside
+        // `examples/a.yml`) is an error, never silently replaced.
+        let exampleOutputs = Dictionary(examples.flatMap { example in
+            [(OutputPaths.examplePath(example.name), example.name), (OutputPaths.filmstripPath(example.name), example.name)]
+        }) { first, _ in first }
+        pages.removeAll { page in
+            guard let example = exampleOutputs[page.output] else { return false }
+            diagnostics.append(.error("output-collision", at: SourceLocation(file: page.source, line: 1, column: 1),
+                                      "this page and the example '\(examplesFolder.path(of: example))' both become \(page.output); rename one",
+                                      notes: [Diagnostic.Note(location: SourceLocation(file: examplesFolder.path(of: example), line: 1, column: 1),
+                                                              message: "the example")]))
+            return true
+        }
         clock.lap("load theme, examples and pages")
 
         pages.removeAll { $0.frontMatter.draft && !options.drafts }
