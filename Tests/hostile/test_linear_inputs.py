@@ -60,6 +60,10 @@ GENERATORS = {
     # on one line (520 KB) took 78 s of CPU, 10,000 took 4.9 s.
     "template-many-tags": (lambda n: {**page("# T\n"), "templates/nav.mustache": "<nav>" + "{{siteTitle}}" * n + "</nav>\n"}, 40_000),
     "template-many-tag-lines": (lambda n: {**page("# T\n"), "templates/page.mustache": "{{siteTitle}}\n" * n + "{{{content}}}\n"}, 40_000),
+    # Issue 42, item 8: each block naming a missing example listed the
+    # folder and compared the name with every file (400 blocks, 4,999 files: 39 s).
+    "missing-examples": (lambda n: {"site/index.md": "# T\n\n" + "".join(f"```rowmotion\nexample: missing-{i}.yml\n```\n\n" for i in range(n // 12)),
+                                    **{f"examples/e{i:05}.yml": "steps:\n  - items: [a]\n" for i in range(n)}}, 4_999),
     "missing-cell-fields": (lambda n: with_example(
         '{"cell": {"hide": [' + ", ".join(f'"missing{i}"' for i in range(100)) + ']}, "steps": [{"items": ['
         + ", ".join('{"id": "r%d", %s}' % (j, ", ".join(f'"f{j}_{i}": {i}' for i in range(999))) for j in range(n)) + "]}]}"), 200),

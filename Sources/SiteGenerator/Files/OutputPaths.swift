@@ -1,4 +1,3 @@
-import ProjectFiles
 import Foundation
 
 /// Where things go in the site, and path arithmetic on the site's own

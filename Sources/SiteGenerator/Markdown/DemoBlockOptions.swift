@@ -1,4 +1,3 @@
-import ProjectFiles
 import Diagnostics
 import SnapshotFormat
 import Foundation

@@ -1,4 +1,3 @@
-import ProjectFiles
 import Reports
 import Diagnostics
 import Foundation

@@ -1,4 +1,3 @@
-import ProjectFiles
 import Diagnostics
 import Foundation
 import Reports
