@@ -185,7 +185,7 @@ struct Reuse: Sendable {
     /// What the previous build wrote at `output`, if it was built from `key`.
     func bytes(_ output: String, key: String) -> [UInt8]? {
         let path = folder.appendingPathComponent(output).path
-        guard previous.entries[output]?.key == key, FolderWalk.isPlainFile(path),
+        guard previous.entries[output]?.key == key, FolderWalk.isPlainFile(path), !FolderWalk.passesThroughLink(output, under: folder.path),
               let data = FileManager.default.contents(atPath: path) else { return nil }
         return [UInt8](data)
     }
