@@ -78,12 +78,13 @@ public struct Changes: Codable, Equatable, Sendable {
         let before = Dictionary(baseline.examples.map { ($0.example, $0) }) { first, _ in first }
         let after = Dictionary(current.examples.map { ($0.example, $0) }) { first, _ in first }
         var examples: [ExampleChange] = []
+        var work = LineDiff.workPerReview
         for name in Set(before.keys).union(after.keys).sorted() {
             switch (before[name], after[name]) {
             case let (old?, new?):
                 guard !old.animation.animatesLike(new.animation) else { continue }
                 examples.append(ExampleChange(example: name, title: new.title, kind: .changed, stepsBefore: old.stepCount,
-                                              stepsAfter: new.stepCount, steps: Self.steps(from: old, to: new)))
+                                              stepsAfter: new.stepCount, steps: Self.steps(from: old, to: new, work: &work)))
             case let (old?, nil):
                 examples.append(ExampleChange(example: name, title: old.title, kind: .removed, stepsBefore: old.stepCount, stepsAfter: 0, steps: []))
             case let (nil, new?):
@@ -106,8 +107,9 @@ public struct Changes: Codable, Equatable, Sendable {
         }
     }
 
-    /// The steps of a changed example that animate differently.
-    static func steps(from old: BuildReport.Example, to new: BuildReport.Example) -> [StepChange] {
+    /// The steps of a changed example that animate differently, their
+    /// calls compared line by line within `work` (see `LineDiff`).
+    static func steps(from old: BuildReport.Example, to new: BuildReport.Example, work: inout Int) -> [StepChange] {
         var changes: [StepChange] = []
         let (a, b) = (old.animation, new.animation)
         if a.initial != b.initial {
@@ -123,18 +125,30 @@ public struct Changes: Codable, Equatable, Sendable {
             let newPlayer = index < b.player.steps.count ? b.player.steps[index] : nil
             guard oldStep != newStep || oldPlayer != newPlayer || !sameStyles else { continue }
             let oldLines = oldStep.map(Self.lines) ?? [], newLines = newStep.map(Self.lines) ?? []
-            let listing = LineDiff.unified(oldLines, newLines)
+            let (listing, removed, added) = Self.listing(LineDiff.compare(oldLines, newLines, work: &work))
             let label = newPlayer?.label ?? oldPlayer?.label ?? ""
             changes.append(StepChange(
                 step: index + 1, label: label,
                 before: index < old.steps.count ? Counts(old.steps[index]) : nil,
                 after: index < new.steps.count ? Counts(new.steps[index]) : nil,
-                removedCalls: listing.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) },
-                addedCalls: listing.filter { $0.hasPrefix("+") }.map { String($0.dropFirst()) },
-                listing: listing,
+                removedCalls: removed, addedCalls: added, listing: listing,
                 summary: StepWords.describe(before: oldStep, after: newStep, oldCells: oldPlayer, newCells: newPlayer, names: names)))
         }
         return changes
+    }
+
+    /// A step's listing, and the calls it removes and adds. Past the
+    /// comparison's bound the listing is one comment line that counts them:
+    /// they were not compared line by line.
+    static func listing(_ outcome: LineDiff.Outcome) -> (listing: [String], removed: [String], added: [String]) {
+        switch outcome {
+        case .listing(let listing):
+            return (listing, listing.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) },
+                    listing.filter { $0.hasPrefix("+") }.map { String($0.dropFirst()) })
+        case .uncompared(let removed, let added):
+            return ([" // the calls changed: \(removed.count) lines removed and \(added.count) added, too many to compare line by line"],
+                    removed, added)
+        }
     }
 
     /// A step's calls as the example page lists them, a comment line
@@ -143,32 +157,5 @@ public struct Changes: Codable, Equatable, Sendable {
         step.batches.enumerated().flatMap { index, batch in
             ["// batch \(index + 1) of \(step.batches.count): \(batch.role)"] + batch.calls
         }
-    }
-}
-
-/// A line-by-line difference (longest common subsequence), as `diff -u`
-/// lists it without hunks: `-` lines only in the old text, `+` only in the new.
-enum LineDiff {
-    static func unified(_ old: [String], _ new: [String]) -> [String] {
-        let (n, m) = (old.count, new.count)
-        // lengths[i][j]: the longest common subsequence of old[i...] and new[j...].
-        var lengths = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            for j in stride(from: m - 1, through: 0, by: -1) {
-                lengths[i][j] = old[i] == new[j] ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
-            }
-        }
-        var lines: [String] = []
-        var (i, j) = (0, 0)
-        while i < n || j < m {
-            if i < n, j < m, old[i] == new[j] {
-                lines.append(" " + old[i]); i += 1; j += 1
-            } else if j < m, i == n || lengths[i][j + 1] > lengths[i + 1][j] {
-                lines.append("+" + new[j]); j += 1
-            } else {
-                lines.append("-" + old[i]); i += 1
-            }
-        }
-        return lines
     }
 }
