@@ -355,7 +355,8 @@ struct JSONText {
         var members = Members(json: self, multiline: multiline)
         text = ""  // so the members' copy of the text is the only one, and grows in place
         body(&members)
-        self = members.json
+        // Swapped, not copied: with a second reference left in `members`, the next append would copy the whole text.
+        swap(&self, &members.json)
         depth -= 1
         if multiline, members.count > 0 { text += "\n" + String(repeating: "  ", count: depth) }
         text += "}"
