@@ -11,9 +11,9 @@ import ListDiff
 ///     title: "Inbox",
 ///     options: SequenceOptions(animation: .fade, cell: .init(style: .subtitle, title: "name", subtitle: "preview", badge: "unread"))
 /// ) { ["name": $0.name, "preview": $0.preview, "unread": $0.unread] }
-/// recorder.record(dataSource.snapshot, label: "Initial")
+/// try recorder.record(dataSource.snapshot, label: "Initial")
 /// viewModel.receive(message)
-/// recorder.record(dataSource.snapshot, label: "Dave replies")
+/// try recorder.record(dataSource.snapshot, label: "Dave replies")
 /// try recorder.write(to: "examples/inbox.json")
 /// ```
 ///
@@ -29,29 +29,75 @@ where Row.ID: CustomStringConvertible {
     public var description: String?
     /// How the docs draw the rows and animate the changes.
     public var options: SequenceOptions
-    private let fields: (Row) -> KeyValuePairs<String, any RecordableValue>
+    /// The fields of a row, in order.
+    private let fields: (Row) -> [(String, FieldValue)]
     private var steps: [RecordedStep] = []
+    /// The steps' bytes in the file, each with a comma and its line's start.
+    private var stepBytes = 0
 
     public init(title: String, description: String? = nil, options: SequenceOptions = SequenceOptions(),
                 fields: @escaping (Row) -> KeyValuePairs<String, any RecordableValue> = { _ in [:] }) {
         self.title = title
         self.description = description
         self.options = options
-        self.fields = fields
+        self.fields = { fields($0).map { ($0.key, $0.value.fieldValue) } }
+    }
+
+    /// A recorder whose rows' fields are built as a list (a literal's
+    /// `KeyValuePairs` holds as many as its source writes).
+    init(title: String, options: SequenceOptions = SequenceOptions(), fieldList: @escaping (Row) -> [(String, FieldValue)]) {
+        (self.title, self.description, self.options, self.fields) = (title, nil, options, fieldList)
     }
 
     /// How many snapshots were recorded.
     public var count: Int { steps.count }
 
     /// Adds `snapshot` as the sequence's next step.
-    public mutating func record(_ snapshot: Snapshot<SectionID, Row>, label: String? = nil) {
-        let sections = snapshot.sections.map { section in
-            RecordedSection(id: section.id.description, header: section.header, footer: section.footer,
-                            rows: section.rows.map { row in
-                                RecordedRow(id: row.id.description, fields: fields(row).map { ($0.key, $0.value.fieldValue) })
-                            })
+    ///
+    /// - Throws: `SequenceRecorderError` for what the file's reader would
+    ///   refuse in it, and records nothing: more than 1,000,000 rows; a
+    ///   section or row id given twice (as its `description`) or longer than
+    ///   1,024 bytes; in a row, more than 999 fields (the file adds the id),
+    ///   a field named `id`, named twice or with a name longer than 256 bytes,
+    ///   a number that is not finite; steps that would pass the file's 64 MiB.
+    public mutating func record(_ snapshot: Snapshot<SectionID, Row>, label: String? = nil) throws(SequenceRecorderError) {
+        let index = steps.count
+        guard snapshot.rowCount <= ReaderLimits.rowsPerSnapshot else { throw .tooManyRows(snapshot.rowCount, step: index) }
+        var (sectionIDs, rowIDs) = (Set<String>(), Set<String>())
+        var sections: [RecordedSection] = []
+        for section in snapshot.sections {
+            let id = section.id.description
+            guard id.utf8.count <= ReaderLimits.idBytes else { throw .sectionIDTooLong(id, step: index) }
+            guard sectionIDs.insert(id).inserted else { throw .duplicateSectionID(id, step: index) }
+            var rows: [RecordedRow] = []
+            rows.reserveCapacity(section.rows.count)
+            for row in section.rows {
+                let recorded = RecordedRow(id: row.id.description, fields: fields(row))
+                try Self.check(recorded, step: index)
+                guard rowIDs.insert(recorded.id).inserted else { throw .duplicateRowID(recorded.id, step: index) }
+                rows.append(recorded)
+            }
+            sections.append(RecordedSection(id: id, header: section.header, footer: section.footer, rows: rows))
         }
-        steps.append(RecordedStep(label: label, sections: sections))
+        let step = RecordedStep(label: label, sections: sections)
+        // The steps alone, each on its line with its comma: past the limit, the file is whatever its title.
+        let bytes = stepBytes + Self.text(of: step).utf8.count + 6
+        guard bytes - 1 <= ReaderLimits.fileBytes else { throw .fileTooLarge(bytes: bytes - 1, step: index) }
+        stepBytes = bytes
+        steps.append(step)
+    }
+
+    /// What the reader would refuse in one row.
+    private static func check(_ row: RecordedRow, step: Int) throws(SequenceRecorderError) {
+        guard row.id.utf8.count <= ReaderLimits.idBytes else { throw .rowIDTooLong(row.id, step: step) }
+        guard row.fields.count < ReaderLimits.fieldsPerRow else { throw .tooManyFields(row.fields.count, step: step, row: row.id) }
+        var names = Set<String>()
+        for (name, value) in row.fields {
+            if name == "id" { throw .reservedField(step: step, row: row.id) }
+            guard name.utf8.count <= ReaderLimits.keyBytes else { throw .fieldNameTooLong(name, step: step, row: row.id) }
+            if !names.insert(name).inserted { throw .repeatedField(name, step: step, row: row.id) }
+            if case .double(let number) = value, !number.isFinite { throw .nonFiniteNumber(field: name, step: step, row: row.id) }
+        }
     }
 
     /// The sequence file's text: JSON, each row's fields in the order the
@@ -60,10 +106,10 @@ where Row.ID: CustomStringConvertible {
     /// snapshots give the same bytes.
     ///
     /// - Throws: `SequenceRecorderError` for what the file's reader would
-    ///   reject: no snapshot, a field named `id` or named twice in a row, a
-    ///   number that is not finite, a row without the `version` or
-    ///   `moveHint` field the options name, a `cell:` part naming a field
-    ///   no row has.
+    ///   reject beyond what `record(_:label:)` refuses: no snapshot, a row
+    ///   without the `version` or `moveHint` field the options name, a
+    ///   `cell:` part naming a field no row has, a size or timing out of the
+    ///   reader's range, a file over 64 MiB.
     public func json() throws(SequenceRecorderError) -> String {
         try check()
         var out = JSONText()
@@ -71,24 +117,28 @@ where Row.ID: CustomStringConvertible {
             top.member("title") { $0.string(title) }
             if let description { top.member("description") { $0.string(description) } }
             options.write(into: &top)
-            top.member("steps") { list in
-                list.array(steps) { item, step in
+            top.member("steps") { list in list.array(steps) { item, step in Self.write(step, into: &item) } }
+        }
+        let text = out.text + "\n"
+        guard text.utf8.count <= ReaderLimits.fileBytes else { throw .fileTooLarge(bytes: text.utf8.count, step: nil) }
+        return text
+    }
+
+    /// One step as the file's `steps` list holds it.
+    private static func write(_ step: RecordedStep, into item: inout JSONText) {
+        item.object { object in
+            if let label = step.label { object.member("label") { $0.string(label) } }
+            object.member("sections") { list in
+                list.array(step.sections) { item, section in
                     item.object { object in
-                        if let label = step.label { object.member("label") { $0.string(label) } }
-                        object.member("sections") { list in
-                            list.array(step.sections) { item, section in
-                                item.object { object in
-                                    object.member("id") { $0.string(section.id) }
-                                    if let header = section.header { object.member("header") { $0.string(header) } }
-                                    if let footer = section.footer { object.member("footer") { $0.string(footer) } }
-                                    object.member("items") { list in
-                                        list.array(section.rows) { item, row in
-                                            item.inlineObject { object in
-                                                object.member("id") { $0.string(row.id) }
-                                                for (name, value) in row.fields { object.member(name) { $0.value(value) } }
-                                            }
-                                        }
-                                    }
+                        object.member("id") { $0.string(section.id) }
+                        if let header = section.header { object.member("header") { $0.string(header) } }
+                        if let footer = section.footer { object.member("footer") { $0.string(footer) } }
+                        object.member("items") { list in
+                            list.array(section.rows) { item, row in
+                                item.inlineObject { object in
+                                    object.member("id") { $0.string(row.id) }
+                                    for (name, value) in row.fields { object.member(name) { $0.value(value) } }
                                 }
                             }
                         }
@@ -96,7 +146,13 @@ where Row.ID: CustomStringConvertible {
                 }
             }
         }
-        return out.text + "\n"
+    }
+
+    /// One step's text, as indented in the file's `steps` list.
+    private static func text(of step: RecordedStep) -> String {
+        var item = JSONText(depth: 2)
+        write(step, into: &item)
+        return item.text
     }
 
     /// Writes the file (atomically); `.json` is the name to give it.
@@ -104,21 +160,15 @@ where Row.ID: CustomStringConvertible {
         try Data(json().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
-    /// What the reader would reject, found before the file is written.
+    /// What the reader would reject beyond the steps themselves, found
+    /// before the file is written: what the options name or set.
     private func check() throws(SequenceRecorderError) {
         guard !steps.isEmpty else { throw .noSnapshots }
         var seen = Set<String>()
         for (index, step) in steps.enumerated() {
             for section in step.sections {
                 for row in section.rows {
-                    var names = Set<String>()
-                    for (name, value) in row.fields {
-                        if name == "id" { throw .reservedField(step: index, row: row.id) }
-                        if !names.insert(name).inserted { throw .repeatedField(name, step: index, row: row.id) }
-                        if case .double(let number) = value, !number.isFinite {
-                            throw .nonFiniteNumber(field: name, step: index, row: row.id)
-                        }
-                    }
+                    let names = Set(row.fields.map(\.0))
                     for (key, field) in [("version", options.version), ("moveHint", options.moveHint)] {
                         if let field, !names.contains(field) { throw .missingField(field, option: key, step: index, row: row.id) }
                     }
@@ -128,6 +178,13 @@ where Row.ID: CustomStringConvertible {
         }
         for (part, field) in options.cell?.parts ?? [] where !seen.contains(field) {
             throw .unknownField(field, cellPart: part, known: seen.sorted())
+        }
+        var ranged = [("height", options.height, ReaderLimits.heights), ("width", options.width, ReaderLimits.widths),
+                      ("duration", options.duration, ReaderLimits.durations), ("springDamping", options.springDamping, ReaderLimits.dampings)]
+        // The file gives a velocity only with a damping.
+        if options.springDamping != nil { ranged.append(("springVelocity", options.springVelocity, ReaderLimits.velocities)) }
+        for (option, value, range) in ranged {
+            if let value, !range.contains(value) { throw .optionOutOfRange(option, value, range) }
         }
     }
 }
@@ -142,6 +199,17 @@ public enum SequenceRecorderError: Error, Equatable, CustomStringConvertible {
     case nonFiniteNumber(field: String, step: Int, row: String)
     case missingField(String, option: String, step: Int, row: String)
     case unknownField(String, cellPart: String, known: [String])
+    case tooManyRows(Int, step: Int)
+    case sectionIDTooLong(String, step: Int)
+    case rowIDTooLong(String, step: Int)
+    case duplicateSectionID(String, step: Int)
+    case duplicateRowID(String, step: Int)
+    case tooManyFields(Int, step: Int, row: String)
+    case fieldNameTooLong(String, step: Int, row: String)
+    /// The file's bytes; with a step, the bytes of the steps up to it alone.
+    case fileTooLarge(bytes: Int, step: Int?)
+    /// The option (`height`, `springDamping`), its value, and what the reader takes.
+    case optionOutOfRange(String, Double, ClosedRange<Double>)
 
     public var description: String {
         switch self {
@@ -158,7 +226,41 @@ public enum SequenceRecorderError: Error, Equatable, CustomStringConvertible {
         case .unknownField(let field, let part, let known):
             return "the cell's \(part) names '\(field)', a field no recorded row has"
                 + (known.isEmpty ? "" : " (fields: \(known.joined(separator: ", ")))")
+        case .tooManyRows(let count, let step):
+            return "step \(step) has \(count) rows; a snapshot is limited to \(ReaderLimits.rowsPerSnapshot) rows"
+        case .sectionIDTooLong(let id, let step):
+            return "step \(step): a section id is \(id.utf8.count) bytes long ('\(Self.start(of: id))'); ids are limited to \(ReaderLimits.idBytes) bytes"
+        case .rowIDTooLong(let id, let step):
+            return "step \(step): a row id is \(id.utf8.count) bytes long ('\(Self.start(of: id))'); ids are limited to \(ReaderLimits.idBytes) bytes"
+        case .duplicateSectionID(let id, let step):
+            return "step \(step): the section id '\(Self.start(of: id))' is given twice (ids are written as their description)"
+        case .duplicateRowID(let id, let step):
+            return "step \(step): the row id '\(Self.start(of: id))' is given twice (ids are written as their description)"
+        case .tooManyFields(let count, let step, let row):
+            return "step \(step), row '\(Self.start(of: row))' has \(count) fields and its id; "
+                + "rows are limited to \(ReaderLimits.fieldsPerRow), the id among them"
+        case .fieldNameTooLong(let name, let step, let row):
+            return "step \(step), row '\(Self.start(of: row))': a field name is \(name.utf8.count) bytes long ('\(Self.start(of: name))'); "
+                + "field names are limited to \(ReaderLimits.keyBytes) bytes"
+        case .fileTooLarge(let bytes, let step?):
+            return "step \(step): the steps up to it are \(bytes) bytes of the file; files are limited to 64 MiB (\(ReaderLimits.fileBytes) bytes)"
+        case .fileTooLarge(let bytes, nil):
+            return "the file is \(bytes) bytes; files are limited to 64 MiB (\(ReaderLimits.fileBytes) bytes)"
+        case .optionOutOfRange(let option, let value, let range):
+            return "the options' \(option) is \(Self.number(value)); the file's reader takes \(Self.number(range.lowerBound)) to \(Self.number(range.upperBound))"
         }
+    }
+
+    /// An id or a name as far as a message shows it: its first 40 characters.
+    private static func start(of text: String) -> String {
+        text.count <= 40 ? text : text.prefix(40) + "…"
+    }
+
+    /// A number as the file writes it.
+    private static func number(_ value: Double) -> String {
+        var text = JSONText()
+        text.value(.double(value))
+        return text.text
     }
 }
 
@@ -328,7 +430,10 @@ struct RecordedRow {
 /// indent, rows and small mappings on one line each.
 struct JSONText {
     private(set) var text = ""
-    private var depth = 0
+    private var depth: Int
+
+    /// Text indented from `depth` levels, for a value written inside others.
+    init(depth: Int = 0) { self.depth = depth }
 
     struct Members {
         fileprivate var json: JSONText
@@ -355,7 +460,8 @@ struct JSONText {
         var members = Members(json: self, multiline: multiline)
         text = ""  // so the members' copy of the text is the only one, and grows in place
         body(&members)
-        self = members.json
+        // Swapped, not copied: with a second reference left in `members`, the next append would copy the whole text.
+        swap(&self, &members.json)
         depth -= 1
         if multiline, members.count > 0 { text += "\n" + String(repeating: "  ", count: depth) }
         text += "}"

@@ -50,6 +50,42 @@ import Testing
         #expect(!Self.exists(root, "_site"))
     }
 
+    /// An alias is a file the build writes into the site: `/.rowmotion-site`
+    /// made the marker's place a folder, and the build failed with an
+    /// unlocated "cannot write the site's marker file"; `/.git/config` and
+    /// `a/.b/` were written as hidden folders (issue 42, item 13). No alias
+    /// names a hidden path, each an error at the alias.
+    @Test func anAliasNamingTheMarkerOrAHiddenPath_isAnErrorAtTheAlias() throws {
+        let root = try Self.project()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.write(root, "site/index.md", """
+            ---
+            title: Home
+            aliases:
+              - /.rowmotion-site
+              - /.git/config
+              - a/.b/
+              - moved/here/
+            ---
+            # Home
+
+            ```rowmotion
+            example: a.yml
+            ```
+
+            """)
+        let output = try CLI.run(["build"], in: root)
+        #expect(output.status == 1)
+        #expect(output.stderr == """
+            site/index.md:4:5: error: the alias '/.rowmotion-site' names .rowmotion-site, the site's marker file; an alias may not name it
+            site/index.md:5:5: error: the alias '/.git/config' names the hidden path .git/config/index.html; an alias may not start a name with '.'
+            site/index.md:6:5: error: the alias 'a/.b/' names the hidden path a/.b/index.html; an alias may not start a name with '.'
+            rowmotion: build failed: 3 errors, 0 warnings
+
+            """)
+        #expect(!Self.exists(root, "_site"))
+    }
+
     @Test func outputInsideAnInput_orContainingOne_isRefused() throws {
         let root = try Self.project()
         defer { try? FileManager.default.removeItem(at: root) }

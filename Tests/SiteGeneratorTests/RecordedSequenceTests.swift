@@ -63,11 +63,11 @@ import Testing
         var chats = [Chat(id: "alice", name: "Alice", preview: "See you", unread: 0, pinned: true, lastMessageAt: 5, score: 1.5),
                      Chat(id: "bob", name: "Bob", preview: "Lunch?", unread: 2, pinned: false, lastMessageAt: 4, score: 2),
                      Chat(id: "carol", name: "Carol", preview: "Thanks", unread: 0, pinned: false, lastMessageAt: 3, score: 0.25)]
-        recorder.record(Snapshot(sections: [Section(id: "chats", header: "Chats", rows: chats)]), label: "Initial")
+        try recorder.record(Snapshot(sections: [Section(id: "chats", header: "Chats", rows: chats)]), label: "Initial")
         var carol = chats.removeLast()
         (carol.preview, carol.unread, carol.lastMessageAt) = ("Are you there?", 1, 6)
         chats.insert(carol, at: 0)
-        recorder.record(Snapshot(sections: [Section(id: "chats", header: "Chats", rows: chats)]), label: "Carol writes")
+        try recorder.record(Snapshot(sections: [Section(id: "chats", header: "Chats", rows: chats)]), label: "Carol writes")
         return try recorder.json()
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import ListDiff
 import Reports
 import SeededRandom
-import SequenceRecorder
+@testable import SequenceRecorder
 @testable import SnapshotFormat
 import Testing
 
@@ -34,7 +34,7 @@ import Testing
             let snapshot = Snapshot(sections: [Section(id: "pinned", header: "Pinned", rows: Array(chats.prefix(2))),
                                                Section(id: "all", header: "All (\(chats.count))", rows: Array(chats.dropFirst(2)))])
             snapshots.append(snapshot)
-            recorder.record(snapshot, label: step == 0 ? "Initial" : "Update \(step)")
+            try recorder.record(snapshot, label: step == 0 ? "Initial" : "Update \(step)")
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -64,7 +64,7 @@ import Testing
         var recorder = SequenceRecorder<String, Row>(title: "Tasks \"quoted\"\n", options: SequenceOptions(cell: .init(style: .value1, title: "note", detail: "price"))) {
             ["note": $0.note, "price": $0.price, "done": $0.done, "due": $0.due]
         }
-        recorder.record(Snapshot(sectionID: "", rows: [Row(id: 7, note: "Pay \u{2028}rent\t\\", price: 12.5, done: false, due: nil),
+        try recorder.record(Snapshot(sectionID: "", rows: [Row(id: 7, note: "Pay \u{2028}rent\t\\", price: 12.5, done: false, due: nil),
                                                       Row(id: 8, note: "Call", price: 3, done: true, due: "Mon")]))
         let json = try recorder.json()
         #expect(json.contains(#"{"id": "7", "note": "Pay \u2028rent\t\\", "price": 12.5, "done": false, "due": null}"#))
@@ -78,27 +78,174 @@ import Testing
         #expect(row.fields.map(\.value) == [.string("Pay \u{2028}rent\t\\"), .double(12.5), .bool(false), .null])
     }
 
-    /// What the reader would reject is refused when the file is written,
-    /// in the app's test, with the step and the row: not later, in the docs' build.
-    @Test func whatTheReaderWouldReject_isAnErrorWhenWritten() throws {
+    /// What the reader would reject is refused when it is recorded, or
+    /// when the file is written, in the app's test, with the step and the
+    /// row: not later, in the docs' build.
+    @Test func whatTheReaderWouldReject_isAnErrorWhenRecordedOrWritten() throws {
         struct Row: DiffableRow, Equatable { var id: String; var value: Double }
+        let rows = Snapshot(sectionID: "s", rows: [Row(id: "a", value: 1), Row(id: "b", value: .nan)])
         func recorder(_ options: SequenceOptions = SequenceOptions(),
                       _ fields: @escaping (Row) -> KeyValuePairs<String, any RecordableValue>) -> SequenceRecorder<String, Row> {
-            var recorder = SequenceRecorder<String, Row>(title: "T", options: options, fields: fields)
-            recorder.record(Snapshot(sectionID: "s", rows: [Row(id: "a", value: 1), Row(id: "b", value: .nan)]), label: "Initial")
+            SequenceRecorder<String, Row>(title: "T", options: options, fields: fields)
+        }
+        func recorded(_ options: SequenceOptions = SequenceOptions(),
+                      _ fields: @escaping (Row) -> KeyValuePairs<String, any RecordableValue>) throws -> SequenceRecorder<String, Row> {
+            var recorder = recorder(options, fields)
+            try recorder.record(Snapshot(sectionID: "s", rows: [Row(id: "a", value: 1)]), label: "Initial")
             return recorder
         }
         #expect(throws: SequenceRecorderError.noSnapshots) { try SequenceRecorder<String, Row>(title: "T").json() }
-        #expect(throws: SequenceRecorderError.reservedField(step: 0, row: "a")) { try recorder { ["id": $0.id] }.json() }
-        #expect(throws: SequenceRecorderError.repeatedField("v", step: 0, row: "a")) { try recorder { _ in ["v": 1, "v": 2] }.json() }
-        #expect(throws: SequenceRecorderError.nonFiniteNumber(field: "value", step: 0, row: "b")) { try recorder { ["value": $0.value] }.json() }
+        var empty = recorder { ["id": $0.id] }
+        #expect(throws: SequenceRecorderError.reservedField(step: 0, row: "a")) { try empty.record(rows) }
+        #expect(empty.count == 0, "nothing of a refused snapshot is recorded")
+        empty = recorder { _ in ["v": 1, "v": 2] }
+        #expect(throws: SequenceRecorderError.repeatedField("v", step: 0, row: "a")) { try empty.record(rows) }
+        empty = recorder { ["value": $0.value] }
+        #expect(throws: SequenceRecorderError.nonFiniteNumber(field: "value", step: 0, row: "b")) { try empty.record(rows) }
+        #expect(empty.count == 0)
         #expect(throws: SequenceRecorderError.missingField("when", option: "moveHint", step: 0, row: "a")) {
-            try recorder(SequenceOptions(moveHint: "when")) { _ in ["title": "x"] }.json()
+            try recorded(SequenceOptions(moveHint: "when")) { _ in ["title": "x"] }.json()
         }
         let unknown = SequenceRecorderError.unknownField("subtitel", cellPart: "subtitle", known: ["title"])
-        #expect(throws: unknown) { try recorder(SequenceOptions(cell: .init(style: .subtitle, subtitle: "subtitel"))) { _ in ["title": "x"] }.json() }
+        #expect(throws: unknown) { try recorded(SequenceOptions(cell: .init(style: .subtitle, subtitle: "subtitel"))) { _ in ["title": "x"] }.json() }
         #expect(unknown.description == "the cell's subtitle names 'subtitel', a field no recorded row has (fields: title)")
         // An accessory for every row names no field.
-        #expect(throws: Never.self) { try recorder(SequenceOptions(cell: .init(accessory: "disclosureIndicator"))) { _ in ["title": "x"] }.json() }
+        #expect(throws: Never.self) { try recorded(SequenceOptions(cell: .init(accessory: "disclosureIndicator"))) { _ in ["title": "x"] }.json() }
+    }
+}
+
+/// Each of the reader's limits that a recording can pass is refused at the
+/// call that records it, naming what and the limit (issue 42, item 12: a
+/// 300-byte field name was written, and `check` refused the file); at the
+/// limits, what is recorded reads back without a word.
+@Suite struct SequenceRecorderLimitsTests {
+    struct Row: DiffableRow, Equatable {
+        var id: String
+        var name = "n"
+    }
+
+    static func recorder(_ fields: @escaping (Row) -> KeyValuePairs<String, any RecordableValue> = { ["name": $0.name] })
+        -> SequenceRecorder<String, Row> {
+        SequenceRecorder<String, Row>(title: "T", fields: fields)
+    }
+
+    /// The figures the recorder checks are the reader's, kept in one place by this test.
+    @Test func theRecordersLimits_areTheReaders() {
+        let reader = SnapshotLimits.standard
+        #expect(ReaderLimits.fileBytes == reader.fileBytes && ReaderLimits.rowsPerSnapshot == reader.rowsPerSnapshot)
+        #expect(ReaderLimits.fieldsPerRow == reader.fieldsPerRow && ReaderLimits.idBytes == reader.idBytes && ReaderLimits.keyBytes == reader.keyBytes)
+        #expect(ReaderLimits.heights == Presentation.heights && ReaderLimits.widths == Presentation.widths)
+        #expect(ReaderLimits.durations == Presentation.durations && ReaderLimits.dampings == Presentation.dampings)
+        #expect(ReaderLimits.velocities == Presentation.velocities)
+    }
+
+    @Test func aFieldNameLongerThanTheReaderTakes_isRefusedWhereItIsRecorded() {
+        let name = String(repeating: "f", count: 300)
+        var recorder = Self.recorder { [name: $0.name] }
+        let error = SequenceRecorderError.fieldNameTooLong(name, step: 0, row: "a")
+        #expect(throws: error) { try recorder.record(Snapshot(sectionID: "s", rows: [Row(id: "a")])) }
+        #expect(recorder.count == 0)
+        #expect(error.description == "step 0, row 'a': a field name is 300 bytes long ('\(String(repeating: "f", count: 40))…'); "
+                    + "field names are limited to 256 bytes")
+    }
+
+    @Test func eachLimit_isRefusedWhereItIsRecorded_namingWhatAndTheLimit() throws {
+        let longID = String(repeating: "é", count: 513)  // 1,026 bytes, 513 characters
+        var recorder = Self.recorder()
+        let cases: [(Snapshot<String, Row>, SequenceRecorderError, String)] = [
+            (Snapshot(sectionID: "s", rows: [Row(id: longID)]), .rowIDTooLong(longID, step: 0),
+             "step 0: a row id is 1026 bytes long ('\(String(repeating: "é", count: 40))…'); ids are limited to 1024 bytes"),
+            (Snapshot(sectionID: longID, rows: []), .sectionIDTooLong(longID, step: 0),
+             "step 0: a section id is 1026 bytes long ('\(String(repeating: "é", count: 40))…'); ids are limited to 1024 bytes"),
+            (Snapshot(sections: [Section(id: "s", rows: [Row(id: "a")]), Section(id: "t", rows: [Row(id: "a")])]), .duplicateRowID("a", step: 0),
+             "step 0: the row id 'a' is given twice (ids are written as their description)"),
+            (Snapshot(sections: [Section(id: "s", rows: []), Section(id: "s", rows: [])]), .duplicateSectionID("s", step: 0),
+             "step 0: the section id 's' is given twice (ids are written as their description)"),
+            (Snapshot(sectionID: "s", rows: (0...1_000_000).map { Row(id: "r\($0)") }), .tooManyRows(1_000_001, step: 0),
+             "step 0 has 1000001 rows; a snapshot is limited to 1000000 rows"),
+        ]
+        for (snapshot, error, message) in cases {
+            #expect(throws: error) { try recorder.record(snapshot) }
+            #expect(error.description == message)
+        }
+        var wide = SequenceRecorder<String, Row>(title: "T") { _ in (0..<1_000).map { ("f\($0)", .int($0)) } }
+        #expect(throws: SequenceRecorderError.tooManyFields(1_000, step: 0, row: "a")) { try wide.record(Snapshot(sectionID: "s", rows: [Row(id: "a")])) }
+        #expect(SequenceRecorderError.tooManyFields(1_000, step: 0, row: "a").description
+                    == "step 0, row 'a' has 1000 fields and its id; rows are limited to 1000, the id among them")
+        #expect(recorder.count == 0 && wide.count == 0, "nothing of a refused snapshot is recorded")
+
+        // Steps past the file's limit: the one that passes it is refused, and the steps before it kept.
+        let big = String(repeating: "x", count: 20 << 20)
+        var large = Self.recorder()
+        for step in 0..<3 { try large.record(Snapshot(sectionID: "s", rows: [Row(id: "a", name: big)]), label: "\(step)") }
+        #expect {
+            try large.record(Snapshot(sectionID: "s", rows: [Row(id: "a", name: big)]))
+        } throws: { error in
+            guard case .fileTooLarge(let bytes, 3) = error as? SequenceRecorderError else { return false }
+            return bytes > 4 * (20 << 20) && bytes < 4 * (20 << 20) + 1_000
+        }
+        #expect(large.count == 3)
+    }
+
+    @Test func optionsOutOfTheReadersRange_areRefusedWhenWritten() throws {
+        let cases: [(SequenceOptions, SequenceRecorderError, String)] = [
+            (SequenceOptions(height: 50), .optionOutOfRange("height", 50, 120...4000), "the options' height is 50; the file's reader takes 120 to 4000"),
+            (SequenceOptions(width: 2000.5), .optionOutOfRange("width", 2000.5, 240...2000), "the options' width is 2000.5; the file's reader takes 240 to 2000"),
+            (SequenceOptions(duration: .infinity), .optionOutOfRange("duration", .infinity, 0.05...10),
+             "the options' duration is inf; the file's reader takes 0.05 to 10"),
+            (SequenceOptions(springDamping: 2), .optionOutOfRange("springDamping", 2, 0.05...1), "the options' springDamping is 2; the file's reader takes 0.05 to 1"),
+            (SequenceOptions(springDamping: 1, springVelocity: -51), .optionOutOfRange("springVelocity", -51, -50...50),
+             "the options' springVelocity is -51; the file's reader takes -50 to 50"),
+        ]
+        for (options, error, message) in cases {
+            var recorder = Self.recorder()
+            recorder.options = options
+            try recorder.record(Snapshot(sectionID: "s", rows: [Row(id: "a")]))
+            #expect(throws: error) { try recorder.json() }
+            #expect(error.description == message)
+        }
+        // A velocity is written only with a damping: alone, it is not refused.
+        var recorder = Self.recorder()
+        recorder.options = SequenceOptions(springVelocity: 99)
+        try recorder.record(Snapshot(sectionID: "s", rows: [Row(id: "a")]))
+        #expect(throws: Never.self) { try recorder.json() }
+    }
+
+    /// At the limits: ids of 1,024 bytes, a field name of 256, a row of
+    /// 999 fields and its id, every option at an end of its range. `check`
+    /// reads it without a word.
+    @Test func atTheLimits_aRecordingChecksCleanly() throws {
+        let longID = String(repeating: "é", count: 512)  // 1,024 bytes
+        let longName = String(repeating: "ü", count: 128)  // 256 bytes
+        let options = SequenceOptions(height: 120, width: 2000, duration: 10, springDamping: 0.05, springVelocity: -50)
+        var recorder = SequenceRecorder<String, Row>(title: "T", options: options) { row in
+            row.id == "wide" ? (0..<999).map { ("f\($0)", .int($0)) } : [(longName, .string(row.name))]
+        }
+        try recorder.record(Snapshot(sectionID: longID, rows: [Row(id: longID), Row(id: "wide")]), label: "Ids and names")
+        try recorder.record(Snapshot(sectionID: longID, rows: [Row(id: "wide"), Row(id: longID, name: "m")]), label: "Moved")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("at-the-limits-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try recorder.write(to: file.path)
+        #expect(SequenceCheck.check(path: file.path).map(\.description) == [])
+        let sequence = try #require(SnapshotReader.read(path: file.path).0)
+        let section = try #require(sequence.steps.first?.snapshot.sections.first)
+        #expect(section.id == longID && section.rows.map(\.id) == [longID, "wide"])
+        #expect(section.rows[0].fields.map(\.name) == [longName] && section.rows[1].fields.count == 999)
+        #expect(sequence.presentation == Presentation(height: 120, width: 2000, duration: 10, spring: .init(damping: 0.05, velocity: -50)))
+    }
+
+    /// A snapshot of a million rows in a file of exactly 64 MiB reads back;
+    /// a byte more of title, and the file is refused.
+    @Test func aMillionRowsInAFileOf64MiB_readBack() throws {
+        var recorder = Self.recorder()
+        try recorder.record(Snapshot(sectionID: "s", rows: (0..<1_000_000).map { Row(id: "\($0)") }), label: "A million rows")
+        recorder.title += String(repeating: "t", count: ReaderLimits.fileBytes - (try recorder.json()).utf8.count)
+        let json = try recorder.json()
+        #expect(json.utf8.count == 64 << 20)
+        let (sequence, diagnostics) = SnapshotReader.read(bytes: Array(json.utf8), file: "recorded.json")
+        #expect(diagnostics.map(\.description) == [])
+        #expect(sequence?.steps.first?.snapshot.rowCount == 1_000_000)
+        recorder.title += "t"
+        #expect(throws: SequenceRecorderError.fileTooLarge(bytes: (64 << 20) + 1, step: nil)) { try recorder.json() }
     }
 }

@@ -124,13 +124,14 @@ public struct Changes: Codable, Equatable, Sendable {
         let before = Dictionary(baseline.examples.map { ($0.example, $0) }) { first, _ in first }
         let after = Dictionary(current.examples.map { ($0.example, $0) }) { first, _ in first }
         var examples: [ExampleChange] = []
+        var work = LineDiff.workPerReview
         for name in Set(before.keys).union(after.keys).sorted() {
             switch (before[name], after[name]) {
             case let (old?, new?):
                 guard !old.animation.animatesLike(new.animation) else { continue }
                 let (a, b) = (Shown(old), Shown(new))
                 examples.append(ExampleChange(example: name, title: new.title, kind: .changed, stepsBefore: old.stepCount,
-                                              stepsAfter: new.stepCount, steps: Self.steps(from: a, to: b),
+                                              stepsAfter: new.stepCount, steps: Self.steps(from: a, to: b, work: &work),
                                               differences: ChangeWords.presentation(from: a.animation.player, to: b.animation.player)))
             case let (old?, nil):
                 examples.append(ExampleChange(example: name, title: old.title, kind: .removed, stepsBefore: old.stepCount, stepsAfter: 0, steps: []))
@@ -140,7 +141,7 @@ public struct Changes: Codable, Equatable, Sendable {
                 continue
             }
         }
-        examples += Self.blockChanges(baseline: baseline, current: current)
+        examples += Self.blockChanges(baseline: baseline, current: current, work: &work)
         self.examples = examples
         theme = Set(baseline.playerTheme.keys).union(current.playerTheme.keys).sorted()
             .filter { baseline.playerTheme[$0] != current.playerTheme[$0] }
@@ -160,7 +161,7 @@ public struct Changes: Codable, Equatable, Sendable {
     /// The demo blocks that animate differently, by page and number: a
     /// block that shows an example as the example's page does, on both
     /// sides, is that example's change, not its own.
-    static func blockChanges(baseline: BuildReport, current: BuildReport) -> [ExampleChange] {
+    static func blockChanges(baseline: BuildReport, current: BuildReport, work: inout Int) -> [ExampleChange] {
         let before = Dictionary(baseline.blocks.map { ($0.name, $0) }) { first, _ in first }
         let after = Dictionary(current.blocks.map { ($0.name, $0) }) { first, _ in first }
         // `page.md#10` after `page.md#9`.
@@ -182,7 +183,7 @@ public struct Changes: Codable, Equatable, Sendable {
                         if !a.animation.animatesLike(b.animation) {
                             differences = ChangeWords.source(from: old, to: new) + differences
                                 + ChangeWords.presentation(from: a.animation.player, to: b.animation.player)
-                            steps = Self.steps(from: a, to: b)
+                            steps = Self.steps(from: a, to: b, work: &work)
                         }
                     } else {
                         differences = ChangeWords.source(from: old, to: new) + differences
@@ -205,8 +206,9 @@ public struct Changes: Codable, Equatable, Sendable {
         return changes
     }
 
-    /// The steps of a changed player that animate differently.
-    static func steps(from old: Shown, to new: Shown) -> [StepChange] {
+    /// The steps of a changed player that animate differently, their
+    /// calls compared line by line within `work` (see `LineDiff`).
+    static func steps(from old: Shown, to new: Shown, work: inout Int) -> [StepChange] {
         var changes: [StepChange] = []
         let (a, b) = (old.animation, new.animation)
         if a.initial != b.initial {
@@ -222,18 +224,30 @@ public struct Changes: Codable, Equatable, Sendable {
             let newPlayer = index < b.player.steps.count ? b.player.steps[index] : nil
             guard oldStep != newStep || oldPlayer != newPlayer || !sameStyles else { continue }
             let oldLines = oldStep.map(Self.lines) ?? [], newLines = newStep.map(Self.lines) ?? []
-            let listing = LineDiff.unified(oldLines, newLines)
+            let (listing, removed, added) = Self.listing(LineDiff.compare(oldLines, newLines, work: &work))
             let label = newPlayer?.label ?? oldPlayer?.label ?? ""
             changes.append(StepChange(
                 step: index + 1, label: label,
                 before: index < old.counts.count ? Counts(old.counts[index]) : nil,
                 after: index < new.counts.count ? Counts(new.counts[index]) : nil,
-                removedCalls: listing.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) },
-                addedCalls: listing.filter { $0.hasPrefix("+") }.map { String($0.dropFirst()) },
-                listing: listing,
+                removedCalls: removed, addedCalls: added, listing: listing,
                 summary: StepWords.describe(before: oldStep, after: newStep, oldCells: oldPlayer, newCells: newPlayer, names: names)))
         }
         return changes
+    }
+
+    /// A step's listing, and the calls it removes and adds. Past the
+    /// comparison's bound the listing is one comment line that counts them:
+    /// they were not compared line by line.
+    static func listing(_ outcome: LineDiff.Outcome) -> (listing: [String], removed: [String], added: [String]) {
+        switch outcome {
+        case .listing(let listing):
+            return (listing, listing.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) },
+                    listing.filter { $0.hasPrefix("+") }.map { String($0.dropFirst()) })
+        case .uncompared(let removed, let added):
+            return ([" // the calls changed: \(removed.count) lines removed and \(added.count) added, too many to compare line by line"],
+                    removed, added)
+        }
     }
 
     /// A step's calls as the example page lists them, a comment line
@@ -242,32 +256,5 @@ public struct Changes: Codable, Equatable, Sendable {
         step.batches.enumerated().flatMap { index, batch in
             ["// batch \(index + 1) of \(step.batches.count): \(batch.role)"] + batch.calls
         }
-    }
-}
-
-/// A line-by-line difference (longest common subsequence), as `diff -u`
-/// lists it without hunks: `-` lines only in the old text, `+` only in the new.
-enum LineDiff {
-    static func unified(_ old: [String], _ new: [String]) -> [String] {
-        let (n, m) = (old.count, new.count)
-        // lengths[i][j]: the longest common subsequence of old[i...] and new[j...].
-        var lengths = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            for j in stride(from: m - 1, through: 0, by: -1) {
-                lengths[i][j] = old[i] == new[j] ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
-            }
-        }
-        var lines: [String] = []
-        var (i, j) = (0, 0)
-        while i < n || j < m {
-            if i < n, j < m, old[i] == new[j] {
-                lines.append(" " + old[i]); i += 1; j += 1
-            } else if j < m, i == n || lengths[i][j + 1] > lengths[i + 1][j] {
-                lines.append("+" + new[j]); j += 1
-            } else {
-                lines.append("-" + old[i]); i += 1
-            }
-        }
-        return lines
     }
 }

@@ -6,9 +6,10 @@ import Reports
 /// page that sends readers (and search engines, by its canonical link) to
 /// where the page is now, opened from disk or served.
 enum Redirects {
-    /// Output path → bytes; an alias that would leave the site or replace
-    /// one of the site's own files is an error at the alias, and one that
-    /// names a page or static file is a warning (the page wins, as in Hugo).
+    /// Output path → bytes; an alias that would leave the site, replace one
+    /// of the site's own files or its marker, or name a hidden path (a folder
+    /// or file whose name starts with `.`) is an error at the alias, and one
+    /// that names a page or static file is a warning (the page wins, as in Hugo).
     /// Each redirect counts against `budget`, and at most `fileRoom` are
     /// made: a line of front matter makes a file, and a page's title is
     /// written into each of its redirects (past either, the rest are not
@@ -31,6 +32,19 @@ enum Redirects {
                 }
                 guard let output = Redirects.aliasOutput(alias.path, of: page.output) else {
                     diagnostics.append(.error("alias", at: alias.location, "the alias '\(alias.path)' is not an address inside the site"))
+                    continue
+                }
+                // The marker tells this site from any other folder: a redirect in its place
+                // (`/.rowmotion-site` is a folder with an index.html) left the build unable to write it.
+                if output.split(separator: "/").first == Substring(SiteFolder.marker) {
+                    diagnostics.append(.error("alias", at: alias.location,
+                                              "the alias '\(alias.path)' names \(SiteFolder.marker), the site's marker file; an alias may not name it"))
+                    continue
+                }
+                // A hidden name (`.git`, `.htaccess`) is one servers keep to themselves or act on.
+                if output.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+                    diagnostics.append(.error("alias", at: alias.location,
+                                              "the alias '\(alias.path)' names the hidden path \(output); an alias may not start a name with '.'"))
                     continue
                 }
                 // The theme's files are `assets/rowmotion.<hash>.css|js`; an
