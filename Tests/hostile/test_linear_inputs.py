@@ -62,8 +62,9 @@ GENERATORS = {
     "template-many-tag-lines": (lambda n: {**page("# T\n"), "templates/page.mustache": "{{siteTitle}}\n" * n + "{{{content}}}\n"}, 40_000),
     # Issue 42, item 8: each block naming a missing example listed the
     # folder and compared the name with every file (400 blocks, 4,999 files: 39 s).
-    "missing-examples": (lambda n: {"site/index.md": "# T\n\n" + "".join(f"```rowmotion\nexample: missing-{i}.yml\n```\n\n" for i in range(n // 12)),
-                                    **{f"examples/e{i:05}.yml": "steps:\n  - items: [a]\n" for i in range(n)}}, 4_999),
+    # Each missing name is one edit from a file's, as a typo is.
+    "missing-examples": (lambda n: {"site/index.md": "# T\n\n" + "".join(f"```rowmotion\nexample: exampel-{i:05}.yml\n```\n\n" for i in range(n // 12)),
+                                    **{f"examples/example-{i:05}.yml": "steps:\n  - items: [a]\n" for i in range(n)}}, 4_999),
     # Links to steps an example page lacks, into an example of n / 20 steps:
     # each link's hint listed and sorted the page's steps again (10,000
     # links into 500 steps took 9 s of CPU, 40,000 into 2,000 over a minute).
