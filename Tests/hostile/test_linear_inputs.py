@@ -307,6 +307,17 @@ def test_a_partial_that_includes_itself_is_a_located_error(tmp_path, template, t
     assert f"templates/{template}:1:{column}: error: the partial '{template.split('.')[0]}' is included within itself without end" in stderr
 
 
+def test_a_partial_that_includes_itself_through_front_matter_is_a_located_error(tmp_path):
+    """`{{#params}}` on a page whose front matter lacks `params` climbs to
+    the page's own `params`: the partial includes itself on the same data
+    without end (before: the check took it for nested data, and the build
+    crashed with signal 11)."""
+    folder = tmp_path / "params"
+    write_project(folder, {"site/index.md": "---\nx: {y: 1}\n---\n# T\n", "templates/page.mustache": "{{title}}{{#params}}{{> page}}{{/params}}"})
+    assert failed_build(folder)[0].startswith(
+        "templates/page.mustache:1:21: error: the partial 'page' is included within itself without end (on the same data)")
+
+
 # Set by `make fuzz` (4 s): CPU times on a shared 2-core machine are too
 # noisy for `make test`, whose reproductions above bound the time instead.
 GROWTH_SECONDS = float(os.environ.get("ROWMOTION_GROWTH_SECONDS", "0"))

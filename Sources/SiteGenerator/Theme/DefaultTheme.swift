@@ -287,7 +287,7 @@ enum TemplateCheck {
                     }
                     continue
                 }
-                guard let (shape, fromTop) = resolve(name, in: stack) else {
+                guard let (shape, goesDown) = resolve(name, in: stack) else {
                     problems.append(.error("unknown-template-variable", at: location,
                                            "the template uses '\(name)', which its context does not have"))
                     if tag.kind == "#" || tag.kind == "^" { skipping.append(name) }
@@ -299,14 +299,14 @@ enum TemplateCheck {
                 case "#":
                     // Inside the section, the value (a list's element) is on top.
                     var element = shape
-                    var descends = fromTop
+                    var descends = goesDown
                     var isList = false
                     if case .list(let inner) = shape { (element, isList) = (inner, true) } else if shape == .scalar { descends = false }
                     // A list named from further out than the element around
                     // it is the whole list again for every element: nested,
                     // its renders multiply (30 pages, 12 deep: 30^12). Data
                     // nests finitely, so a list of the element's own does not.
-                    if isList && !fromTop && stack.last!.lists > 0 {
+                    if isList && !goesDown && stack.last!.lists > 0 {
                         problems.append(.error("repeated-list", at: location,
                                                "the section '\(name)' repeats a whole list for each element of the list around it; "
                                                    + "inside a list, name only lists of its element (such as {{#children}})"))
@@ -362,10 +362,18 @@ enum TemplateCheck {
             }
         }
 
-        /// What a name gives, and whether the innermost context (a scope
-        /// that is not text or a flag) has it; a
-        /// dotted name is looked up part by part, a transform's argument
+        /// What a name gives, and whether it surely goes one step down:
+        /// the innermost context (a scope that is not text or a flag) has
+        /// it, and no part of it is found only in front matter. A dotted
+        /// name is looked up part by part, a transform's argument
         /// (`uppercased(title)`) as the name.
+        ///
+        /// Front matter (an open scope) answers every name here, but at
+        /// render time it may lack one, and the lookup climbs to the
+        /// contexts around it: a name found there is what an outer context
+        /// gives, if one has it (a list is still a list), and never a step
+        /// down (`{{#params}}{{> page}}` inside `page` finds the page's own
+        /// `params` again: without end).
         func resolve(_ name: String, in stack: [Scope]) -> (ContextShape, Bool)? {
             var name = Substring(name)
             if let open = name.firstIndex(of: "("), name.last == ")" {
@@ -374,27 +382,39 @@ enum TemplateCheck {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard let head = parts.first, !head.isEmpty else { return nil }
             let innermost = stack.lastIndex { $0.shape != .scalar } ?? 0
+            var maybeOpen = false
             for (offset, scope) in stack.enumerated().reversed() {
+                if scope.shape == .open {
+                    maybeOpen = true
+                    continue
+                }
                 guard var shape = TemplateCheck.schema.lookup(head, in: scope.shape) else { continue }
+                var throughOpen = maybeOpen
                 for part in parts.dropFirst() {
                     switch shape {
                     case .object:
                         guard let inner = TemplateCheck.schema.lookup(part, in: shape) else { return nil }
                         shape = inner
-                    case .open: break
+                    case .open: throughOpen = true
                     // Mustache reads a list's or a scalar's own members
                     // (`count`, `first`); the schema does not list them.
                     case .list, .scalar: shape = .open
                     }
                 }
-                return (shape, offset == innermost)
+                return (shape, offset == innermost && !throughOpen)
             }
-            return nil
+            return maybeOpen ? (.open, false) : nil
         }
     }
 
     /// How deep partials may include partials.
     static let partialDepth = 32
+
+    /// How deep partials may be rendered one inside the other: a partial
+    /// that includes itself over a tree goes as deep as the tree (the
+    /// navigation shows at most `Navigation.maxDepth` levels), and the
+    /// renderers recurse once per level.
+    static let renderedPartialDepth = 100
 
     /// A template's size: every page carries its templates, and a real one
     /// is a few kilobytes.
