@@ -60,6 +60,13 @@ GENERATORS = {
     # on one line (520 KB) took 78 s of CPU, 10,000 took 4.9 s.
     "template-many-tags": (lambda n: {**page("# T\n"), "templates/nav.mustache": "<nav>" + "{{siteTitle}}" * n + "</nav>\n"}, 40_000),
     "template-many-tag-lines": (lambda n: {**page("# T\n"), "templates/page.mustache": "{{siteTitle}}\n" * n + "{{{content}}}\n"}, 40_000),
+    # Issue 42, "one renderer, one budget": a theme with one transform is
+    # rendered by swift-mustache, measured only when its render ended (50
+    # pages repeating their content 1,000 times for each navigation item:
+    # aborted at 2 GB).
+    "template-transform-in-list": (lambda n: {**{f"site/p{i}.md": f"# Page {i}\n\n" + "word " * 2_760 + "\n" for i in range(n)},
+                                               "templates/page.mustache": "{{lowercased(title)}}{{#navList}}" + "{{{content}}}" * 1_000
+                                               + "{{/navList}}\n"}, 50),
     "missing-cell-fields": (lambda n: with_example(
         '{"cell": {"hide": [' + ", ".join(f'"missing{i}"' for i in range(100)) + ']}, "steps": [{"items": ['
         + ", ".join('{"id": "r%d", %s}' % (j, ", ".join(f'"f{j}_{i}": {i}' for i in range(999))) for j in range(n)) + "]}]}"), 200),

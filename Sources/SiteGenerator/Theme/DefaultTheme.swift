@@ -138,6 +138,15 @@ public struct Theme: Sendable {
         // (`builtInTheme_passesTheTemplateCheck`); a project's, every build.
         let ownTemplates = theme.sources.contains { fileName, source in fileName.hasSuffix(".mustache") && source != .builtIn }
         if ownTemplates, let first = TemplateCheck.check(theme: theme).first { throw first }
+        // A page is at least its template's own text, partials written out
+        // where they are included: partials that include partials a
+        // thousand times each pass any limit before a value is read.
+        if let past = theme.library.expansion.firstPast {
+            let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
+            throw .error(OutputLimits.pageTooLarge, at: theme.location(of: past.template + ".mustache", line: past.line, column: past.column),
+                         "the theme's text, each partial written out where it is included, passes \(limit) here; "
+                             + "every page it makes would be over the limit of \(limit) a page")
+        }
         return theme
     }
 
@@ -166,19 +175,23 @@ public struct Theme: Sendable {
 
     /// `render` as UTF-8: a page's bytes as the site writes them.
     public func renderBytes(_ template: String, _ context: Any, for source: String? = nil) throws(Diagnostic) -> [UInt8] {
-        do throws(OutputTooLarge) {
+        do throws(RenderStop) {
             if let memoLibrary, let carrier = context as? any ChromeCarrying, carrier.chrome.navigationHTML != nil {
                 return try memoLibrary.renderBytes(context, withTemplate: template) ?? []
             }
             return try library.renderBytes(context, withTemplate: template) ?? []
         } catch {
-            let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
-            if let source {
-                throw .error(OutputLimits.pageTooLarge, at: SourceLocation(file: source, line: 1, column: 1),
-                             "the theme makes this page's HTML over \(limit); pages are limited to \(limit)")
+            let at = source.map { SourceLocation(file: $0, line: 1, column: 1) } ?? location(of: template + ".mustache")
+            let what = source == nil ? "this template makes a page's HTML" : "the theme makes this page's HTML"
+            switch error {
+            case .tooLarge:
+                let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
+                throw .error(OutputLimits.pageTooLarge, at: at, "\(what) over \(limit); pages are limited to \(limit)")
+            case .tooDeep:
+                throw .error("partial-too-deep", at: at,
+                             "the theme includes partials within partials more than \(TemplateCheck.renderedPartialDepth) deep "
+                                 + (source == nil ? "" : "on this page ") + "(a partial that includes itself over data this deep)")
             }
-            throw .error(OutputLimits.pageTooLarge, at: location(of: template + ".mustache"),
-                         "this template makes a page's HTML over \(limit); pages are limited to \(limit)")
         }
     }
 }
@@ -435,13 +448,15 @@ enum TemplateCheck {
         var name: String
         var line: Int
         var column: Int
+        /// Where the tag starts and ends in the template's UTF-8.
+        var bytes: Range<Int> = 0..<0
     }
 
-    /// The tags of a template, with their line and column, in one pass.
+    /// The tags of a template, with their line, column and bytes, in one pass.
     static func tags(in text: String) -> [Tag] {
         let characters = Array(text)
         var result: [Tag] = []
-        var line = 1, column = 1, i = 0
+        var line = 1, column = 1, i = 0, byte = 0
         // The delimiters, which a `{{=<% %>=}}` tag changes (the template
         // engine follows them: so must every check of the tags).
         var open: [Character] = ["{", "{"], close: [Character] = ["}", "}"]
@@ -469,15 +484,18 @@ enum TemplateCheck {
                     let parts = content.hasSuffix("=") ? content.dropLast().split(separator: " ") : []
                     if parts.count == 2 { (open, close) = (Array(parts[0]), Array(parts[1])) }
                 }
-                result.append(Tag(kind: kind, name: content, line: line, column: column))
+                let (start, tagLine, tagColumn) = (byte, line, column)
                 let next = end + closing.count
                 for character in characters[i..<next] {
                     if character == "\n" { line += 1; column = 1 } else { column += 1 }
+                    byte += character.utf8.count
                 }
+                result.append(Tag(kind: kind, name: content, line: tagLine, column: tagColumn, bytes: start..<byte))
                 i = next
                 continue
             }
             if characters[i] == "\n" { line += 1; column = 1 } else { column += 1 }
+            byte += characters[i].utf8.count
             i += 1
         }
         return result
