@@ -11,6 +11,20 @@ public enum OutputLimits {
     public static let pageBytes = 64 << 20
     /// Every page, example page and filmstrip of a site, together.
     public static let siteBytes = 1 << 30
+    /// What a site may make for each byte of its input files, and besides:
+    /// every page carries the theme's chrome and navigation, and shows an
+    /// example as often as it names it, but a real site makes a few times
+    /// its input (this project's docs: 3.8×; the benchmark's 1,010 pages:
+    /// 5.1×), while a template repeating a page's content, or pages
+    /// repeating a large example, made 1 GB from 1 MB.
+    public static let siteBytesPerInputByte = 64
+    public static let siteBytesBesidesInput = 64 << 20
+
+    /// The bytes a site of `input` bytes of input files may make: 64 times
+    /// its input and 64 MiB, never past `atMost` (`siteBytes`).
+    public static func siteBytes(forInput input: Int, atMost: Int = siteBytes) -> Int {
+        input >= atMost / siteBytesPerInputByte ? atMost : min(atMost, input * siteBytesPerInputByte + siteBytesBesidesInput)
+    }
     /// The files of a site: each takes a block of the disk however small it
     /// is, and a line of front matter (an alias) makes one.
     public static let siteFiles = 200_000
@@ -27,14 +41,17 @@ public enum OutputLimits {
 /// so a lock guards it; the count and the first failure are all it guards.
 final class OutputBudget: @unchecked Sendable {
     let limit: Int
+    /// The bytes of the site's input files, when `limit` is the multiple
+    /// of them `OutputLimits.siteBytes(forInput:)` allows.
+    let input: Int?
     private let lock = NSLock()
     private var used = 0
     private var passedLimit = false
     private var firstFailure: Int?
     private var passedFileLimit = false
 
-    init(limit: Int) {
-        self.limit = limit
+    init(limit: Int, input: Int? = nil) {
+        (self.limit, self.input) = (limit, input)
     }
 
     /// Counts one output's bytes.
