@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 @testable import SiteGenerator
 import Testing
 
@@ -123,7 +124,7 @@ struct NavigationTests {
     /// with pages × depth (before: about 1 MB a page, 930 MB for the site).
     /// Capped in bytes: the folders farthest from the page collapse first
     /// (each to the one on the path, and a way to the rest); the top level
-    /// and the page's own folder stay.
+    /// stays, and the page's own folder shows the block around the page.
     @Test func deepFoldersOfLongTitles_stayUnderTheByteCap_farFoldersCollapsedFirst() {
         let title = String(repeating: "t", count: 300)
         var pages: [Navigation.Listed] = [Self.page("intro.html", "Intro")]
@@ -140,7 +141,8 @@ struct NavigationTests {
             #expect(items.filter(\.current).map(\.href) == [output], "level \(level)")
             #expect(items.filter { $0.depth == 1 }.map(\.title) == ["F", "Intro"], "level \(level): the top level")
             let own = items.filter { $0.depth == level + 1 && !$0.title.hasPrefix("…") }.count
-            #expect(level == 40 ? (20..<50).contains(own) : own == 51, "level \(level): the page's own folder (\(own) entries)")
+            // Whole near the top; past the limit, the block around the page.
+            #expect(level <= 2 ? own == 51 : (level == 20 ? 30 : 10)..<51 ~= own, "level \(level): the page's own folder (\(own) entries)")
             if level > 2 {
                 #expect(items.filter { $0.depth == 2 }.map(\.title) == ["F", "… 50 more"], "level \(level): the farthest folder collapsed")
                 #expect(items.last { $0.depth == 2 }?.href == "f/p0.html", "to the folder's page (its first page: it has none)")
@@ -202,6 +204,68 @@ struct NavigationTests {
             largest = max(largest, pageLargest)
         }
         #expect(largest * 3 < Navigation.byteLimit, "\(largest) bytes")
+    }
+
+    /// Random trees under a small limit (2 or 4 KiB), each page's
+    /// navigation: within the limit (or three of its heaviest entries, when
+    /// one entry alone is most of it), the same as without the limit when
+    /// that fits, and, when titles are short beside the limit (a 30th
+    /// of it; real ones are a 300th of 32 KiB) and every folder has a page
+    /// of its own, every page reachable from the first by its links. `ROWMOTION_FUZZ_SEED` replays one seed.
+    @Test func randomTrees_stayUnderTheLimit_unchangedWhenTheyFit_andReachEveryPage() {
+        let seeds = ProcessInfo.processInfo.environment["ROWMOTION_FUZZ_SEED"].flatMap(UInt64.init).map { [$0] } ?? Array(1...40)
+        var collapsed = [0, 0]
+        for seed in seeds {
+            var random = SeededGenerator(seed: seed)
+            // Odd seeds: titles up to 1,500 characters (3,000 bytes), past
+            // a 2 KiB limit alone; even ones: up to 60 (120 bytes), 4 KiB.
+            let lengths = seed % 2 == 1 ? [1, 5, 40, 300, 1_500] : [1, 5, 20, 60]
+            var pages: [Navigation.Listed] = []
+            var outputs = Set<String>()
+            for index in 0..<Int.random(in: 1...(seed % 2 == 1 ? 150 : 400), using: &random) {
+                let depth = Int.random(in: 0...6, using: &random)
+                let folder = (0..<depth).map { _ in ["a", "b", "c-d", "long-folder-name"].randomElement(using: &random)! }.joined(separator: "/")
+                let name = Bool.random(using: &random) && depth > 0 && index % 5 == 0 ? "index" : "p\(index)"
+                let output = (folder.isEmpty ? "" : folder + "/") + name + ".html"
+                guard outputs.insert(output).inserted else { continue }
+                let title = String(repeating: "é", count: lengths.randomElement(using: &random)!)
+                pages.append(Self.page(output, title, order: Bool.random(using: &random) ? index : nil))
+            }
+            // Short titles: every folder with a page of its own, as real
+            // documentation's have (what reaching every page asks for).
+            if seed % 2 == 0 {
+                for output in outputs.sorted() {
+                    var folder = OutputPaths.parent(of: output)
+                    while !folder.isEmpty {
+                        if outputs.insert(folder + "/index.html").inserted {
+                            pages.append(Self.page(folder + "/index.html", "Section " + folder.split(separator: "/").joined(separator: " ")))
+                        }
+                        folder = OutputPaths.parent(of: folder)
+                    }
+                }
+            }
+            let limit = seed % 2 == 1 ? 2 << 10 : 4 << 10
+            let capped = Navigation(pages: pages, byteLimit: limit), whole = Navigation(pages: pages, byteLimit: .max)
+            func bytes(_ items: [NavItem]) -> Int { items.reduce(0) { $0 + $1.title.utf8.count + $1.href.utf8.count + $1.root.utf8.count } }
+            for page in pages {
+                let root = String(repeating: "../", count: page.output.split(separator: "/").count - 1)
+                let items = capped.items(current: page.output, root: root), full = whole.items(current: page.output, root: root)
+                let heaviest = items.map { $0.title.utf8.count + $0.href.utf8.count + $0.root.utf8.count }.max() ?? 0
+                #expect(bytes(items) <= max(limit, 3 * heaviest), "seed \(seed): \(page.output): \(bytes(items)) bytes")
+                if bytes(full) <= limit { #expect(Self.shown(items) == Self.shown(full), "seed \(seed): \(page.output)") } else { collapsed[Int(seed % 2)] += 1 }
+                #expect(items.filter(\.current).count <= 1, "seed \(seed): \(page.output)")
+            }
+            guard seed % 2 == 0 else { continue }
+            var reached: Set<String> = [pages[0].output], queue = [pages[0].output]
+            while let output = queue.popLast() {
+                let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
+                for item in capped.items(current: output, root: root) where reached.insert(item.href).inserted { queue.append(item.href) }
+            }
+            #expect(reached.isSuperset(of: outputs), "seed \(seed): \(outputs.subtracting(reached).sorted().prefix(5)) not reached")
+        }
+        // Both kinds collapse often enough to prove something.
+        #expect(seeds.count == 1 || collapsed.allSatisfy { $0 > 100 }, "pages whose navigation passed the limit: \(collapsed)")
+        print("randomTrees: navigation collapsed on \(collapsed[0]) pages of short titles, \(collapsed[1]) of long ones; seeds \(seeds.first!)…\(seeds.last!)")
     }
 
     static func hugoDocsLikeTree() -> [Navigation.Listed] {

@@ -48,9 +48,16 @@ struct Navigation: Sendable {
     private var folders: [String: Int] = [:]
     /// The folder each listed page (not a section page) is in.
     private var pageFolders: [Int: String] = [:]
+    /// Each folder's folder, for those not at the top level.
+    private var parents: [Int: Int] = [:]
     /// What each folder's entries (and the top level's, under -1) weigh:
     /// their titles' and links' bytes, summed in order.
     private var weights: [Int: Weights] = [:]
+    /// For each folder (and the top level, under -1), the most its path's
+    /// levels may show: their bytes without the root, their entries (each
+    /// shown with the root) and how many levels; a group under the limit
+    /// by this needs no plan (most of them).
+    private var bounds: [Int: (bytes: Int, entries: Int, levels: Int)] = [:]
     /// The bytes of titles and links a page's navigation may show.
     let byteLimit: Int
 
@@ -78,7 +85,11 @@ struct Navigation: Sendable {
             keys.append((.max, "", path))
             folders[path] = node
             let parent = OutputPaths.parent(of: path)
-            if parent.isEmpty { top.append(node) } else { let above = folderNode(parent); nodes[above].children.append(node) }
+            if parent.isEmpty { top.append(node) } else {
+                let above = folderNode(parent)
+                nodes[above].children.append(node)
+                parents[node] = above
+            }
             return node
         }
         var sectionPages: [Int: Key] = [:]
@@ -128,6 +139,31 @@ struct Navigation: Sendable {
         for node in nodes.indices where nodes[node].folder != nil {
             weights[node] = Weights(nodes[node].children.map { nodes[$0] })
         }
+        // A level shows at most all its entries, and a way before and after
+        // (at most 24 bytes of title, and a link of its own).
+        func own(_ children: [Int], _ weights: Weights) -> (bytes: Int, entries: Int) {
+            guard children.count > Self.longFolder else { return (weights.whole.last ?? 0, children.count) }
+            let longestLink = children.map { nodes[$0].href.utf8.count }.max() ?? 0
+            return ((weights.whole.last ?? 0) + 2 * (24 + longestLink), children.count + 2)
+        }
+        let topOwn = own(top, weights[-1]!)
+        bounds[-1] = (topOwn.bytes, topOwn.entries, 1)
+        func bound(_ node: Int) -> (bytes: Int, entries: Int, levels: Int) {
+            if let known = bounds[node] { return known }
+            let above = bound(parents[node] ?? -1), mine = own(nodes[node].children, weights[node]!)
+            let result = (above.bytes + mine.bytes, above.entries + mine.entries, above.levels + 1)
+            bounds[node] = result
+            return result
+        }
+        for node in nodes.indices where nodes[node].folder != nil { _ = bound(node) }
+    }
+
+    /// Whether a group's navigation is surely under the byte limit and
+    /// `maxDepth`, shown whole without working out a plan.
+    /// `folder`: the group's folder's node (nil: the top level).
+    private func surelyFits(_ group: Group, folder: Int?) -> Bool {
+        guard group.blockEntries == 0, let bound = bounds[folder ?? -1] else { return false }
+        return bound.levels <= Self.maxDepth && bound.bytes + bound.entries * group.root.utf8.count <= byteLimit
     }
 
     /// A list of entries' bytes, summed in order, whole and with titles cut
@@ -236,6 +272,7 @@ struct Navigation: Sendable {
         }
         // Past the byte limit with every folder between collapsed, the
         // page's own folder shows the block of entries around it that fits.
+        guard !surelyFits(group, folder: folders[group.folder]) else { return group }
         let plan = plan(for: group)
         if plan.innerEntries > 0 {
             group.blockEntries = plan.innerEntries
@@ -274,19 +311,26 @@ struct Navigation: Sendable {
     /// Under `byteLimit` (and `maxDepth`), every level whole, long folders
     /// in blocks of `blockSize`. Past it, in turn until it fits: titles are
     /// cut to `titleBytes`; the folders between the top level and the
-    /// page's own collapse, farthest from the page first, each to the entry
-    /// on the path and a "… N more" entry to the folder's page; the page's
-    /// own folder, then the top level, show the block of entries around the
-    /// page (or the path) that fits; last, the path is opened only as deep
-    /// as fits. A group decides it all, so pages that share one share it.
+    /// page's own folder's parent collapse, farthest from the page first,
+    /// each to the entry on the path and a "… N more" entry to a page in
+    /// the folder; the page's own folder shows the block of entries around
+    /// the page that fits, then its parent and the top level the block
+    /// around the path (with ways to the blocks before and after: a
+    /// folder's entries stay reachable from the pages in it and in its
+    /// folders, so every page does when each folder has a page of its
+    /// own); then the parent collapses too; last, the path is opened only
+    /// as deep as fits. A group decides it all, so pages that share one
+    /// share it.
     private func plan(for group: Group) -> Plan {
-        // The folders on the path, outermost first; past `maxDepth` they
-        // are never opened.
+        // The folders on the path, outermost first (followed up from the
+        // folder's node: a path's every prefix is a folder); past
+        // `maxDepth` they are never opened.
         var path: [Int] = []
-        var folder = group.folder
-        while !folder.isEmpty {
-            if let node = folders[folder] { path.append(node) }
-            folder = OutputPaths.parent(of: folder)
+        let innermost = folders[group.folder]
+        var folder = innermost
+        while let node = folder {
+            path.append(node)
+            folder = parents[node]
         }
         path.reverse()
         // Whether the last level is the page's own folder (the path is not
@@ -308,6 +352,7 @@ struct Navigation: Sendable {
             levels.append(Level(folder: folder, children: children, onPath: onPath, window: window, entries: entries))
         }
         var plan = Plan(levels: levels, shown: levels.count)
+        guard !surelyFits(group, folder: innermost) else { return plan }
         let root = group.root.utf8.count
         var weights = levels.map { weight(of: $0, root: root, cut: false) }
         var total = weights.reduce(0, +)
@@ -322,29 +367,46 @@ struct Navigation: Sendable {
         }
         plan.cutTitles = true
         for index in levels.indices { update(index) }
-        // The folders between, farthest first (when the page's own folder
-        // shows blocks by bytes, they all are).
-        for index in levels.indices.dropFirst() where index < inner || index == inner && !ownFolderShown {
+        // The folders between, farthest first, but the page's own folder's
+        // own (its parent) (when the page's own folder shows blocks by bytes,
+        // they all are).
+        let parent = ownFolderShown ? inner - 1 : inner
+        for index in levels.indices.dropFirst() where index < parent {
             guard total > byteLimit || blocked else { break }
             plan.levels[index].collapsed = true
             update(index)
         }
-        // The page's own folder, then the top level: the block that fits in
-        // what the others leave (at least a quarter of the limit), with a
-        // way before and after it.
-        for index in Set([inner, 0]).sorted(by: >) where !plan.levels[index].collapsed && (total > byteLimit || index == inner && blocked) {
-            var level = plan.levels[index]
-            let heaviest = (self.weights[level.folder ?? -1]?.heaviestCut ?? 0) + root
-            let room = max(byteLimit - (total - weights[index]), byteLimit / 4) - 2 * heaviest
-            var entries = max(1, min(Self.blockSize, room / max(heaviest, 1)))
-            let own = index == inner && ownFolderShown
-            if own && blocked { entries = group.blockEntries }
-            let anchor = level.onPath ?? (own ? group.block * (blocked ? entries : Self.blockSize) : 0)
-            level.window = Self.window(block: anchor / entries, of: entries, in: level.children.count)
-            level.entries = entries
-            plan.levels[index] = level
+        func heaviest(_ index: Int) -> Int { max(1, (self.weights[plan.levels[index].folder ?? -1]?.heaviestCut ?? 0) + root) }
+        /// Shows the block of `entries` at `anchor` of level `index`.
+        func window(_ index: Int, entries: Int, anchor: Int) {
+            plan.levels[index].window = Self.window(block: anchor / entries, of: entries, in: plan.levels[index].children.count)
+            plan.levels[index].entries = entries
             update(index)
-            if own { plan.innerEntries = entries }
+        }
+        // The page's own folder in blocks of what the collapsed path leaves
+        // (at most half the limit) after the least of the levels above it
+        // (one entry and a way before and after it each). The block size
+        // depends on the folder and the root alone, never on which block,
+        // so the pages of a folder share its blocks (and the memo's renders).
+        var ownEntries = 0
+        if ownFolderShown, total > byteLimit || blocked {
+            let above = (0..<inner).reduce(0) { $0 + (plan.levels[$1].collapsed ? weights[$1] : 3 * heaviest($1)) }
+            let room = min(byteLimit / 2, byteLimit - above) - 2 * heaviest(inner)
+            ownEntries = blocked ? group.blockEntries : max(1, min(Self.blockSize, room / heaviest(inner)))
+            window(inner, entries: ownEntries, anchor: group.block * (blocked ? ownEntries : Self.blockSize))
+        }
+        // Then its parent's and the top level's, each the block around the
+        // path in what is left: a folder's entries are all reachable from
+        // the pages in it, and from the pages of its folders (a block's
+        // ways before and after may lead into a folder).
+        for index in Set([parent, 0]).sorted(by: >) where index >= 0 && index < inner && !plan.levels[index].collapsed && total > byteLimit {
+            let room = byteLimit - (total - weights[index]) - 2 * heaviest(index)
+            window(index, entries: max(1, min(Self.blockSize, room / heaviest(index))), anchor: plan.levels[index].onPath ?? 0)
+        }
+        // Then the parent to the entry on the path.
+        if parent > 0, parent < inner, total > byteLimit {
+            plan.levels[parent].collapsed = true
+            update(parent)
         }
         // Last, the path only as deep as fits.
         while plan.shown > 1, total > byteLimit {
@@ -355,6 +417,8 @@ struct Navigation: Sendable {
                 update(plan.shown - 1)
             }
         }
+        // Blocks of the page's own folder, if it is still shown.
+        if plan.shown == levels.count { plan.innerEntries = ownEntries }
         return plan
     }
 
@@ -374,11 +438,11 @@ struct Navigation: Sendable {
         func more(_ title: String, _ href: Int) -> Int { title.utf8.count + href + root }
         if level.collapsed, let onPath = level.onPath {
             let hidden = level.children.count - 1
-            return entry(onPath) + (hidden > 0 ? more(Self.moreTitle(hidden), level.folder.map { nodes[$0].href.utf8.count } ?? 0) : 0)
+            return entry(onPath) + (hidden > 0 ? more(Self.moreTitle(hidden), level.folder.map { pageIn($0).utf8.count } ?? 0) : 0)
         }
         var total = sums[level.window.upperBound] - sums[level.window.lowerBound] + level.window.count * root
         if level.window.lowerBound > 0 {
-            total += more("… \(level.window.lowerBound) earlier", nodes[level.children[level.window.lowerBound - 1]].href.utf8.count)
+            total += more("… \(level.window.lowerBound) earlier", nodes[level.children[max(0, level.window.lowerBound - level.entries)]].href.utf8.count)
         }
         if level.window.upperBound < level.children.count {
             total += more("… \(level.children.count - level.window.upperBound) later", nodes[level.children[level.window.upperBound]].href.utf8.count)
@@ -387,6 +451,15 @@ struct Navigation: Sendable {
     }
 
     static func moreTitle(_ count: Int) -> String { "… \(count) more" }
+
+    /// Where a collapsed folder's "… N more" leads: a page in the folder
+    /// itself, whose navigation shows the folder's entries (its section
+    /// page, else its first page), else where its entry leads.
+    private func pageIn(_ folder: Int) -> String {
+        let href = nodes[folder].href
+        if places[href] == folder { return href }
+        return nodes[folder].children.first { nodes[$0].folder == nil }.map { nodes[$0].href } ?? href
+    }
 
     /// One entry a group shows: a node, or a way to more of a long folder.
     private struct Shown {
@@ -409,7 +482,7 @@ struct Navigation: Sendable {
                 if opens { walk(index + 1) }
                 let hidden = level.children.count - 1
                 if hidden > 0 {
-                    result.append(Shown(node: nil, depth: depth, more: (Self.moreTitle(hidden), level.folder.map { nodes[$0].href } ?? "")))
+                    result.append(Shown(node: nil, depth: depth, more: (Self.moreTitle(hidden), level.folder.map(pageIn) ?? "")))
                 }
                 return
             }
