@@ -85,4 +85,13 @@ struct RenderBudgetTests {
         #expect(diagnostics.contains { $0.hasPrefix("templates/page.mustache:1:1: error: the template includes a partial '*title' the theme does not have") },
                 "\(diagnostics)")
     }
+
+    /// Builds check only a project's theme for its expansion: the built-in
+    /// one's, checked here, is a few kilobytes a page.
+    @Test func builtInTheme_expandsToAFewKilobytes() throws {
+        let theme = try Theme.load(projectTemplates: nil)
+        let expansion = theme.library.staticExpansion
+        #expect(expansion.firstPast == nil)
+        #expect(Theme.templateNames.allSatisfy { (expansion.roots[$0] ?? .max) < 64 << 10 }, "\(expansion.roots)")
+    }
 }

@@ -6,8 +6,12 @@ struct TemplateLibrary: Sendable {
     let mustache: MustacheLibrary
     let compiled: CompiledLibrary?
     /// What the templates write from their own text, for the meter of
-    /// swift-mustache's renders.
-    let expansion: StaticExpansion
+    /// swift-mustache's renders: worked out when the library loads if
+    /// swift-mustache renders it (it does not compile), else for a render
+    /// the compiled renderer declines (a value it does not model), which
+    /// no theme's contexts hold.
+    let expansion: StaticExpansion?
+    private let templates: [String: MustacheTemplate]
 
     /// `reusing`: a library most of whose templates are these (the
     /// theme's, for the one whose `nav` writes the memoized navigation),
@@ -15,13 +19,21 @@ struct TemplateLibrary: Sendable {
     init(templates: [String: MustacheTemplate] = [:], reusing other: TemplateLibrary? = nil) {
         mustache = MustacheLibrary(templates: templates)
         compiled = CompiledLibrary(mustache, names: Array(templates.keys), reusing: other?.compiled)
-        // Counted from the theme's own text: the pragma before it is a line
-        // of its own, which writes nothing.
-        expansion = StaticExpansion(templates: templates.mapValues { template in
+        self.templates = templates
+        expansion = compiled == nil ? Self.expansion(of: templates) : nil
+    }
+
+    /// The templates' static expansion, counted from the theme's own text
+    /// (the pragma before it is a line of its own, which writes nothing).
+    static func expansion(of templates: [String: MustacheTemplate]) -> StaticExpansion {
+        StaticExpansion(templates: templates.mapValues { template in
             let text = template.description
             return text.hasPrefix(ByteHTMLEscaping.pragma) ? String(text.dropFirst(ByteHTMLEscaping.pragma.count)) : text
         })
     }
+
+    /// The static expansion, worked out now if the library did not.
+    var staticExpansion: StaticExpansion { expansion ?? Self.expansion(of: templates) }
 
     func render(_ context: Any, withTemplate name: String, limit: Int = OutputLimits.pageBytes) throws(RenderStop) -> String? {
         try renderBytes(context, withTemplate: name, limit: limit).map { String(decoding: $0, as: UTF8.self) }
@@ -48,6 +60,7 @@ struct TemplateLibrary: Sendable {
     /// counted (an upper bound of the bytes). It throws once the count
     /// passes `limit` (the render is stopped there), or the bytes do.
     func meteredRender(_ context: any MustacheParent, withTemplate name: String, limit: Int) throws(RenderStop) -> (bytes: [UInt8], counted: Int)? {
+        let expansion = staticExpansion
         let meter = RenderMeter(limit: limit, expansion: expansion)
         guard meter.count(expansion.roots[name] ?? 0) else { throw .tooLarge }
         let root = MeteredParent(parent: context, value: context, meter: meter, name: "")

@@ -140,8 +140,9 @@ public struct Theme: Sendable {
         if ownTemplates, let first = TemplateCheck.check(theme: theme).first { throw first }
         // A page is at least its template's own text, partials written out
         // where they are included: partials that include partials a
-        // thousand times each pass any limit before a value is read.
-        if let past = theme.library.expansion.firstPast {
+        // thousand times each pass any limit before a value is read. (The
+        // built-in theme's is a few kilobytes: `RenderBudgetTests`.)
+        if ownTemplates, let past = theme.library.staticExpansion.firstPast {
             let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
             throw .error(OutputLimits.pageTooLarge, at: theme.location(of: past.template + ".mustache", line: past.line, column: past.column),
                          "the theme's text, each partial written out where it is included, passes \(limit) here; "
