@@ -77,6 +77,12 @@ GENERATORS = {
     "example-in-many-blocks": (lambda n: {"examples/e.yml": "title: E\nsteps:\n  - items: [" + ", ".join(f"r{i}" for i in range(20_000)) + "]\n",
                                           **{f"site/p{i}.md": f"# Page {i}\n\n" + "```rowmotion\nexample: e.yml\n```\n\n" * 16
                                              for i in range(n)}}, 16),
+    # Front matter's list through swift-mustache (a theme with a transform):
+    # a 750 KB page asked for 6 TB, and took 17.6 GB and 40 s to fail.
+    "template-transform-front-matter-list": (lambda n: {
+        "site/index.md": "# Home\n",
+        "site/p.md": "---\nlist: [" + ", ".join(str(i) for i in range(n)) + "]\n---\n# T\n\n" + 'word "<q>" ' * 6_000 + "\n",
+        "templates/page.mustache": "{{lowercased(title)}}{{#params}}{{#list}}{{{content}}}{{/list}}{{/params}}\n"}, 100_000),
     "missing-cell-fields": (lambda n: with_example(
         '{"cell": {"hide": [' + ", ".join(f'"missing{i}"' for i in range(100)) + ']}, "steps": [{"items": ['
         + ", ".join('{"id": "r%d", %s}' % (j, ", ".join(f'"f{j}_{i}": {i}' for i in range(999))) for j in range(n)) + "]}]}"), 200),
@@ -156,6 +162,21 @@ def test_a_list_repeated_inside_itself_is_a_located_error_not_an_endless_render(
     assert result.returncode == 1, result.stderr.decode()[:2000]
     assert result.stderr.decode().startswith(
         "templates/page.mustache:1:26: error: the section 'navList' repeats a whole list for each element of the list around it")
+
+
+def test_a_list_repeated_inside_front_matter_is_a_located_error(tmp_path):
+    """Inside `{{#params}}` every name looked like front matter's, so a list
+    repeated inside itself there went unseen: the lookup climbs past the
+    page's params to the whole navigation (30 pages nested 12 deep, writing
+    nothing: 30^12 renders, still running after 60 s before)."""
+    folder = tmp_path / "nested-lists-in-params"
+    files = {f"site/p{i}.md": f"# Page {i}\n" for i in range(30)}
+    files["templates/page.mustache"] = "{{#params}}" + "{{#navList}}" * 12 + "{{/navList}}" * 12 + "{{/params}}{{{content}}}\n"
+    write_project(folder, files)
+    result = subprocess.run([str(BINARY), "build"], cwd=folder, capture_output=True, timeout=20, preexec_fn=limited(MEMORY_LIMIT))
+    assert result.returncode == 1, result.stderr.decode()[:2000]
+    assert result.stderr.decode().startswith(
+        "templates/page.mustache:1:24: error: the section 'navList' repeats a whole list for each element of the list around it")
 
 
 @pytest.mark.parametrize("file, message", [
