@@ -40,18 +40,50 @@ public enum OutputLimits {
 /// one reported, whatever the threads did). Every worker adds to one count,
 /// so a lock guards it; the count and the first failure are all it guards.
 final class OutputBudget: @unchecked Sendable {
-    let limit: Int
-    /// The bytes of the site's input files, when `limit` is the multiple
-    /// of them `OutputLimits.siteBytes(forInput:)` allows.
-    let input: Int?
     private let lock = NSLock()
+    private var currentLimit: Int
+    private var inputBytes: Int?
+    /// What measures the site's input files, until it has: a site under
+    /// `OutputLimits.siteBytesBesidesInput` is under any multiple of them,
+    /// so most builds never measure them.
+    private var measureInput: (@Sendable () -> Int)?
     private var used = 0
     private var passedLimit = false
     private var firstFailure: Int?
     private var passedFileLimit = false
 
-    init(limit: Int, input: Int? = nil) {
-        (self.limit, self.input) = (limit, input)
+    /// - Parameters:
+    ///   - limit: the most the site may make.
+    ///   - input: the bytes of the site's input files, measured when the
+    ///     site passes `OutputLimits.siteBytesBesidesInput`: from then on
+    ///     the limit is at most `OutputLimits.siteBytes(forInput:)` of them.
+    init(limit: Int, input: (@Sendable () -> Int)? = nil) {
+        (currentLimit, measureInput) = (limit, input)
+    }
+
+    /// The most the site may make.
+    var limit: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return currentLimit
+    }
+
+    /// The bytes of the site's input files, when the limit is the multiple
+    /// of them `OutputLimits.siteBytes(forInput:)` allows.
+    var input: Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return inputBytes
+    }
+
+    /// With the lock held: the limit lowered to the input's multiple once
+    /// the site passes what it may make besides its input.
+    private func measureIfNeeded(at used: Int) {
+        guard used > OutputLimits.siteBytesBesidesInput, let measure = measureInput else { return }
+        measureInput = nil
+        let bytes = measure()
+        let limit = OutputLimits.siteBytes(forInput: bytes, atMost: currentLimit)
+        if limit < currentLimit { (currentLimit, inputBytes) = (limit, bytes) }
     }
 
     /// Counts one output's bytes.
@@ -59,14 +91,16 @@ final class OutputBudget: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         used += bytes
-        if used > limit { passedLimit = true }
+        measureIfNeeded(at: used)
+        if used > currentLimit { passedLimit = true }
     }
 
     /// Counts `bytes` if they fit under the limit: whether they did.
     func reserve(_ bytes: Int) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard used + bytes <= limit else { return false }
+        measureIfNeeded(at: used + bytes)
+        guard used + bytes <= currentLimit else { return false }
         used += bytes
         return true
     }
