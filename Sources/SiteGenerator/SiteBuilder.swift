@@ -78,6 +78,9 @@ public enum SiteBuilder {
             return site
         }
         for file in inputs.staticFiles { site.files[file.path] = file.bytes }
+        // What the site may make: a multiple of what it reads (measured if
+        // it makes more than it may besides).
+        let input: @Sendable () -> Int = { SiteRendering.inputBytes(inputs, options: options) }
         let assets = ThemeAssets.themeAssets(inputs.theme)
         site.files.merge(assets.files) { _, new in new }
 
@@ -93,7 +96,7 @@ public enum SiteBuilder {
         let extraOutputs = ["index.html"] + (options.baseline == nil ? [] : [OutputPaths.changes])
         let navigationMemo = NavigationMemo(outputs: inputs.pages.map(\.output) + inputs.examples.map { OutputPaths.examplePath($0.name) } + extraOutputs,
                                             navigation: inputs.navigation, theme: inputs.theme, root: root(of:),
-                                            memory: OutputBudget(limit: options.siteByteLimit)) { output in
+                                            memory: OutputBudget(limit: options.siteByteLimit, input: input)) { output in
             Chrome(siteTitle: inputs.siteTitle, root: root(of: output), stylesheet: assets.stylesheet, script: assets.script, nav: [])
         }
         func chrome(for output: String) -> Chrome {
@@ -114,7 +117,7 @@ public enum SiteBuilder {
         let players = PlayerParts(inputs.examples.filter { reuse.previous.entries[OutputPaths.examplePath($0.name)]?.key != keys.example($0) })
         // What the site makes, against its limit: past it (or a page past
         // its own) the build stops with that error alone.
-        let budget = OutputBudget(limit: options.siteByteLimit)
+        let budget = OutputBudget(limit: options.siteByteLimit, input: input)
         let rendered = SiteRendering.renderPages(inputs, chromes: inputs.pages.map { chrome(for: $0.output) }, reuse: reuse, keys: keys, options: options,
                                    shared: players, budget: budget)
         if budget.isStopped {

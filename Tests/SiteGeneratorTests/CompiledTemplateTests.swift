@@ -50,12 +50,21 @@ struct CompiledTemplateTests {
             let throughLibrary = try? library.renderBytes(context, withTemplate: "t", limit: limit)
             #expect(throughLibrary == (limit >= whole.count ? whole : nil), "limit \(limit) of \(whole.count)")
         }
-        // An optional in a value declines the compiled renderer: swift-mustache's render is measured.
+        // An optional in a value declines the compiled renderer: swift-mustache's
+        // render is metered as it goes, its count an upper bound of its bytes:
+        // whole from the count up, stopped below the bytes, never short.
         let declined = Bag(["items": [Bag(["name": "x", "n": Optional(1) as Any])], "title": "T", "flag": true, "raw": ""])
         #expect(try compiled.render(declined, withTemplate: "t", limit: 1_000) == nil)
-        let reference = try #require(library.mustache.render(declined, withTemplate: "t"))
-        #expect(throws: OutputTooLarge.self) { _ = try library.renderBytes(declined, withTemplate: "t", limit: reference.utf8.count - 1) }
-        #expect(try library.renderBytes(declined, withTemplate: "t", limit: reference.utf8.count) == Array(reference.utf8))
+        let reference = Array(try #require(library.mustache.render(declined, withTemplate: "t")).utf8)
+        let metered = try #require(try library.meteredRender(declined, withTemplate: "t", limit: .max))
+        #expect(metered.bytes == reference && metered.counted >= reference.count)
+        for limit in 0...(metered.counted + 3) {
+            let limited = try? library.renderBytes(declined, withTemplate: "t", limit: limit)
+            #expect(limited == nil || limited == reference, "limit \(limit)")
+            if limit < reference.count { #expect(limited == nil, "limit \(limit) of \(reference.count)") }
+            if limit >= metered.counted { #expect(limited == reference, "limit \(limit), counted \(metered.counted)") }
+        }
+        #expect(throws: RenderStop.tooLarge) { _ = try library.renderBytes(declined, withTemplate: "t", limit: reference.count - 1) }
     }
 
     @Test func defaultTheme_compilesEveryTemplate() throws {
@@ -123,11 +132,19 @@ struct CompiledTemplateTests {
     }
 
     @Test func unmodelledTemplatesAndValues_fallBackToSwiftMustache() throws {
-        for text in ["{{uppercased(title)}}", "{{<p}}{{$b}}x{{/b}}{{/p}}", "{{$b}}x{{/b}}", "{{>*name}}", "{{% CONTENT_TYPE: TEXT}}{{title}}"] {
+        let context = Bag(["title": "<a>", "name": "x"])
+        for text in ["{{uppercased(title)}}", "{{<p}}{{$b}}x{{/b}}{{/p}}", "{{$b}}x{{/b}}", "{{% CONTENT_TYPE: TEXT}}{{title}}"] {
             let library = try Self.library(["t": text, "p": "{{$b}}d{{/b}}", "x": "x"])
             #expect(library.compiled == nil, "\(text)")
-            #expect(try library.render(Bag(["title": "<a>", "name": "x"]), withTemplate: "t") == library.mustache.render(Bag(["title": "<a>", "name": "x"]), withTemplate: "t"))
+            #expect(try library.render(context, withTemplate: "t") == library.mustache.render(context, withTemplate: "t"), "\(text)")
         }
+        // A dynamic partial reads its name as a `String`, which a metered
+        // render never hands out (its text counts itself as it is written):
+        // it names no template there. The theme check refuses one anyway
+        // (`unknown-partial`), so no theme renders one.
+        let dynamic = try Self.library(["t": "[{{>*name}}]", "x": "x"])
+        #expect(dynamic.mustache.render(context, withTemplate: "t") == "[x]")
+        #expect(try dynamic.render(context, withTemplate: "t") == "[]")
         // An optional boxed in a value.
         for value in [Optional("x") as Any] {
             let context = Bag(["v": value])
@@ -142,17 +159,44 @@ struct CompiledTemplateTests {
 
     struct Generator {
         var random: SeededGenerator
-        let names = ["a", "b", "s", "n", "flag", "off", "list", "words", "empty", "inner", "missing", ".", "inner.s", ".s", "inner.inner.a", "dict"]
+        /// Whether tags use transforms (`{{lowercased(s)}}`,
+        /// `{{#reversed(list)}}`, `{{index()}}`), and contexts hold front
+        /// matter's values (nested dictionaries, lists of any values,
+        /// numbers with a fraction): what only swift-mustache renders.
+        var transforms = false
+        var names = ["a", "b", "s", "n", "flag", "off", "list", "words", "empty", "inner", "missing", ".", "inner.s", ".s", "inner.inner.a", "dict"]
         /// Names as text: mostly what gives text (a context or a list as
         /// text is its Swift description, which declines).
-        let textNames = ["a", "b", "s", "n", "flag", "off", "missing", "inner.s", ".s", "inner.inner.a", "dict.s", "."]
+        var textNames = ["a", "b", "s", "n", "flag", "off", "missing", "inner.s", ".s", "inner.inner.a", "dict.s", "."]
+
+        init(random: SeededGenerator, transforms: Bool = false) {
+            (self.random, self.transforms) = (random, transforms)
+            if transforms {
+                names += ["matter", "matter.list", "matter.inner", "key", "value", "x"]
+                textNames += ["matter.s", "matter.x", "key", "value", "x", "matter.list"]
+            }
+        }
+
+        /// Lists are shorter than this; with transforms, long enough that a
+        /// list's elements count more than the template's own text.
+        var longest: UInt64 { transforms ? 12 : 3 }
+
+        /// A name, with transforms around it now and then when they are on.
+        mutating func transformed(_ name: String) -> String {
+            guard transforms, chance(40) else { return name }
+            if chance(10) { return pick(["first()", "last()", "index()", "even()", "odd()"]) }
+            let all = ["lowercased", "uppercased", "capitalized", "reversed", "count", "empty", "first", "last", "plusone", "minusone", "odd",
+                       "sorted", "enumerated", "unknown"]
+            let inner = "\(pick(all))(\(name))"
+            return chance(15) ? "\(pick(all))(\(inner))" : inner
+        }
 
         mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
         mutating func chance(_ percent: UInt64) -> Bool { random.next() % 100 < percent }
 
         /// Text with whatever the whitespace rules look at.
         mutating func text() -> String {
-            (0..<Int(random.next() % 4)).map { _ in pick(["", " ", "  ", "\t", "\n", "\r\n", "x", "<p>", "{", "}", "é", "\"\u{301}", "\n  "]) }.joined()
+            (0..<Int(random.next() % (transforms ? 6 : 4))).map { _ in pick(["", " ", "  ", "\t", "\n", "\r\n", "x", "<p>", "{", "}", "é", "\"\u{301}", "\n  "]) }.joined()
         }
 
         mutating func template(depth: Int, partials: [String]) -> String {
@@ -160,12 +204,12 @@ struct CompiledTemplateTests {
             for _ in 0..<Int(random.next() % 6) {
                 out += text()
                 switch random.next() % 10 {
-                case 0, 1: out += "{{\(pick(["", " "]))\(pick(textNames))\(pick(["", " "]))}}"
+                case 0, 1: out += "{{\(pick(["", " "]))\(transformed(pick(textNames)))\(pick(["", " "]))}}"
                 case 2:
                     let opener = pick(["{{{", "{{&"])
-                    out += opener + pick(textNames) + (opener == "{{{" ? "}}}" : "}}")
+                    out += opener + transformed(pick(textNames)) + (opener == "{{{" ? "}}}" : "}}")
                 case 3 where depth < 3, 4 where depth < 3, 5 where depth < 3:
-                    let name = pick(names.filter { $0 != "." || chance(30) })
+                    let name = transformed(pick(names.filter { $0 != "." || chance(30) }))
                     let kind = pick(["#", "#", "^"])
                     let (open, close) = (chance(50) ? "\n" : "", chance(50) ? "\n" : "")
                     out += "\(open)\(pick(["", "  ", "\t"])){{\(kind)\(name)}}\(open)" + template(depth: depth + 1, partials: partials)
@@ -186,18 +230,35 @@ struct CompiledTemplateTests {
             case 2: return chance(50)
             case 3: return Int(random.next() % 200) - 100
             case 4 where depth < 3: return context(depth: depth + 1)
-            case 5 where depth < 3: return (0..<Int(random.next() % 3)).map { _ in context(depth: depth + 1) }
-            case 6: return (0..<Int(random.next() % 3)).map { _ in pick(["w", "<w>", "\n"]) }
-            case 7: return (0..<Int(random.next() % 3)).map { _ in chance(50) }
+            case 5 where depth < 3: return (0..<Int(random.next() % longest)).map { _ in context(depth: depth + 1) }
+            case 6: return (0..<Int(random.next() % longest)).map { _ in pick(["w", "<w>", "\n"]) }
+            case 7: return (0..<Int(random.next() % longest)).map { _ in chance(50) }
             case 8 where depth < 3: return ["s": pick(["d", "<d>"]), "a": Int(random.next() % 9)] as [String: Any]
             case 9 where chance(10): return 2.5
+            case 10 where transforms && depth < 3: return frontMatter(depth: depth + 1)
             default: return pick(["text", "\n"])
+            }
+        }
+
+        /// A value as front matter gives it (`FrontMatter.Param.templateValue`).
+        mutating func frontMatter(depth: Int) -> Any {
+            switch random.next() % 7 {
+            case 0: return pick(["", "m", "<m>&\"", "Zeta alpha", "é\u{301}"])
+            case 1: return Int(random.next() % 20) - 10
+            case 2: return pick([0.5, -2.25, 1e21])
+            case 3: return chance(50)
+            case 4 where depth < 4: return (0..<Int(random.next() % 4)).map { _ in frontMatter(depth: depth + 1) } as [Any]
+            case 5 where depth < 4:
+                var members: [String: Any] = [:]
+                for name in ["s", "x", "list", "inner"] where chance(60) { members[name] = frontMatter(depth: depth + 1) }
+                return members
+            default: return pick(["t", "u<"])
             }
         }
 
         mutating func context(depth: Int) -> Bag {
             var fields: [String: Any] = [:]
-            for name in names where name.first != "." && !name.contains(".") && name != "missing" {
+            for name in names where name.first != "." && !name.contains(".") && name != "missing" && name != "key" && name != "value" {
                 if let value = value(depth: depth) { fields[name] = value }
             }
             return Bag(fields)
@@ -230,6 +291,38 @@ struct CompiledTemplateTests {
         #expect(parsed * 2 >= count, "only \(parsed) of \(count) template sets parsed")
         #expect(compiledLibraries * 10 >= parsed * 9, "only \(compiledLibraries) of \(parsed) template sets were compiled")
         #expect(compiledRenders * 10 >= parsed * 6, "only \(compiledRenders) of \(parsed) renders were compiled")
+    }
+
+    /// Templates with transforms (which only swift-mustache renders) over
+    /// front matter's values: the metered render writes exactly what a
+    /// plain one does, and counts at least every byte it writes. Seeds
+    /// from `ROWMOTION_TEMPLATE_SEED` (one case: `ROWMOTION_TEMPLATE_CASES=1`).
+    @Test func randomTemplatesWithTransforms_renderMeteredAsSwiftMustache() throws {
+        let count = ProcessInfo.processInfo.environment["ROWMOTION_TEMPLATE_CASES"].flatMap(Int.init) ?? 400
+        let first = ProcessInfo.processInfo.environment["ROWMOTION_TEMPLATE_SEED"].flatMap(UInt64.init) ?? 20_261_126
+        var (parsed, metered, transforming) = (0, 0, 0)
+        for seed in first..<(first + UInt64(count)) {
+            var generator = Generator(random: SeededGenerator(seed: seed), transforms: true)
+            var texts: [String: String] = [:]
+            texts["p2"] = generator.template(depth: 1, partials: [])
+            texts["p1"] = generator.template(depth: 1, partials: ["p2"])
+            texts["t"] = generator.template(depth: 0, partials: ["p1", "p2"])
+            let context = generator.context(depth: 0)
+            guard let library = try? Self.library(texts) else { continue }
+            parsed += 1
+            if texts.values.contains(where: { $0.contains("(") && $0.contains(")}}") }) { transforming += 1 }
+            let reference = library.mustache.render(context, withTemplate: "t").map { Array($0.utf8) }
+            let render = try library.meteredRender(context, withTemplate: "t", limit: .max)
+            #expect(render?.bytes == reference, "seed \(seed) (ROWMOTION_TEMPLATE_SEED=\(seed) ROWMOTION_TEMPLATE_CASES=1): templates \(texts)")
+            if let render {
+                metered += 1
+                #expect(render.counted >= render.bytes.count, "seed \(seed): counted \(render.counted) of \(render.bytes.count) bytes")
+            }
+            #expect(try library.renderBytes(context, withTemplate: "t") == reference, "seed \(seed)")
+        }
+        print("randomTemplatesWithTransforms: \(metered) metered renders of \(parsed) parsed, \(transforming) with transforms; seeds from \(first)")
+        #expect(parsed * 3 >= count && metered == parsed, "only \(parsed) of \(count) template sets parsed, \(metered) rendered")
+        #expect(transforming * 2 >= parsed, "only \(transforming) of \(parsed) template sets used a transform")
     }
 }
 

@@ -139,3 +139,23 @@ private struct ForgetfulItem: TemplateContext {
                 "\(same)")
     }
 }
+
+extension ContextSchemaTests {
+    /// A section over front matter (`params`) may not have the name it is
+    /// looked up by, so the lookup climbs to the page, whose `params` is the
+    /// same data: a partial included there includes itself without end
+    /// (before: the check took it for recursion over nested data, and the
+    /// build crashed, SIGSEGV).
+    @Test func aSectionFoundOnlyInFrontMatter_doesNotGoDown_soItsSelfIncludeIsRefused() throws {
+        let project = try FixtureProject(files: [("templates/page.mustache", "{{title}}{{#params}}{{> page}}{{/params}}")])
+        defer { project.remove() }
+        let folder = project.root.appendingPathComponent("templates").path
+        do {
+            _ = try Theme.load(projectTemplates: folder)
+            Issue.record("the theme loaded")
+        } catch {
+            #expect(error.description.replacingOccurrences(of: folder, with: "templates").hasPrefix(
+                "templates/page.mustache:1:21: error: the partial 'page' is included within itself without end"), "\(error.description)")
+        }
+    }
+}

@@ -371,6 +371,31 @@ struct SiteBuilderTests {
         }
     }
 
+    @Test func siteLimit_is64TimesTheInputAnd64MiB_underTheLimitGiven() {
+        #expect(OutputLimits.siteBytes(forInput: 0) == 64 << 20)
+        #expect(OutputLimits.siteBytes(forInput: 10_000_000) == 640_000_000 + (64 << 20))
+        #expect(OutputLimits.siteBytes(forInput: 20_000_000) == 1 << 30)
+        #expect(OutputLimits.siteBytes(forInput: .max) == 1 << 30)
+        #expect(OutputLimits.siteBytes(forInput: 1_000, atMost: 5_000) == 5_000)
+    }
+
+    /// A site may make 64 times its input and 64 MiB (under 1 GiB): three
+    /// 100 KB pages through a template that writes the content 600 times
+    /// are 180 MB (before: built and written, every page under its limit).
+    @Test func siteOutput_isLimitedToAMultipleOfItsInput() throws {
+        let content = String(repeating: "Some words of a page.\n", count: 4_545)
+        let project = try FixtureProject(files: (0..<3).map { ("site/p\($0).md", "# P\($0)\n\n" + content) }
+            + [("templates/page.mustache", String(repeating: "{{{content}}}\n", count: 600) + "{{title}}\n")])
+        defer { project.remove() }
+        let input = (0..<3).reduce(0) { $0 + "# P\($1)\n\n".utf8.count + content.utf8.count } + 600 * 14 + 10
+        let limit = ByteCount.describe(Int64(64 * input + (64 << 20)))
+        let result = SiteBuilder.buildAndWrite(project.options)
+        #expect(result.written == nil)
+        #expect(result.site.diagnostics.map(\.description) == [
+            "\(project.options.site):1:1: error: the site's pages, example pages, filmstrips and redirects pass \(limit); a site is limited to "
+                + "64 times its input (\(ByteCount.describe(Int64(input)))) and 64 MiB"])
+    }
+
     /// Every page of a fixture site, byte for byte. `ROWMOTION_RECORD=1
     /// swift test` rewrites the expected pages (review the diff).
     @Test func goldenSite_pagesMatchByteForByte() throws {

@@ -31,7 +31,9 @@ public struct BuildOptions: Sendable {
     /// publishing an empty site.
     public var allowEmpty = false
     /// The bytes a site's pages, example pages and filmstrips may make in
-    /// all (`OutputLimits.siteBytes`); past it the build fails.
+    /// all (`OutputLimits.siteBytes`), and less for a small site: 64 times
+    /// its input and 64 MiB (`OutputLimits.siteBytes(forInput:)`); past
+    /// it the build fails.
     public var siteByteLimit = OutputLimits.siteBytes
     /// The project the build reads and writes in (nil: the working
     /// folder's, worked out when the build starts).

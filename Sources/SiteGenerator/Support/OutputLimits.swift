@@ -11,6 +11,20 @@ public enum OutputLimits {
     public static let pageBytes = 64 << 20
     /// Every page, example page and filmstrip of a site, together.
     public static let siteBytes = 1 << 30
+    /// What a site may make for each byte of its input files, and besides:
+    /// every page carries the theme's chrome and navigation, and shows an
+    /// example as often as it names it, but a real site makes a few times
+    /// its input (this project's docs: 3.8×; the benchmark's 1,010 pages:
+    /// 5.1×), while a template repeating a page's content, or pages
+    /// repeating a large example, made 1 GB from 1 MB.
+    public static let siteBytesPerInputByte = 64
+    public static let siteBytesBesidesInput = 64 << 20
+
+    /// The bytes a site of `input` bytes of input files may make: 64 times
+    /// its input and 64 MiB, never past `atMost` (`siteBytes`).
+    public static func siteBytes(forInput input: Int, atMost: Int = siteBytes) -> Int {
+        input >= atMost / siteBytesPerInputByte ? atMost : min(atMost, input * siteBytesPerInputByte + siteBytesBesidesInput)
+    }
     /// The files of a site: each takes a block of the disk however small it
     /// is, and a line of front matter (an alias) makes one.
     public static let siteFiles = 200_000
@@ -26,15 +40,50 @@ public enum OutputLimits {
 /// one reported, whatever the threads did). Every worker adds to one count,
 /// so a lock guards it; the count and the first failure are all it guards.
 final class OutputBudget: @unchecked Sendable {
-    let limit: Int
     private let lock = NSLock()
+    private var currentLimit: Int
+    private var inputBytes: Int?
+    /// What measures the site's input files, until it has: a site under
+    /// `OutputLimits.siteBytesBesidesInput` is under any multiple of them,
+    /// so most builds never measure them.
+    private var measureInput: (@Sendable () -> Int)?
     private var used = 0
     private var passedLimit = false
     private var firstFailure: Int?
     private var passedFileLimit = false
 
-    init(limit: Int) {
-        self.limit = limit
+    /// - Parameters:
+    ///   - limit: the most the site may make.
+    ///   - input: the bytes of the site's input files, measured when the
+    ///     site passes `OutputLimits.siteBytesBesidesInput`: from then on
+    ///     the limit is at most `OutputLimits.siteBytes(forInput:)` of them.
+    init(limit: Int, input: (@Sendable () -> Int)? = nil) {
+        (currentLimit, measureInput) = (limit, input)
+    }
+
+    /// The most the site may make.
+    var limit: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return currentLimit
+    }
+
+    /// The bytes of the site's input files, when the limit is the multiple
+    /// of them `OutputLimits.siteBytes(forInput:)` allows.
+    var input: Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return inputBytes
+    }
+
+    /// With the lock held: the limit lowered to the input's multiple once
+    /// the site passes what it may make besides its input.
+    private func measureIfNeeded(at used: Int) {
+        guard used > OutputLimits.siteBytesBesidesInput, let measure = measureInput else { return }
+        measureInput = nil
+        let bytes = measure()
+        let limit = OutputLimits.siteBytes(forInput: bytes, atMost: currentLimit)
+        if limit < currentLimit { (currentLimit, inputBytes) = (limit, bytes) }
     }
 
     /// Counts one output's bytes.
@@ -42,14 +91,16 @@ final class OutputBudget: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         used += bytes
-        if used > limit { passedLimit = true }
+        measureIfNeeded(at: used)
+        if used > currentLimit { passedLimit = true }
     }
 
     /// Counts `bytes` if they fit under the limit: whether they did.
     func reserve(_ bytes: Int) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard used + bytes <= limit else { return false }
+        measureIfNeeded(at: used + bytes)
+        guard used + bytes <= currentLimit else { return false }
         used += bytes
         return true
     }

@@ -5,6 +5,13 @@ import Mustache
 struct TemplateLibrary: Sendable {
     let mustache: MustacheLibrary
     let compiled: CompiledLibrary?
+    /// What the templates write from their own text, for the meter of
+    /// swift-mustache's renders: worked out when the library loads if
+    /// swift-mustache renders it (it does not compile), else for a render
+    /// the compiled renderer declines (a value it does not model), which
+    /// no theme's contexts hold.
+    let expansion: StaticExpansion?
+    private let templates: [String: MustacheTemplate]
 
     /// `reusing`: a library most of whose templates are these (the
     /// theme's, for the one whose `nav` writes the memoized navigation),
@@ -12,28 +19,63 @@ struct TemplateLibrary: Sendable {
     init(templates: [String: MustacheTemplate] = [:], reusing other: TemplateLibrary? = nil) {
         mustache = MustacheLibrary(templates: templates)
         compiled = CompiledLibrary(mustache, names: Array(templates.keys), reusing: other?.compiled)
+        self.templates = templates
+        expansion = compiled == nil ? Self.expansion(of: templates) : nil
     }
 
-    func render(_ context: Any, withTemplate name: String, limit: Int = OutputLimits.pageBytes) throws(OutputTooLarge) -> String? {
+    /// The templates' static expansion, counted from the theme's own text
+    /// (the pragma before it is a line of its own, which writes nothing).
+    static func expansion(of templates: [String: MustacheTemplate]) -> StaticExpansion {
+        StaticExpansion(templates: templates.mapValues { template in
+            let text = template.description
+            return text.hasPrefix(ByteHTMLEscaping.pragma) ? String(text.dropFirst(ByteHTMLEscaping.pragma.count)) : text
+        })
+    }
+
+    /// The static expansion, worked out now if the library did not.
+    var staticExpansion: StaticExpansion { expansion ?? Self.expansion(of: templates) }
+
+    func render(_ context: Any, withTemplate name: String, limit: Int = OutputLimits.pageBytes) throws(RenderStop) -> String? {
         try renderBytes(context, withTemplate: name, limit: limit).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The render as UTF-8, for a page written as it is (no round trip
-    /// through a String). Past `limit` bytes it throws: the compiled
-    /// renderer stops there; swift-mustache's render (a theme with what the
-    /// compiled one does not model) is measured when it ends.
-    func renderBytes(_ context: Any, withTemplate name: String, limit: Int = OutputLimits.pageBytes) throws(OutputTooLarge) -> [UInt8]? {
+    /// through a String). Past `limit` bytes it throws, both renderers
+    /// as they go: the compiled one measures every append, swift-mustache's
+    /// render (a theme with what the compiled one does not model) is
+    /// metered through its values (`RenderMeter`).
+    func renderBytes(_ context: Any, withTemplate name: String, limit: Int = OutputLimits.pageBytes) throws(RenderStop) -> [UInt8]? {
         if let context = context as? any TemplateContext, let bytes = try compiled?.render(context, withTemplate: name, limit: limit) {
             return bytes
         }
+        if let context = context as? any MustacheParent {
+            return try meteredRender(context, withTemplate: name, limit: limit)?.bytes
+        }
         guard let text = mustache.render(context, withTemplate: name) else { return nil }
-        guard text.utf8.count <= limit else { throw OutputTooLarge() }
+        guard text.utf8.count <= limit else { throw .tooLarge }
         return Array(text.utf8)
+    }
+
+    /// swift-mustache's render, metered as it goes, with what the meter
+    /// counted (an upper bound of the bytes). It throws once the count
+    /// passes `limit` (the render is stopped there), or the bytes do.
+    func meteredRender(_ context: any MustacheParent, withTemplate name: String, limit: Int) throws(RenderStop) -> (bytes: [UInt8], counted: Int)? {
+        let expansion = staticExpansion
+        let meter = RenderMeter(limit: limit, expansion: expansion)
+        guard meter.count(expansion.roots[name] ?? 0) else { throw .tooLarge }
+        let root = MeteredParent(parent: context, value: context, meter: meter, name: "")
+        guard let text = RenderMeter.$current.withValue(meter, operation: { mustache.render(root, withTemplate: name) }) else { return nil }
+        guard !meter.isStopped, text.utf8.count <= limit else { throw .tooLarge }
+        return (Array(text.utf8), meter.counted)
     }
 }
 
-/// A render that went past its limit of bytes.
-struct OutputTooLarge: Error {}
+/// Why a render stopped before its end: its output passed its limit, or
+/// its partials nested deeper than `TemplateCheck.renderedPartialDepth`.
+enum RenderStop: Error {
+    case tooLarge
+    case tooDeep
+}
 
 /// The theme's templates rendered over the typed contexts without
 /// swift-mustache's per-name dynamic casts, byte for byte as swift-mustache
@@ -212,8 +254,9 @@ struct CompiledLibrary: Sendable {
     }
 
     /// The render, or nil when it needs what this renderer does not model;
-    /// it stops and throws once its output passes `limit` bytes.
-    func render(_ context: any TemplateContext, withTemplate name: String, limit: Int) throws(OutputTooLarge) -> [UInt8]? {
+    /// it stops and throws once its output passes `limit` bytes, or its
+    /// partials nest deeper than `TemplateCheck.renderedPartialDepth`.
+    func render(_ context: any TemplateContext, withTemplate name: String, limit: Int) throws(RenderStop) -> [UInt8]? {
         guard let entry = program.entries[name] else { return nil }
         let program = self.program
         let result: Result<[UInt8], Bail> = program.ops.withUnsafeBufferPointer { ops in
@@ -236,7 +279,8 @@ struct CompiledLibrary: Sendable {
         switch result {
         case .success(let bytes): return bytes
         case .failure(.declined): return nil
-        case .failure(.tooLarge): throw OutputTooLarge()
+        case .failure(.tooLarge): throw .tooLarge
+        case .failure(.tooDeep): throw .tooDeep
         }
     }
 
@@ -305,8 +349,9 @@ struct CompiledLibrary: Sendable {
     // MARK: - Rendering
 
     /// Why a render stopped: it met what this renderer does not model
-    /// (swift-mustache renders it), or its output passed its limit.
-    enum Bail: Error { case declined, tooLarge }
+    /// (swift-mustache renders it), its output passed its limit, or its
+    /// partials nested past their bound.
+    enum Bail: Error { case declined, tooLarge, tooDeep }
 
     /// A value on the context stack, or one a name gives.
     enum Value {
@@ -387,6 +432,8 @@ struct CompiledLibrary: Sendable {
         var out: [UInt8] = []
         /// The indentation of the partials being rendered, when not empty.
         var indentation: [UInt8] = []
+        /// How many partials are being rendered, one inside the other.
+        var partials = 0
 
         init(ops: UnsafeBufferPointer<Op>, text: UnsafeBufferPointer<UInt8>, nameParts: UnsafeBufferPointer<String>,
              names: UnsafeBufferPointer<FlatName>, indentations: [String], stack: [Value], limit: Int) {
@@ -484,9 +531,14 @@ struct CompiledLibrary: Sendable {
                 }
                 return end
             case .partial(let start, let end, let indented):
+                // A partial that includes itself ends with its data (the
+                // theme check makes sure of it); this bounds the stack
+                // whatever the data.
+                guard partials < TemplateCheck.renderedPartialDepth else { throw .tooDeep }
                 let saved = indentation
                 if indented >= 0 { indentation += Array(indentations[indented].utf8) }
-                defer { indentation = saved }
+                partials += 1
+                defer { (indentation, partials) = (saved, partials - 1) }
                 try run(start..<end)
             }
             return index + 1

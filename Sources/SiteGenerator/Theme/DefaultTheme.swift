@@ -148,6 +148,16 @@ public struct Theme: Sendable {
         // (`builtInTheme_passesTheTemplateCheck`); a project's, every build.
         let ownTemplates = theme.sources.contains { fileName, source in fileName.hasSuffix(".mustache") && source != .builtIn }
         if ownTemplates, let first = TemplateCheck.check(theme: theme).first { throw first }
+        // A page is at least its template's own text, partials written out
+        // where they are included: partials that include partials a
+        // thousand times each pass any limit before a value is read. (The
+        // built-in theme's is a few kilobytes: `RenderBudgetTests`.)
+        if ownTemplates, let past = theme.library.staticExpansion.firstPast {
+            let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
+            throw .error(OutputLimits.pageTooLarge, at: theme.location(of: past.template + ".mustache", line: past.line, column: past.column),
+                         "the theme's text, each partial written out where it is included, passes \(limit) here; "
+                             + "every page it makes would be over the limit of \(limit) a page")
+        }
         return theme
     }
 
@@ -191,19 +201,23 @@ public struct Theme: Sendable {
 
     /// `render` as UTF-8: a page's bytes as the site writes them.
     public func renderBytes(_ template: String, _ context: Any, for source: String? = nil) throws(Diagnostic) -> [UInt8] {
-        do throws(OutputTooLarge) {
+        do throws(RenderStop) {
             if let memoLibrary, let carrier = context as? any ChromeCarrying, carrier.chrome.navigationHTML != nil {
                 return try memoLibrary.renderBytes(context, withTemplate: template) ?? []
             }
             return try library.renderBytes(context, withTemplate: template) ?? []
         } catch {
-            let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
-            if let source {
-                throw .error(OutputLimits.pageTooLarge, at: SourceLocation(file: source, line: 1, column: 1),
-                             "the theme makes this page's HTML over \(limit); pages are limited to \(limit)")
+            let at = source.map { SourceLocation(file: $0, line: 1, column: 1) } ?? location(of: template + ".mustache")
+            let what = source == nil ? "this template makes a page's HTML" : "the theme makes this page's HTML"
+            switch error {
+            case .tooLarge:
+                let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
+                throw .error(OutputLimits.pageTooLarge, at: at, "\(what) over \(limit); pages are limited to \(limit)")
+            case .tooDeep:
+                throw .error("partial-too-deep", at: at,
+                             "the theme includes partials within partials more than \(TemplateCheck.renderedPartialDepth) deep "
+                                 + (source == nil ? "" : "on this page ") + "(a partial that includes itself over data this deep)")
             }
-            throw .error(OutputLimits.pageTooLarge, at: location(of: template + ".mustache"),
-                         "this template makes a page's HTML over \(limit); pages are limited to \(limit)")
         }
     }
 }
@@ -315,7 +329,7 @@ enum TemplateCheck {
                     }
                     continue
                 }
-                guard let (shape, fromTop) = resolve(name, in: stack) else {
+                guard let (shape, goesDown) = resolve(name, in: stack) else {
                     problems.append(.error("unknown-template-variable", at: location,
                                            "the template uses '\(name)', which its context does not have"))
                     if tag.kind == "#" || tag.kind == "^" { skipping.append(name) }
@@ -327,14 +341,14 @@ enum TemplateCheck {
                 case "#":
                     // Inside the section, the value (a list's element) is on top.
                     var element = shape
-                    var descends = fromTop
+                    var descends = goesDown
                     var isList = false
                     if case .list(let inner) = shape { (element, isList) = (inner, true) } else if shape == .scalar { descends = false }
                     // A list named from further out than the element around
                     // it is the whole list again for every element: nested,
                     // its renders multiply (30 pages, 12 deep: 30^12). Data
                     // nests finitely, so a list of the element's own does not.
-                    if isList && !fromTop && stack.last!.lists > 0 {
+                    if isList && !goesDown && stack.last!.lists > 0 {
                         problems.append(.error("repeated-list", at: location,
                                                "the section '\(name)' repeats a whole list for each element of the list around it; "
                                                    + "inside a list, name only lists of its element (such as {{#children}})"))
@@ -390,10 +404,18 @@ enum TemplateCheck {
             }
         }
 
-        /// What a name gives, and whether the innermost context (a scope
-        /// that is not text or a flag) has it; a
-        /// dotted name is looked up part by part, a transform's argument
+        /// What a name gives, and whether it surely goes one step down:
+        /// the innermost context (a scope that is not text or a flag) has
+        /// it, and no part of it is found only in front matter. A dotted
+        /// name is looked up part by part, a transform's argument
         /// (`uppercased(title)`) as the name.
+        ///
+        /// Front matter (an open scope) answers every name here, but at
+        /// render time it may lack one, and the lookup climbs to the
+        /// contexts around it: a name found there is what an outer context
+        /// gives, if one has it (a list is still a list), and never a step
+        /// down (`{{#params}}{{> page}}` inside `page` finds the page's own
+        /// `params` again: without end).
         func resolve(_ name: String, in stack: [Scope]) -> (ContextShape, Bool)? {
             var name = Substring(name)
             if let open = name.firstIndex(of: "("), name.last == ")" {
@@ -402,27 +424,39 @@ enum TemplateCheck {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard let head = parts.first, !head.isEmpty else { return nil }
             let innermost = stack.lastIndex { $0.shape != .scalar } ?? 0
+            var maybeOpen = false
             for (offset, scope) in stack.enumerated().reversed() {
+                if scope.shape == .open {
+                    maybeOpen = true
+                    continue
+                }
                 guard var shape = TemplateCheck.schema.lookup(head, in: scope.shape) else { continue }
+                var throughOpen = maybeOpen
                 for part in parts.dropFirst() {
                     switch shape {
                     case .object:
                         guard let inner = TemplateCheck.schema.lookup(part, in: shape) else { return nil }
                         shape = inner
-                    case .open: break
+                    case .open: throughOpen = true
                     // Mustache reads a list's or a scalar's own members
                     // (`count`, `first`); the schema does not list them.
                     case .list, .scalar: shape = .open
                     }
                 }
-                return (shape, offset == innermost)
+                return (shape, offset == innermost && !throughOpen)
             }
-            return nil
+            return maybeOpen ? (.open, false) : nil
         }
     }
 
     /// How deep partials may include partials.
     static let partialDepth = 32
+
+    /// How deep partials may be rendered one inside the other: a partial
+    /// that includes itself over a tree goes as deep as the tree (the
+    /// navigation shows at most `Navigation.maxDepth` levels), and the
+    /// renderers recurse once per level.
+    static let renderedPartialDepth = 100
 
     /// A template's size: every page carries its templates, and a real one
     /// is a few kilobytes.
@@ -443,13 +477,15 @@ enum TemplateCheck {
         var name: String
         var line: Int
         var column: Int
+        /// Where the tag starts and ends in the template's UTF-8.
+        var bytes: Range<Int> = 0..<0
     }
 
-    /// The tags of a template, with their line and column, in one pass.
+    /// The tags of a template, with their line, column and bytes, in one pass.
     static func tags(in text: String) -> [Tag] {
         let characters = Array(text)
         var result: [Tag] = []
-        var line = 1, column = 1, i = 0
+        var line = 1, column = 1, i = 0, byte = 0
         // The delimiters, which a `{{=<% %>=}}` tag changes (the template
         // engine follows them: so must every check of the tags).
         var open: [Character] = ["{", "{"], close: [Character] = ["}", "}"]
@@ -477,15 +513,18 @@ enum TemplateCheck {
                     let parts = content.hasSuffix("=") ? content.dropLast().split(separator: " ") : []
                     if parts.count == 2 { (open, close) = (Array(parts[0]), Array(parts[1])) }
                 }
-                result.append(Tag(kind: kind, name: content, line: line, column: column))
+                let (start, tagLine, tagColumn) = (byte, line, column)
                 let next = end + closing.count
                 for character in characters[i..<next] {
                     if character == "\n" { line += 1; column = 1 } else { column += 1 }
+                    byte += character.utf8.count
                 }
+                result.append(Tag(kind: kind, name: content, line: tagLine, column: tagColumn, bytes: start..<byte))
                 i = next
                 continue
             }
             if characters[i] == "\n" { line += 1; column = 1 } else { column += 1 }
+            byte += characters[i].utf8.count
             i += 1
         }
         return result

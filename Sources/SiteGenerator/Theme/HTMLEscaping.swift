@@ -15,8 +15,12 @@ struct ByteHTMLEscaping: MustacheContentType {
     /// Registers the content type with Mustache, once per process.
     static let registered: Void = MustacheContentTypes.register(ByteHTMLEscaping(), named: name)
 
+    /// Escapes as `escape`; in a metered render, counts what escaping
+    /// adds (the text itself is counted by the value that wrote it).
     func escapeText(_ text: String) -> String {
-        Self.escape(text)
+        let escaped = Self.escape(text)
+        if let meter = RenderMeter.current { meter.count(escaped.utf8.count - text.utf8.count) }
+        return escaped
     }
 
     static func escape(_ text: String) -> String {
