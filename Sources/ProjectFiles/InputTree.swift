@@ -141,6 +141,18 @@ public struct InputTree: Sendable {
         return Digest.sha256(lines)
     }
 
+    /// The bytes of every input file of `folders` (each file once), as
+    /// listed: a site may make a multiple of what it reads.
+    public func byteCount(of folders: [String]) -> Int {
+        var seen = Set<String>()
+        var total = 0
+        for name in folders {
+            let folder = self[name]
+            for relative in folder.files where seen.insert(folder.path(of: relative)).inserted { total += folder.size(of: relative) ?? 0 }
+        }
+        return total
+    }
+
     // MARK: - Listing
 
     enum FolderCheck {

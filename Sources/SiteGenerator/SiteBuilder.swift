@@ -80,7 +80,7 @@ public enum SiteBuilder {
         for file in inputs.staticFiles { site.files[file.path] = file.bytes }
         // What the site may make: a multiple of what it reads (measured if
         // it makes more than it may besides).
-        let input: @Sendable () -> Int = { SiteRendering.inputBytes(inputs, options: options) }
+        let input: @Sendable () -> Int = { tree.byteCount(of: options.inputFolders) }
         let assets = ThemeAssets.themeAssets(inputs.theme)
         site.files.merge(assets.files) { _, new in new }
 

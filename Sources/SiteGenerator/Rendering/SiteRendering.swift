@@ -58,23 +58,6 @@ extension SiteRendering {
                        "the site's pages, example pages, filmstrips and redirects pass \(limit); a site is limited to \(rule)")]
     }
 
-    /// The bytes of the files a site is made from, as they were loaded:
-    /// pages (drafts left out) and examples as on disk, the project's own
-    /// theme files, static files. The built-in theme is in every site, and
-    /// counts in what a site may make besides its input.
-    static func inputBytes(_ inputs: SiteInputs, options: BuildOptions) -> Int {
-        var total = 0
-        for page in inputs.pages { total += FileContents.size(of: page.source).map { Int($0) } ?? page.body.utf8.count }
-        for example in inputs.examples {
-            total += FileContents.size(of: (options.examples as NSString).appendingPathComponent(example.name)).map { Int($0) } ?? 0
-        }
-        for (file, source) in inputs.theme.sources where source != .builtIn {
-            total += (inputs.theme.texts[file] ?? inputs.theme.assets[file] ?? "").utf8.count
-        }
-        for file in inputs.staticFiles { total += file.bytes.count }
-        return total
-    }
-
     /// Every example's page and filmstrip.
     /// Counted against `budget` as pages are.
     static func renderExamples(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
