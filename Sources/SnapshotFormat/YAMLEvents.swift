@@ -82,9 +82,12 @@ enum YAMLEvents {
                 let text = scalar.length == 0 ? "" : String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
                 let here = location(event.start_mark)
                 // A mapping's key: the bridge keeps its text.
-                if let last = open.last, last.isMapping, last.key == nil {
-                    guard open[open.count - 1].keys.insert(text).inserted else { return .decline }
-                    open[open.count - 1].key = (text, here)
+                // (Read through the index, not a copy of the level: a copy
+                // would share the keys' storage, and every insert copy it
+                // whole, quadratic in a mapping's keys in a debug build.)
+                if let last = open.indices.last, open[last].isMapping, open[last].key == nil {
+                    guard open[last].keys.insert(text).inserted else { return .decline }
+                    open[last].key = (text, here)
                     return .next
                 }
                 // Quoted, literal and folded scalars are strings; plain ones
