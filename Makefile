@@ -26,14 +26,16 @@ site: deps release
 ## #if os(Linux) (users build on macOS too), the CommonMark spec's examples
 ## against Debian's cmark, a generated real-documentation corpus,
 ## the browser tests in a real headless Chromium, the hostile-input corpus
-## and the server abuse tests (with a seeded share of their fuzz), and the SwiftPM plugin run
-## in a fixture package.
+## and the server abuse tests (with a seeded share of their fuzz, and three
+## hostile generators grown by doubling, each doubling at most 2.5 times the
+## CPU and memory), and the SwiftPM plugin run in a fixture package.
 test: deps build venv node browser commonmark-spec
 	$(SWIFT) test
 	.build/debug/rowmotion check --strict
 	.build/debug/rowmotion build --strict --out .build/strict-site
 	node --test Tests/js
-	$(VENV)/bin/pytest -q Tests/schema Tests/scripts Tests/corpus Tests/browser Tests/hostile
+	ROWMOTION_GROWTH_SECONDS=1.5 ROWMOTION_GROWTH_SHARE=3 ROWMOTION_GROWTH_FLOOR=0.2 \
+		$(VENV)/bin/pytest -q Tests/schema Tests/scripts Tests/corpus Tests/browser Tests/hostile
 	bash Tests/plugin/run.sh
 
 ## Not part of `test`: the seeded property test for 1,000,000 random
@@ -42,8 +44,10 @@ test: deps build venv node browser commonmark-spec
 ## as hashing every row, repeats still errors), then 20,000 random sequences through the player's model,
 ## then the hostile-input fuzz at full size: 5,000 mutated sequence files
 ## and 20,000 raw requests to `serve`, each process under a memory cap,
-## and every hostile generator of Tests/hostile/test_linear_inputs.py grown
-## by doubling until a build takes 4 s of CPU, its growth asserted linear,
+## and every hostile generator of Tests/hostile/test_linear_inputs.py (every
+## input kind: Markdown, YAML/TOML/JSON, templates, links and fragments, demo
+## blocks, baselines and reports) grown by doubling until a build takes 4 s
+## of CPU, each doubling at most 2.5 times the CPU and memory,
 ## then 1,000 random player call sequences (and 500 on linked panes) and
 ## the frame checks on 200 random sequences in Chromium, then 150 random
 ## edits to pages and examples while `serve` runs (make test: 14).

@@ -494,7 +494,7 @@ def test_fuzz_growth_stays_linear_when_the_input_doubles(tmp_path, name):
     reported = reported_size(name)
     size = max(1, reported // 64)
     runs = []
-    replay = f"ROWMOTION_GROWTH_SECONDS={GROWTH_SECONDS} pytest -s Tests/hostile/test_linear_inputs.py -k 'fuzz and {name}'"
+    replay = f"ROWMOTION_GROWTH_SECONDS={GROWTH_SECONDS} ROWMOTION_GROWTH_FLOOR={GROWTH_FLOOR} pytest -s Tests/hostile/test_linear_inputs.py -k 'fuzz and {name}'"
     print(f"{name}: growing (seed {GROWTH_SEED}; replay: {replay})")
     while size <= reported * 8:
         folder = tmp_path / f"{name}-{size}"
