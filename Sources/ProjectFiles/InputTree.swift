@@ -153,6 +153,24 @@ public struct InputTree: Sendable {
         return total
     }
 
+    /// A file named on the command line (`rowmotion check examples/*.yml`
+    /// names the pull request's files through a glob): inside the project it
+    /// is held to every input's rules — no link on the way, not a link
+    /// itself — and read without following one; outside, it is the user's
+    /// own, read as the system finds it. Whether to follow a link, or why
+    /// the file is refused.
+    public static func namedFile(_ path: String, in project: Project) -> Result<Bool, Diagnostic> {
+        guard let parts = project.parts(of: path), !parts.isEmpty else { return .success(true) }
+        if case .refused(let problem) = checkFolders(Array(parts.dropLast()), under: project.root, name: path) {
+            return .failure(problem)
+        }
+        var status = stat()
+        if lstat((project.root == "/" ? "" : project.root) + "/" + parts.joined(separator: "/"), &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+            return .failure(symbolicLink(path))
+        }
+        return .success(false)
+    }
+
     // MARK: - Listing
 
     enum FolderCheck {

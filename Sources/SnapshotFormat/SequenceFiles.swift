@@ -10,7 +10,9 @@ import ProjectFiles
 public enum SequenceFiles {
     public struct Found: Sendable, Equatable {
         public var path: String
-        /// Named on the command line itself (a link there is followed).
+        /// Whether a link there is followed: a file named on the command
+        /// line outside the project (inside it, every input is read as a
+        /// regular file, never through a link).
         public var named: Bool
     }
 
@@ -24,7 +26,10 @@ public enum SequenceFiles {
                 continue
             }
             guard isFolder.boolValue else {
-                found.append(Found(path: path, named: true))
+                switch InputTree.namedFile(path, in: project) {
+                case .success(let follows): found.append(Found(path: path, named: follows))
+                case .failure(let problem): problems.append(problem)
+                }
                 continue
             }
             let folder = InputTree.onDisk([path], in: project)[path]

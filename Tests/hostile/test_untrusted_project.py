@@ -261,3 +261,20 @@ def test_a_file_whose_name_a_browser_reads_as_another_address_is_a_located_error
     assert "\x07" not in stderr and "\t" not in stderr.split("error:")[0], "the name is written as terminal-safe text"
     site = root / "_site"
     assert not site.exists() or not any(b"evil.example" in path.read_bytes() for path in site.rglob("*") if path.is_file())
+
+
+def test_a_file_named_on_the_command_line_inside_the_project_is_never_read_through_a_link(tmp_path, outside):
+    """`rowmotion check examples/*.yml` names the pull request's files
+    through a glob: inside the project a named file is held to every
+    input's rules; outside it, it is the user's own and a link is followed."""
+    root = project(tmp_path, in_git=True)
+    (root / "examples" / "leak.yml").symlink_to(outside / "secret.yml")
+    for arguments in (["check", "examples/leak.yml"], ["diff", "examples/leak.yml"], ["check", "examples/list.yml", "examples/leak.yml"]):
+        result = run(arguments, cwd=root)
+        assert result.returncode == 1, (arguments, result.stderr.decode())
+        assert "examples/leak.yml:1:1: error: this file is a symbolic link" in result.stderr.decode(), result.stderr.decode()
+        assert_nothing_leaked(root, result)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "list.yml").symlink_to(root / "examples" / "list.yml")
+    followed = run(["diff", str(tmp_path / "mine" / "list.yml")], cwd=root)
+    assert followed.returncode == 0, followed.stderr.decode()

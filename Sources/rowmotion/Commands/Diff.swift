@@ -2,6 +2,7 @@ import Reports
 import SnapshotFormat
 import ArgumentParser
 import ListDiff
+import ProjectFiles
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,7 +29,15 @@ struct Diff: ParsableCommand {
     var strategy: DiffStrategy = .minimalMoves
 
     func run() throws {
-        let (sequence, diagnostics) = SnapshotReader.read(path: file)
+        // Inside the project a file is read as every input is: never through a link.
+        let follows: Bool
+        switch InputTree.namedFile(file, in: .ofWorkingFolder()) {
+        case .success(let link): follows = link
+        case .failure(let problem):
+            report([problem])
+            throw ExitCode(1)
+        }
+        let (sequence, diagnostics) = SnapshotReader.read(path: file, followingLink: follows)
         report(diagnostics)
         guard let sequence else { throw ExitCode(1) }
         if let step, !(1..<sequence.steps.count).contains(step) {
