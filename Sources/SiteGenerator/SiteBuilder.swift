@@ -96,7 +96,7 @@ public enum SiteBuilder {
         let extraOutputs = ["index.html"] + (options.baseline == nil ? [] : [OutputPaths.changes])
         let navigationMemo = NavigationMemo(outputs: inputs.pages.map(\.output) + inputs.examples.map { OutputPaths.examplePath($0.name) } + extraOutputs,
                                             navigation: inputs.navigation, theme: inputs.theme, root: root(of:),
-                                            memory: OutputBudget(limit: options.siteByteLimit, input: input)) { output in
+                                            memory: OutputBudget(limit: min(options.siteByteLimit, OutputLimits.navigationMemoBytes), input: input)) { output in
             Chrome(siteTitle: inputs.siteTitle, root: root(of: output), stylesheet: assets.stylesheet, script: assets.script, nav: [])
         }
         func chrome(for output: String) -> Chrome {

@@ -25,6 +25,12 @@ public enum OutputLimits {
     public static func siteBytes(forInput input: Int, atMost: Int = siteBytes) -> Int {
         input >= atMost / siteBytesPerInputByte ? atMost : min(atMost, input * siteBytesPerInputByte + siteBytesBesidesInput)
     }
+    /// The navigation memo's copies of each page's navigation: the same
+    /// bytes the pages embed again, so they are held only while small (a real
+    /// site's are a few megabytes: 992 pages of the Hugo docs at 5 KiB);
+    /// past it a page renders its own (12,800 pages of a 32 KiB navigation
+    /// held 410 MB of copies beside the pages themselves).
+    public static let navigationMemoBytes = 128 << 20
     /// The files of a site: each takes a block of the disk however small it
     /// is, and a line of front matter (an alias) makes one.
     public static let siteFiles = 200_000
