@@ -15,6 +15,9 @@ public enum FolderWalk {
         public var isFolder: Bool
         /// A symbolic link (to anything).
         public var isLink = false
+        /// Whether its name's bytes are not UTF-8 (`path` shows them with
+        /// U+FFFD, and names no file).
+        public var isBadName = false
 
         public init(path: String, isFolder: Bool, isLink: Bool = false) {
             (self.path, self.isFolder, self.isLink) = (path, isFolder, isLink)
@@ -31,9 +34,9 @@ public enum FolderWalk {
             guard let directory = opendir(absolute) else { continue }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                let (name, isBadName) = withUnsafePointer(to: entry.pointee.d_name) { pointer in
                     pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-                        String(cString: $0)
+                        String(validatingCString: $0).map { ($0, false) } ?? (String(cString: $0), true)
                     }
                 }
                 guard name != ".", name != "..", enteringHidden || !name.hasPrefix(".") else { continue }
@@ -52,8 +55,10 @@ public enum FolderWalk {
                     }
                 default: break
                 }
-                entries.append(Entry(path: path, isFolder: isFolder, isLink: isLink))
-                if isFolder { pending.append((full, path)) }
+                var found = Entry(path: path, isFolder: isFolder, isLink: isLink)
+                found.isBadName = isBadName
+                entries.append(found)
+                if isFolder && !found.isBadName { pending.append((full, path)) }
             }
         }
         return entries

@@ -64,6 +64,15 @@ public enum Git {
         public var mode: String
         public var object: String
         public var path: String
+        /// Whether the path's bytes are UTF-8 (else `path` shows them
+        /// with U+FFFD, and names no file).
+        public var isUTF8 = true
+    }
+
+    /// A path as git wrote it, and whether its bytes are UTF-8.
+    static func path(_ bytes: ArraySlice<UInt8>) -> (String, Bool) {
+        if let text = String(validating: bytes, as: UTF8.self) { return (text, true) }
+        return (String(decoding: bytes, as: UTF8.self), false)
     }
 
     /// `pathspecs` (paths relative to `root`, each matching itself and
@@ -82,9 +91,9 @@ public enum Git {
         for record in result.output.split(separator: 0) {
             guard let tab = record.firstIndex(of: UInt8(ascii: "\t")) else { continue }
             let fields = record[..<tab].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
-            let path = String(decoding: record[(tab + 1)...], as: UTF8.self)
-            guard fields.count == 3, seen.insert(path).inserted else { continue }
-            entries.append(Entry(mode: fields[0], object: fields[1], path: path))
+            let (path, isUTF8) = Self.path(record[(tab + 1)...])
+            guard fields.count == 3, seen.insert(path).inserted || !isUTF8 else { continue }
+            entries.append(Entry(mode: fields[0], object: fields[1], path: path, isUTF8: isUTF8))
         }
         return entries
     }
@@ -92,10 +101,13 @@ public enum Git {
     /// The files under `pathspecs` that git does not track and does not
     /// ignore (a page written a minute ago); a folder that is a repository
     /// of its own is listed as its path with a `/` at the end.
-    public static func untrackedFiles(root: String, under pathspecs: [String]) throws(Failure) -> [String] {
+    public static func untrackedFiles(root: String, under pathspecs: [String]) throws(Failure) -> [Entry] {
         let result = run(["ls-files", "-z", "--others", "--exclude-standard", "--"] + literal(pathspecs), in: root)
         guard let result, result.status == 0 else { throw failed("ls-files --others", result) }
-        return result.output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        return result.output.split(separator: 0).map { record in
+            let (path, isUTF8) = Self.path(record)
+            return Entry(mode: "", object: "", path: path, isUTF8: isUTF8)
+        }
     }
 
     /// The full commit id of `revision`, or nil when the repository has no
@@ -118,7 +130,8 @@ public enum Git {
             guard let tab = record.firstIndex(of: UInt8(ascii: "\t")) else { continue }
             let fields = record[..<tab].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
             guard fields.count == 3 else { continue }
-            entries.append(Entry(mode: fields[0], object: fields[2], path: String(decoding: record[(tab + 1)...], as: UTF8.self)))
+            let (path, isUTF8) = Self.path(record[(tab + 1)...])
+            entries.append(Entry(mode: fields[0], object: fields[2], path: path, isUTF8: isUTF8))
         }
         return entries
     }

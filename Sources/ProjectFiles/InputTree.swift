@@ -84,8 +84,8 @@ public struct InputTree: Sendable {
                 guard let relative = relative(entry.path, to: prefix) else { continue }
                 present.insert(name)
                 let path = join(name, relative)
-                if relative.isEmpty || !isRegular(mode: entry.mode) || !isPlainName(relative) {
-                    if let problem = refusal(mode: entry.mode, relative: relative, path: path, folder: name, origin: revision) {
+                if relative.isEmpty || !isRegular(mode: entry.mode) || !entry.isUTF8 || !isPlainName(relative) {
+                    if let problem = refusal(mode: entry.isUTF8 ? entry.mode : "100644", relative: relative, path: path, folder: name, origin: revision) {
                         problems[name, default: []].append(problem)
                     }
                     continue
@@ -206,7 +206,7 @@ public struct InputTree: Sendable {
     static func listed(_ inGit: [String: [String]], root: String, total: inout Int) -> [String: InputFolder] {
         let names = inGit.keys.sorted()
         let prefixes = names.map { inGit[$0]!.joined(separator: "/") }
-        let tracked: [Git.Entry], untracked: [String]
+        let tracked: [Git.Entry], untracked: [Git.Entry]
         do throws(Git.Failure) {
             tracked = try Git.trackedFiles(root: root, under: prefixes)
             untracked = try Git.untrackedFiles(root: root, under: prefixes)
@@ -239,16 +239,21 @@ public struct InputTree: Sendable {
                 folders[folder] = plain
                 return plain
             }
-            func take(_ relative: String, mode: String?) {
+            var names = Set<String>()
+            func take(_ relative: String, mode: String?, isUTF8: Bool) {
                 let path = join(name, relative)
-                if relative.isEmpty || relative.hasSuffix("/") || (mode.map { !isRegular(mode: $0) } ?? false) || !isPlainName(relative) {
-                    if let problem = refusal(mode: mode ?? (relative.hasSuffix("/") ? "160000" : "100644"), relative: relative, path: path,
-                                             folder: name, origin: "the work tree") {
+                if relative.isEmpty || relative.hasSuffix("/") || (mode.map { !isRegular(mode: $0) } ?? false) || !isUTF8 || !isPlainName(relative) {
+                    if let problem = refusal(mode: !isUTF8 ? "100644" : mode ?? (relative.hasSuffix("/") ? "160000" : "100644"),
+                                             relative: relative, path: path, folder: name, origin: "the work tree") {
                         problems.append(problem)
                     }
                     return
                 }
                 guard folderIsPlain(relative) else { return }
+                guard names.insert(relative).inserted else {
+                    problems.append(sameText(path))
+                    return
+                }
                 // What is there now: a tracked file deleted since is not
                 // an input; one replaced by a link is refused.
                 var status = stat()
@@ -267,10 +272,10 @@ public struct InputTree: Sendable {
                 }
             }
             for entry in tracked {
-                if let relative = relative(entry.path, to: prefix) { take(relative, mode: entry.mode) }
+                if let relative = relative(entry.path, to: prefix) { take(relative, mode: entry.mode, isUTF8: entry.isUTF8) }
             }
-            for path in untracked {
-                if let relative = relative(path, to: prefix) { take(relative, mode: nil) }
+            for entry in untracked {
+                if let relative = relative(entry.path, to: prefix) { take(relative, mode: nil, isUTF8: entry.isUTF8) }
             }
             files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             result[name] = InputFolder(name: name, exists: true, files: files, problems: problems, storage: .disk(base))
@@ -287,10 +292,17 @@ public struct InputTree: Sendable {
         }
         var files: [String] = []
         var problems: [Diagnostic] = []
-        for entry in FolderWalk.entries(under: base, enteringHidden: false) {
+        var names = Set<String>()
+        for entry in FolderWalk.entries(under: base, enteringHidden: false).sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
             let parts = entry.path.split(separator: "/")
             guard !parts.contains(where: { $0.hasPrefix(".") }) else { continue }
-            if entry.isLink {
+            if entry.isBadName {
+                if let problem = refusal(mode: "100644", relative: entry.path, path: join(name, entry.path), folder: name, origin: "") {
+                    problems.append(problem)
+                }
+            } else if !names.insert(entry.path).inserted {
+                problems.append(sameText(join(name, entry.path)))
+            } else if entry.isLink {
                 problems.append(symbolicLink(join(name, entry.path)))
             } else if !entry.isFolder {
                 guard isPlainName(entry.path) else {
@@ -365,9 +377,18 @@ public struct InputTree: Sendable {
             if relative.isEmpty { return .error("no-such-folder", at: here, "'\(folder)' is a file\(whereFrom), not a folder") }
             let shown = TerminalText.escaped(String(path.prefix(200)))
             return .error("file-name", at: SourceLocation(file: shown, line: 1, column: 1),
-                          "this file's name has a backslash or a control character, or is over \(pathBytes) bytes; "
+                          "this file's name is not UTF-8, has a backslash or a control character, or is over \(pathBytes) bytes; "
                               + "a browser would read such a name as another address: rename it")
         }
+    }
+
+    /// A name that is the same text as another's in another Unicode form
+    /// (`é` as one character or as `e` and a combining accent): two files
+    /// on disk, one name to everything that reads them.
+    static func sameText(_ path: String) -> Diagnostic {
+        .error("file-name", at: SourceLocation(file: TerminalText.escaped(String(path.prefix(200))), line: 1, column: 1),
+               "this file's name is the same text as another file's, written with other Unicode characters (composed and "
+                   + "decomposed accents): the site could hold only one of them; rename one")
     }
 
     static func symbolicLink(_ path: String, _ whereFrom: String = "") -> Diagnostic {

@@ -9,12 +9,13 @@ import SnapshotFormat
 extension Baseline {
     /// The revision `revision`, built. Every failure is one diagnostic at it.
     public static func load(revision: String, options: BuildOptions) throws(Diagnostic) -> Baseline {
-        Baseline(name: revision, report: try buildRevision(revision, options: options))
+        let built = try buildRevision(revision, options: options)
+        return Baseline(name: revision, report: built.report, stylesheet: built.stylesheet)
     }
 
     // MARK: - A git revision
 
-    static func buildRevision(_ revision: String, options: BuildOptions) throws(Diagnostic) -> BuildReport {
+    static func buildRevision(_ revision: String, options: BuildOptions) throws(Diagnostic) -> BuiltSite {
         let project = options.project ?? .ofWorkingFolder()
         guard project.isGitWorkTree else {
             throw Self.error(revision, "this folder is not in a git repository, so the revision '\(revision)' cannot be read; "
@@ -41,6 +42,6 @@ extension Baseline {
         }
         // Never written: the build stays in memory.
         baseOptions.out = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-baseline-unused-\(UUID().uuidString)").path
-        return SiteBuilder.build(baseOptions).report
+        return SiteBuilder.build(baseOptions)
     }
 }

@@ -6,9 +6,10 @@ extension BuiltSite {
     /// `changes.html` (and the baseline's filmstrips), and returns the
     /// index's link to it when anything changed. The page is the built-in
     /// theme's alone, its templates and its player script (added to the
-    /// site's assets); `stylesheet`, the project's, may restyle it.
-    mutating func compare(with baseline: Baseline, inputs: SiteInputs, stylesheet: String, root: String) -> ChangesLink? {
-        if let page = inputs.pages.first(where: { $0.output == SiteBuilder.changesPath }) {
+    /// site's assets), drawn with the baseline's stylesheet (the built-in
+    /// one for a report): never the pull request's own.
+    mutating func compare(with baseline: Baseline, inputs: SiteInputs, root: String) -> ChangesLink? {
+        if let page = inputs.pages.first(where: { $0.output.lowercased() == SiteBuilder.changesPath }) {
             diagnostics.append(.error("output-collision", at: SourceLocation(file: page.source, line: 1, column: 1),
                                       "this page becomes \(SiteBuilder.changesPath), which --baseline writes; rename the page"))
             return nil
@@ -27,6 +28,9 @@ extension BuiltSite {
             let theme = try Theme.builtIn()
             let assets = ThemeAssets.themeAssets(theme)
             files[assets.script] = assets.files[assets.script]
+            let css = baseline.stylesheet ?? theme.assets["rowmotion.css"] ?? ""
+            let stylesheet = "assets/rowmotion.\(ThemeAssets.contentHash(css)).css"
+            files[stylesheet] = Array(css.utf8)
             let chrome = Chrome(siteTitle: inputs.siteTitle, root: root, stylesheet: stylesheet, script: assets.script,
                                 nav: inputs.navigation.items(current: SiteBuilder.changesPath, root: root))
             let page = try ChangesPage.changesPage(changes, baseline: baseline.report, currentReport: current, theme: theme, chrome: chrome)
@@ -35,7 +39,7 @@ extension BuiltSite {
         } catch {
             diagnostics.append(error)
         }
-        guard !changes.examples.isEmpty || !changes.theme.isEmpty || !changes.pages.isEmpty else { return nil }
+        guard changes.examplesChanged || !changes.pages.isEmpty else { return nil }
         return ChangesLink(href: SiteBuilder.changesPath, text: "Changes since \(baseline.name): " + ChangesPage.headline(changes))
     }
 }

@@ -5,7 +5,8 @@ import ListDiff
 extension BuiltSite {
     public var report: BuildReport {
         BuildReport(
-            pages: pages.map { BuildReport.Page(source: $0.source, output: $0.output, title: $0.title, hash: $0.hash) },
+            pages: { let markup = markup(); return pages.map { BuildReport.Page(source: $0.source, output: $0.output, title: $0.title, hash: $0.hash,
+                                                                                  markup: markup[$0.output]) } }(),
             examples: examples.map { example in
                 BuildReport.Example(example: example.name, title: example.title, output: example.output, stepCount: example.steps.count + 1,
                                     steps: example.steps.map { BuildReport.Step(label: $0.label, batches: $0.batches, inserted: $0.inserted,
@@ -13,7 +14,8 @@ extension BuiltSite {
                                     animation: example.animation())
             },
             blocks: blocks(),
-            playerTheme: playerTheme,
+            theme: theme,
+            scripts: scripts,
             diagnostics: DiagnosticReport(diagnostics).sorted.map { diagnostic in
                 BuildReport.Problem(severity: diagnostic.severity.rawValue, id: diagnostic.id, file: diagnostic.location.file,
                                     line: diagnostic.location.line, column: diagnostic.location.column, message: diagnostic.message)

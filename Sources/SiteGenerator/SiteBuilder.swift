@@ -21,8 +21,16 @@ public struct BuiltSite {
     public var blocks: @Sendable () -> [BuildReport.Block] = { [] }
     /// With a cache: every input file's key, as `InputTree.digest` makes it.
     public var inputsKey: String?
-    /// The SHA-256 of each theme file players are drawn and moved by.
-    public var playerTheme: [String: String] = [:]
+    /// The SHA-256 of each theme file.
+    public var theme: [String: String] = [:]
+    /// Each page's raw HTML, as a key (nil for none), by its output (worked
+    /// out when asked for).
+    public var markup: @Sendable () -> [String: String] = { [:] }
+    /// The SHA-256 of each static file a page could load as a script, a
+    /// stylesheet or a document (every one but pictures, sound, video, fonts).
+    public var scripts: [String: String] = [:]
+    /// The theme's stylesheet, for a review drawn with a baseline's.
+    public var stylesheet: String?
     /// With `--baseline`: what changed since it.
     public var changes: Changes?
     /// How many outputs were taken from the previous build unchanged.
@@ -128,7 +136,7 @@ public enum SiteBuilder {
         let (referenced, homeContent) = site.add(pages: rendered, of: inputs, keys: keys, cache: &cache)
         clock.lap("render pages")
         let examplePages = SiteRendering.renderExamples(inputs, chromes: inputs.examples.map { chrome(for: OutputPaths.examplePath($0.name)) }, reuse: reuse, keys: keys,
-                                      shared: players, budget: budget)
+                                      shared: players, budget: budget, urls: options.urls)
         if budget.isStopped {
             site.diagnostics += SiteRendering.limitErrors(examplePages.map { $0.error?.id == OutputLimits.pageTooLarge ? $0.error : nil },
                                                           budget: budget, folder: options.examples)
@@ -145,9 +153,12 @@ public enum SiteBuilder {
              { ExampleAnimation(example) })
         }
         site.blocks = { SiteRendering.shownBlocks(inputs) }
-        site.playerTheme = inputs.theme.playerFileKeys
+        site.theme = inputs.theme.fileKeys
+        site.stylesheet = inputs.theme.assets["rowmotion.css"]
+        site.markup = { SiteRendering.pageMarkup(inputs) }
+        site.scripts = StaticFiles.scriptKeys(inputs.staticFiles)
         let changesLink = options.baseline.flatMap { baseline in
-            site.compare(with: baseline, inputs: inputs, stylesheet: assets.stylesheet, root: root(of: OutputPaths.changes))
+            site.compare(with: baseline, inputs: inputs, root: root(of: OutputPaths.changes))
         }
 
         let homeClean = !(inputs.home.map { page in site.diagnostics.contains { $0.location.file == page.source } } ?? false)
@@ -180,6 +191,8 @@ public enum SiteBuilder {
                     SearchIndex.Entry(output: OutputPaths.examplePath($0.name), title: $0.sequence.title, document: SiteRendering.exampleDocument($0))
                 })
 
+        // Links in examples' descriptions, as a page's are checked.
+        site.diagnostics += LinkChecks.descriptionProblems(inputs, options: options)
         // Links to an element, against the pages' Documents and the theme's ids.
         site.diagnostics += LinkChecks.fragmentProblems(inputs, rendered: rendered, files: site.files, options: options,
                                              themeIDs: LinkChecks.themeIDs(inputs.theme, chrome: chrome(for: "index.html")))
@@ -272,6 +285,9 @@ public enum SiteBuilder {
 
     /// Where the review page goes (`--baseline`).
     public static let changesPath = OutputPaths.changes
+
+    /// What fails `--fail-on-changes`, in words.
+    public static func gateReasons(_ changes: Changes) -> [String] { ChangesPage.gateReasons(changes) }
 
     /// What the review page's heading says of `changes`.
     public static func headline(_ changes: Changes) -> String { ChangesPage.headline(changes) }

@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import ProjectFiles
 import SiteGenerator
 
 /// `rowmotion serve`: builds the site, serves it on loopback, rebuilds when
@@ -121,7 +122,13 @@ public final class DevServer: @unchecked Sendable {
     /// - Throws: a message for the terminal when the address cannot be used.
     public func start() throws -> String {
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
-        let root = URL(fileURLWithPath: configuration.build.out).standardizedFileURL
+        // The site is served from where the build writes it, found as every
+        // write is: inside the project never through a link (a pull request
+        // can commit `_site -> .git`, or `-> /`); outside, the user's own.
+        let out = configuration.build.out, project = configuration.build.project ?? .ofWorkingFolder()
+        let prepared: String
+        do throws(Diagnostic) { prepared = try WritePath.prepare(out, in: project, makingFolders: false) } catch { throw ServeError(error.description) }
+        let root = URL(fileURLWithPath: project.parts(of: out) == nil ? Paths.real(prepared) : prepared)
         let files = SiteFileHandler(root: root, build: { [weak self] in self?.currentBuild ?? 0 })
         let server: EventLoopServer
         do {

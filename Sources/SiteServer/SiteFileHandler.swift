@@ -66,6 +66,10 @@ public struct SiteFileHandler: Sendable {
     /// link are not found.
     public static func resolve(_ path: String, in root: URL) -> Target {
         guard path.hasPrefix("/") else { return .notFound }
+        // The site's folder itself: a folder, never a link (one made since
+        // the server started is not the site).
+        var status = stat()
+        guard lstat(root.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return .notFound }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard !parts.contains(where: { $0.hasPrefix(".") || $0.contains("\0") || $0.contains("\\") }) else { return .notFound }
         let manager = FileManager.default

@@ -100,12 +100,70 @@ struct ReviewGateTests {
             .write(to: repository.root.appendingPathComponent("templates/rowmotion.js"))
         let review = try Self.review(repository)
         #expect(review.status == 1)
-        #expect(review.stderr.contains("rowmotion: the player's theme changed (rowmotion.js) since HEAD"), "\(review.stderr)")
-        #expect(review.summary.contains("The player's theme changed: `rowmotion.js`"))
+        #expect(review.stderr.contains("rowmotion: the theme changed (rowmotion.js) since HEAD"), "\(review.stderr)")
+        #expect(review.summary.contains("The theme changed: `rowmotion.js`"))
         // The review page loads the built-in script, never the pull request's.
         let script = review.page.components(separatedBy: "<script src=\"").last.map { String($0.prefix { $0 != "\"" }) } ?? ""
         let loaded = repository.read("_site/" + script)
         #expect(!script.isEmpty && !loaded.contains("No example animates differently") && loaded.contains("Rowmotion"), "\(script)")
+    }
+
+    /// Issue 42's attack round: every template can carry a script that
+    /// changes how players move (a `head` slowing every animation 30 times,
+    /// an `example` loading another player), not only the player's own files.
+    @Test func anyThemeFile_failsTheGate() throws {
+        for (file, text) in [("head.mustache", "<script>window.slow = 30</script>\n"),
+                             ("example.mustache", "<script src=\"{{root}}other-player.js\"></script>{{title}}\n")] {
+            let repository = try Repository()
+            defer { repository.remove() }
+            try FileManager.default.createDirectory(at: repository.root.appendingPathComponent("templates"), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: repository.root.appendingPathComponent("templates/\(file)"))
+            let review = try Self.review(repository)
+            #expect(review.status == 1, "\(file): \(review.stderr)")
+            #expect(review.stderr.contains("the theme changed (\(file))"), "\(file): \(review.stderr)")
+            #expect(review.page.contains("The theme changed"))
+        }
+    }
+
+    /// A page's raw HTML (a script, a style, a hand-written player) and a
+    /// script of the site can change how players move: each fails the gate.
+    @Test func rawHTMLOnAPage_andAScriptOfTheSite_failTheGate() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try repository.edit("site/engine.md") { $0 + "\n<style>figure[data-rowmotion-player] { display: none }</style>\n" }
+        let review = try Self.review(repository)
+        #expect(review.status == 1)
+        #expect(review.stderr.contains("raw HTML changed on 1 page"), "\(review.stderr)")
+        #expect(review.summary.contains("Raw HTML changed on `site/engine.md`"), "\(review.summary)")
+
+        let script = try Repository()
+        defer { script.remove() }
+        try Data("window.player = 'another'\n".utf8).write(to: script.root.appendingPathComponent("site/other-player.js"))
+        let scripted = try Self.review(script)
+        #expect(scripted.status == 1)
+        #expect(scripted.stderr.contains("1 script or stylesheet of the site changed"), "\(scripted.stderr)")
+        #expect(scripted.summary.contains("`other-player.js`"))
+        // A picture is not a script.
+        let picture = try Repository()
+        defer { picture.remove() }
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: picture.root.appendingPathComponent("site/new.png"))
+        #expect(try Self.review(picture).status == 0)
+    }
+
+    /// The pull request's stylesheet could redraw the review of itself into
+    /// saying nothing changed (`main.changes::before { content: … }`): the
+    /// review page is drawn with the baseline's stylesheet.
+    @Test func theReviewPage_isDrawnWithTheBaselinesStylesheet_notThePullRequests() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try FileManager.default.createDirectory(at: repository.root.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try Data("main.changes::before { content: 'No example animates differently' }\n".utf8)
+            .write(to: repository.root.appendingPathComponent("templates/rowmotion.css"))
+        let review = try Self.review(repository)
+        #expect(review.status == 1)
+        let stylesheet = review.page.components(separatedBy: "<link rel=\"stylesheet\" href=\"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) } ?? ""
+        let css = repository.read("_site/" + stylesheet)
+        #expect(!stylesheet.isEmpty && !css.contains("No example animates differently") && css.contains(".rowmotion-player"), "\(stylesheet)")
     }
 
     @Test func aRenamedExample_isItsOwnChange_notEveryBlockThatShowsIt() throws {

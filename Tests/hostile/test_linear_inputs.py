@@ -111,6 +111,14 @@ GENERATORS = {
     "many-page-links": (lambda n: {"site/index.md": "# T\n\n" + "".join(f"[p{i}](p{i}.md#top) " for i in range(n)) + "\n",
                                    **{f"site/p{i}.md": f"# P{i}\n" for i in range(n)}}, 2_000),
     "swift-code-blocks": (lambda n: page("# T\n\n" + '```swift\nlet x = "\\(a)" // b\n```\n\n' * n), 10_000),
+    # Issue 42's attack round: images nested in images (each link's place
+    # was found by climbing every level above it: 160,000 nested, 85 s),
+    # and libcmark 0.30.2's own quadratic brackets (CVE-2023-22486: `![[]()`
+    # 160,000 times, 90 s), refused before libcmark reads them.
+    "nested-images": (lambda n: page("# T\n\n" + "![" * n + "a" + "](x.png)" * n + "\n"), 160_000),
+    "nested-images-under-the-bracket-limit": (lambda n: page("# T\n\n" + ("![" * 900 + "a" + "](x.png)" * 900 + "\n\n") * max(1, n // 900)), 90_000),
+    "cmark-open-brackets": (lambda n: page("# T\n\n" + "![[]()" * n + "\n"), 160_000),
+    "cmark-open-brackets-per-block": (lambda n: page("# T\n\n" + ("![[]()" * 999 + "\n\n") * max(1, n // 999)), 160_000),
     # YAML, TOML and JSON: front matter and sequences.
     "yaml-front-matter-keys": (lambda n: page("---\n" + "".join(f"k{i}: v{i}\n" for i in range(n)) + "---\n# T\n"), 20_000),
     "toml-front-matter-array": (lambda n: page("+++\nlist = [" + ", ".join(str(i) for i in range(n)) + "]\n+++\n# T\n"), 100_000),

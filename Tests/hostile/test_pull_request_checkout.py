@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from hostile_support import run
+from hostile_support import BINARY, run
 from test_server_abuse import Served
 
 TOKEN = "ghs_ROWMOTIONTOKEN42"
@@ -172,3 +172,20 @@ def test_a_submodule_or_a_nested_repository_is_a_located_error(checkout, tmp_pat
     assert result.returncode == 1
     assert "site/vendor:1:1: error: this is a git submodule or a repository of its own" in result.stderr.decode(), result.stderr.decode()
     assert_no_token_anywhere(checkout, result)
+
+
+@pytest.mark.parametrize("target", [".git", "/proc/self", "/"])
+def test_serve_never_serves_through_a_committed_site_link(checkout, target):
+    """Issue 42's attack round: a committed `_site -> .git` (or `/proc/self`,
+    or `/`) was refused by the build, yet `serve` served what it leads to:
+    the token, the server's environment, the machine's files."""
+    def link_site(root):
+        (root / "_site").symlink_to(target)
+        git(root, "add", "-f", "_site")
+
+    pull_request(checkout, link_site)
+    process = subprocess.run([str(BINARY), "serve", "--port", "0"], cwd=checkout, capture_output=True, timeout=60,
+                             env={**os.environ, "SECRET_ENV": TOKEN})
+    assert process.returncode == 1, process.stdout.decode() + process.stderr.decode()
+    assert "_site:1:1: error: '_site' is a symbolic link" in process.stderr.decode(), process.stderr.decode()
+    assert TOKEN not in process.stdout.decode() + process.stderr.decode()

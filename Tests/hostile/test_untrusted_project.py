@@ -257,7 +257,7 @@ def test_a_file_whose_name_a_browser_reads_as_another_address_is_a_located_error
     result = run(["build"], cwd=root)
     stderr = result.stderr.decode()
     assert result.returncode == 1, stderr
-    assert "error: this file's name has a backslash or a control character" in stderr, stderr
+    assert "error: this file's name is not UTF-8, has a backslash or a control character" in stderr, stderr
     assert "\x07" not in stderr and "\t" not in stderr.split("error:")[0], "the name is written as terminal-safe text"
     site = root / "_site"
     assert not site.exists() or not any(b"evil.example" in path.read_bytes() for path in site.rglob("*") if path.is_file())
@@ -278,3 +278,55 @@ def test_a_file_named_on_the_command_line_inside_the_project_is_never_read_throu
     (tmp_path / "mine" / "list.yml").symlink_to(root / "examples" / "list.yml")
     followed = run(["diff", str(tmp_path / "mine" / "list.yml")], cwd=root)
     assert followed.returncode == 0, followed.stderr.decode()
+
+
+@pytest.mark.parametrize("in_git", [True, False], ids=["git", "no-git"])
+def test_names_that_are_the_same_text_or_not_text_or_the_same_but_for_case_are_located_errors(tmp_path, in_git):
+    """Issue 42's attack round: a page named in NFC beside the same name in
+    NFD, and a name whose bytes are not UTF-8, were dropped without a word;
+    `A.md` beside `a.md` would replace one another where case does not count."""
+    root = project(tmp_path, in_git)
+    (root / "site" / "caf\u00e9.md").write_text("# Composed\n")
+    (root / "site" / "cafe\u0301.md").write_text("# Decomposed\n")
+    os.makedirs(root / "examples", exist_ok=True)
+    with open(os.path.join(os.fsencode(root / "site"), b"bad-\xff.md"), "w") as bad:
+        bad.write("# Not UTF-8\n")
+    result = run(["build"], cwd=root)
+    stderr = result.stderr.decode(errors="replace")
+    assert result.returncode == 1, stderr
+    assert "error: this file's name is the same text as another file's" in stderr, stderr
+    assert "error: this file's name is not UTF-8" in stderr, stderr
+    for path in (root / "site").iterdir():
+        if path.name != "index.md":
+            path.unlink()
+    (root / "site" / "Guide.md").write_text("# Upper\n")
+    (root / "site" / "guide.md").write_text("# Lower\n")
+    (root / "site" / "Changes.md").write_text("# Named like the review\n")
+    cased = run(["build"], cwd=root)
+    assert cased.returncode == 1
+    assert "site/guide.md:1:1: error: this file becomes 'guide.html' and 'site/Guide.md' becomes 'Guide.html': they differ only in case" \
+        in cased.stderr.decode(), cased.stderr.decode()
+    git(root, "init", "-q", "-b", "main") if not in_git else None
+    (root / "site" / "Guide.md").unlink()
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    review = run(["build", "--baseline", "HEAD"], cwd=root)
+    assert review.returncode == 1 and "becomes changes.html, which --baseline writes" in review.stderr.decode(), review.stderr.decode()
+
+
+def test_broken_links_in_an_examples_description_fail_a_strict_build_and_md_links_are_rewritten(tmp_path):
+    """Issue 42's attack round: `--strict` passed an example whose
+    description linked nowhere, and published the link as written."""
+    root = project(tmp_path, in_git=True)
+    (root / "examples" / "list.yml").write_text(
+        'title: List\ndescription: "See [the home page](../index.md), [nothing](no-such-page.md) and ![a shot](no-such.png)"\n'
+        "steps:\n  - items: [a, b]\n  - items: [b, a]\n")
+    result = run(["build", "--strict"], cwd=root)
+    stderr = result.stderr.decode()
+    assert result.returncode == 1
+    assert "examples/list.yml:1:1: warning: the description links to 'no-such-page.md', which is not a page or file of the site" in stderr, stderr
+    assert "examples/list.yml:1:1: warning: the description links to 'no-such.png'" in stderr, stderr
+    assert "index.md" not in stderr.replace("site/index.md", "")
+    lenient = run(["build"], cwd=root)
+    assert lenient.returncode == 0
+    assert b'href="../index.html"' in (root / "_site" / "examples" / "list.html").read_bytes()

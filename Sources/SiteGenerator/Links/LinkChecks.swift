@@ -30,6 +30,25 @@ enum LinkChecks {
         return problems
     }
 
+    /// Links and images of examples' descriptions that lead to no page or
+    /// file of the site (`--strict` fails on them, as on a page's): each
+    /// resolved from the example's page as a page's link is.
+    static func descriptionProblems(_ inputs: SiteInputs, options: BuildOptions) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for example in inputs.examples {
+            guard let description = example.sequence.description else { continue }
+            let page = OutputPaths.examplePath(example.name)
+            for url in MarkdownRenderer.linkAddresses(ofData: description) where MarkdownRenderer.isSafeDataURL(url) {
+                guard let (_, output) = SiteRendering.descriptionLink(url, from: page, urls: options.urls), !output.isEmpty,
+                      !output.hasPrefix("assets/"), !inputs.outputs.contains(output),
+                      !SiteRendering.otherForms(of: output).contains(where: inputs.outputs.contains) else { continue }
+                problems.append(.warning("broken-link", at: SourceLocation(file: "\(options.examples)/\(example.name)", line: 1, column: 1),
+                                         "the description links to '\(TerminalText.escaped(String(url.prefix(200))))', which is not a page or file of the site"))
+            }
+        }
+        return problems
+    }
+
     /// The ids the theme puts around a page's content (the navigation's, the
     /// search box's), from the `page` template rendered once with no content.
     static func themeIDs(_ theme: Theme, chrome: Chrome) -> Set<String> {

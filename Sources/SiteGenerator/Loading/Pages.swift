@@ -106,6 +106,13 @@ enum SiteLoading {
                 (body, offset) = (text, 0)
             }
         }
+        // libcmark's time grows with the square of the brackets a block
+        // leaves open: such a page is refused before it is parsed.
+        if let line = CMarkInput.tooManyOpenBrackets(body) {
+            diagnostics.append(.error("markdown-too-complex", at: SourceLocation(file: file, line: line + offset, column: 1),
+                                      CMarkInput.message("page")))
+            return nil
+        }
         let markdown = ParsedMarkdown(body)
         for problem in markdown.tableProblems {
             diagnostics.append(.warning("table-too-large", at: SourceLocation(file: file, line: problem.line + offset, column: 1), problem.message))

@@ -126,7 +126,31 @@ struct SiteInputs: Sendable {
         for output in inputs.outputs.sorted() where inputs.outputsByFoldedCase[output.lowercased()] == nil {
             inputs.outputsByFoldedCase[output.lowercased()] = output
         }
+        diagnostics += caseCollisions(pages.map { ($0.output, $0.source) } + staticFiles.map { ($0.path, siteFolder.path(of: $0.path)) }
+                                      + examples.flatMap { [(OutputPaths.examplePath($0.name), examplesFolder.path(of: $0.name)),
+                                                            (OutputPaths.filmstripPath($0.name), examplesFolder.path(of: $0.name))] })
         return inputs
+    }
+
+    /// Outputs whose paths differ only in case (`A.md` beside `a.md`): on
+    /// a file system that ignores case (macOS's, Windows') one would
+    /// replace the other, so each is an error at the second one's source.
+    static func caseCollisions(_ outputs: [(output: String, source: String)]) -> [Diagnostic] {
+        var first: [String: (output: String, source: String)] = [:]
+        var problems: [Diagnostic] = []
+        for (output, source) in outputs.sorted(by: { $0.output.utf8.lexicographicallyPrecedes($1.output.utf8) }) {
+            let folded = output.lowercased()
+            guard let earlier = first[folded] else {
+                first[folded] = (output, source)
+                continue
+            }
+            guard earlier.source != source, earlier.output != output else { continue }
+            problems.append(.error("output-collision", at: SourceLocation(file: source, line: 1, column: 1),
+                                   "this file becomes '\(output)' and '\(earlier.source)' becomes '\(earlier.output)': they differ only in case, "
+                                       + "and where case does not count (macOS, Windows) one would replace the other; rename one",
+                                   notes: [Diagnostic.Note(location: SourceLocation(file: earlier.source, line: 1, column: 1), message: "the other file")]))
+        }
+        return problems
     }
 
     /// Whether a file of the examples folder is a snapshot sequence.
@@ -171,6 +195,11 @@ struct SiteInputs: Sendable {
         }
         var (sequence, found) = SnapshotReader.read(bytes: bytes, file: path)
         guard let sequence else { return (nil, found) }
+        // The description is Markdown: held to what libcmark can parse in linear time.
+        if let description = sequence.description, CMarkInput.tooManyOpenBrackets(description) != nil {
+            found.append(.error("markdown-too-complex", at: SourceLocation(file: path, line: 1, column: 1), CMarkInput.message("example's description")))
+            return (nil, found)
+        }
         do throws(Diagnostic) {
             return (LoadedExample(name: name, sequence: sequence, changesets: try sequence.changesets(),
                                   sourceKey: Digest.sha256(bytes)), found)

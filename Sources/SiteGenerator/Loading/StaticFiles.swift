@@ -12,6 +12,21 @@ enum StaticFiles {
         var bytes: [UInt8]
     }
 
+    /// Files no page can run or style: pictures, sound, video, fonts, archives.
+    static let inert: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "avif", "ico", "bmp", "tif", "tiff", "mp4", "webm",
+                                     "mov", "m4v", "mp3", "ogg", "oga", "wav", "flac", "m4a", "woff", "woff2", "ttf", "otf", "eot",
+                                     "pdf", "zip", "gz", "tgz"]
+
+    /// The SHA-256 of each file a page could load as a script, a stylesheet
+    /// or a document (any but the inert kinds), by its path.
+    static func scriptKeys(_ files: [File]) -> [String: String] {
+        var keys: [String: String] = [:]
+        for file in files where !inert.contains((file.path as NSString).pathExtension.lowercased()) {
+            keys[file.path] = Digest.sha256(file.bytes)
+        }
+        return keys
+    }
+
     /// Every such file of the site folder, in path order (hidden ones,
     /// such as `.DS_Store`, are never inputs). A file whose path a
     /// generated output already takes is an error rather than a silent choice.

@@ -198,11 +198,10 @@ public enum MarkdownRenderer {
     /// Renders Markdown that comes from data (a sequence file's
     /// `description`), which may have been written by anyone: raw HTML is
     /// shown as text, never passed through, and a link or image keeps its
-    /// URL only when it is relative or `http`, `https` or `mailto`.
-    public static func renderData(_ markdown: String) -> String {
-        let options = CMARK_OPT_SMART
-        let bytes = Array(markdown.utf8)
-        guard let document = cmark_parse_document(bytes, bytes.count, options) else { return "" }
+    /// URL only when it is relative or `http`, `https` or `mailto`; `link`
+    /// may rewrite a kept one (a page's `.md` to its `.html`).
+    public static func renderData(_ markdown: String, link: (String) -> String? = { _ in nil }) -> String {
+        guard let document = CMarkInput.parse(markdown, options: CMARK_OPT_SMART) else { return "" }
         defer { cmark_node_free(document) }
         var raw: [OpaquePointer] = []
         let iterator = cmark_iter_new(document)
@@ -213,7 +212,7 @@ public enum MarkdownRenderer {
                 raw.append(node)
             case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-                if !isSafeDataURL(url) { cmark_node_set_url(node, "") }
+                if !isSafeDataURL(url) { cmark_node_set_url(node, "") } else if let rewritten = link(url) { cmark_node_set_url(node, rewritten) }
             default:
                 break
             }
@@ -234,9 +233,24 @@ public enum MarkdownRenderer {
             }
             cmark_node_free(node)
         }
-        guard let rendered = cmark_render_html(document, options) else { return "" }
+        guard let rendered = cmark_render_html(document, CMARK_OPT_SMART) else { return "" }
         defer { free(rendered) }
         return String(cString: rendered)
+    }
+
+    /// The addresses of the links and images of Markdown from data, in order.
+    static func linkAddresses(ofData markdown: String) -> [String] {
+        guard let document = CMarkInput.parse(markdown, options: CMARK_OPT_SMART) else { return [] }
+        defer { cmark_node_free(document) }
+        var urls: [String] = []
+        let iterator = cmark_iter_new(document)
+        defer { cmark_iter_free(iterator) }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator),
+                  cmark_node_get_type(node) == CMARK_NODE_LINK || cmark_node_get_type(node) == CMARK_NODE_IMAGE else { continue }
+            urls.append(cmark_node_get_url(node).map { String(cString: $0) } ?? "")
+        }
+        return urls
     }
 
     /// Whether a URL from data may be a link target: relative (no scheme),
@@ -312,8 +326,7 @@ public enum MarkdownRenderer {
     /// The text of Markdown that comes from data (a sequence's
     /// `description`), as search reads it: words and code, no markup.
     static func plainText(ofMarkdown markdown: String) -> String {
-        let bytes = Array(markdown.utf8)
-        guard let document = cmark_parse_document(bytes, bytes.count, CMARK_OPT_SMART) else { return "" }
+        guard let document = CMarkInput.parse(markdown, options: CMARK_OPT_SMART) else { return "" }
         defer { cmark_node_free(document) }
         var text = Document.TextCollector()
         let iterator = cmark_iter_new(document)
@@ -390,8 +403,7 @@ final class ParsedMarkdown: @unchecked Sendable {
 
     /// libcmark's tree, with GFM tables made tables.
     static func parse(_ text: String) -> (OpaquePointer?, [Tables.Problem]) {
-        let bytes = Array(text.utf8)
-        guard let document = cmark_parse_document(bytes, bytes.count, options) else { return (nil, []) }
+        guard let document = CMarkInput.parse(text, options: options) else { return (nil, []) }
         return (document, Tables.apply(to: document, source: text, options: options))
     }
 
@@ -432,6 +444,25 @@ final class ParsedMarkdown: @unchecked Sendable {
         }
     }
 
+    /// The page's raw HTML, block and inline, in document order: what can
+    /// script or restyle its players, for the review.
+    func rawHTML() -> [String] {
+        lock.withLock {
+            let tree = document ?? Self.parse(text).0
+            defer { if tree != document, let tree { cmark_node_free(tree) } }
+            guard let tree else { return [] }
+            var html: [String] = []
+            let iterator = cmark_iter_new(tree)
+            defer { cmark_iter_free(iterator) }
+            while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator),
+                      cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK || cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE else { continue }
+                html.append(cmark_node_get_literal(node).map { String(cString: $0) } ?? "")
+            }
+            return html
+        }
+    }
+
     /// The tree, handed over to be rendered (and freed) by the caller; a
     /// second caller gets a fresh parse of the same text.
     func take() -> OpaquePointer? {
@@ -469,15 +500,7 @@ struct LinkPlaces {
         }
         // The nearest enclosing node with a position; inside a table, the
         // node around the table (a cell's own positions count from the cell).
-        var block: OpaquePointer? = node
-        var ancestor = cmark_node_parent(node)
-        while let current = ancestor {
-            let type = cmark_node_get_type(current)
-            if type == CMARK_NODE_CUSTOM_BLOCK || type == CMARK_NODE_CUSTOM_INLINE { block = cmark_node_parent(current) }
-            ancestor = cmark_node_parent(current)
-        }
-        while let current = block, cmark_node_get_start_line(current) == 0 { block = cmark_node_parent(current) }
-        guard let block else { return (1, 1) }
+        guard let block = positioned(outermostCustom(above: node).flatMap(cmark_node_parent) ?? node) else { return (1, 1) }
         // The document (around a table's cells) spans every line.
         let isDocument = cmark_node_get_type(block) == CMARK_NODE_DOCUMENT
         let first = isDocument ? 1 : Int(cmark_node_get_start_line(block))
@@ -497,6 +520,51 @@ struct LinkPlaces {
             offset = 0
         }
         return fallback
+    }
+
+    /// Each node's outermost custom (table) ancestor, and the nearest node
+    /// at or above it with a position, worked out once per node: a link
+    /// nested in n images (or n quotes) climbed n levels for each of them,
+    /// quadratic (160,000 nested images: over 80 s).
+    private var custom: [OpaquePointer: OpaquePointer?] = [:]
+    private var positions: [OpaquePointer: OpaquePointer?] = [:]
+
+    /// The outermost custom node among `node`'s ancestors (not itself).
+    private mutating func outermostCustom(above node: OpaquePointer) -> OpaquePointer? {
+        func isCustom(_ node: OpaquePointer) -> Bool {
+            let type = cmark_node_get_type(node)
+            return type == CMARK_NODE_CUSTOM_BLOCK || type == CMARK_NODE_CUSTOM_INLINE
+        }
+        if let known = custom.index(forKey: node) { return custom[known].value }
+        // Up to the root or a node whose answer is known.
+        var chain = [node]
+        var parent = cmark_node_parent(node)
+        while let above = parent, custom.index(forKey: above) == nil {
+            chain.append(above)
+            parent = cmark_node_parent(above)
+        }
+        // Then down again, each node's answer from the one above it.
+        var answerAbove = parent.flatMap { custom[$0] ?? nil }
+        for node in chain.reversed() {
+            let answer = parent.flatMap { answerAbove ?? (isCustom($0) ? $0 : nil) }
+            custom[node] = .some(answer)
+            (answerAbove, parent) = (answer, node)
+        }
+        return custom[node] ?? nil
+    }
+
+    private mutating func positioned(_ node: OpaquePointer) -> OpaquePointer? {
+        var climbed: [OpaquePointer] = []
+        var current: OpaquePointer? = node
+        var found: OpaquePointer?
+        while let here = current {
+            if let known = positions[here] { found = known; break }
+            if cmark_node_get_start_line(here) != 0 { found = here; break }
+            climbed.append(here)
+            current = cmark_node_parent(here)
+        }
+        for node in climbed { positions[node] = found }
+        return found
     }
 
     private func find(_ needle: [UInt8], from start: Int, to end: Int) -> Int? {

@@ -266,7 +266,6 @@ enum Tables {
     }
 
     private static func parse(_ text: String, options: Int32) -> OpaquePointer? {
-        let bytes = Array(text.utf8)
-        return cmark_parse_document(bytes, bytes.count, options)
+        CMarkInput.parse(text, options: options)
     }
 }

@@ -8,8 +8,12 @@ public struct Baseline: Sendable {
     /// BASE as it was given.
     public var name: String
     public var report: BuildReport
+    /// The baseline's own stylesheet (a revision's theme), which draws the
+    /// review page: the pull request's could restyle the review of itself
+    /// into saying anything. Nil for a report: the built-in one.
+    public var stylesheet: String?
 
-    public init(name: String, report: BuildReport) {
-        (self.name, self.report) = (name, report)
+    public init(name: String, report: BuildReport, stylesheet: String? = nil) {
+        (self.name, self.report, self.stylesheet) = (name, report, stylesheet)
     }
 }

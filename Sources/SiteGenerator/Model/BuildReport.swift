@@ -32,6 +32,9 @@ public struct BuildReport: Codable, Equatable, Sendable {
         public var title: String
         /// A hash of the page's Markdown, to tell whether its text changed.
         public var hash: String
+        /// A hash of its raw HTML, which can script or restyle the page's
+        /// players; nil when it has none.
+        public var markup: String?
     }
 
     public struct Example: Codable, Equatable, Sendable {
@@ -93,10 +96,12 @@ public struct BuildReport: Codable, Equatable, Sendable {
     public var examples: [Example]
     /// Every demo block of every page, in page and block order.
     public var blocks: [Block] = []
-    /// The theme files a player is drawn and moved by (`player.mustache`,
-    /// `rowmotion.css`, `rowmotion.js`): their SHA-256, the project's or the
-    /// built-in one's, so the review sees a change to how every example moves.
-    public var playerTheme: [String: String] = [:]
+    /// Every theme file by its SHA-256, the project's or the built-in one's:
+    /// any of them can change how every example moves.
+    public var theme: [String: String] = [:]
+    /// The static files a page could load as a script, a stylesheet or a
+    /// document, by their SHA-256.
+    public var scripts: [String: String] = [:]
     public var diagnostics: [Problem]
     /// With `--baseline`: what changed since it.
     public var changes: Changes?

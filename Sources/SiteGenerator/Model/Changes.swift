@@ -13,9 +13,15 @@ public struct Changes: Codable, Equatable, Sendable {
     public var base: String
     /// Examples first (by name), then demo blocks (by page, then number).
     public var examples: [ExampleChange]
-    /// The player's theme files (`rowmotion.js`, `rowmotion.css`,
-    /// `player.mustache`) that are not the baseline's.
+    /// The theme files (`head.mustache`, `rowmotion.js`, …) that are not the
+    /// baseline's: every page is drawn by them.
     public var theme: [String]
+    /// The pages (their Markdown files) whose raw HTML is not the
+    /// baseline's (a page's raw HTML can script or restyle its players),
+    /// and the static files a page could load as a script, a stylesheet or
+    /// a document that are not.
+    public var markup: [String]
+    public var scripts: [String]
     public var pages: [PageChange]
 
     public enum Kind: String, Codable, Sendable {
@@ -89,7 +95,7 @@ public struct Changes: Codable, Equatable, Sendable {
 
     /// Whether any player was added, removed or animates differently, or
     /// the theme every player moves by changed.
-    public var examplesChanged: Bool { !examples.isEmpty || !theme.isEmpty }
+    public var examplesChanged: Bool { !examples.isEmpty || !theme.isEmpty || !markup.isEmpty || !scripts.isEmpty }
 
     /// An animation with its steps counted: how one player animates.
     struct Shown {
@@ -143,8 +149,10 @@ public struct Changes: Codable, Equatable, Sendable {
         }
         examples += Self.blockChanges(baseline: baseline, current: current, work: &work)
         self.examples = examples
-        theme = Set(baseline.playerTheme.keys).union(current.playerTheme.keys).sorted()
-            .filter { baseline.playerTheme[$0] != current.playerTheme[$0] }
+        theme = Set(baseline.theme.keys).union(current.theme.keys).sorted().filter { baseline.theme[$0] != current.theme[$0] }
+        let oldMarkup = Dictionary(baseline.pages.map { ($0.output, $0.markup) }) { first, _ in first }
+        markup = current.pages.filter { page in page.markup != (oldMarkup[page.output] ?? nil) }.map { $0.source }
+        scripts = Set(baseline.scripts.keys).union(current.scripts.keys).sorted().filter { baseline.scripts[$0] != current.scripts[$0] }
         let oldPages = Dictionary(baseline.pages.map { ($0.output, $0) }) { first, _ in first }
         let newPages = Dictionary(current.pages.map { ($0.output, $0) }) { first, _ in first }
         pages = Set(oldPages.keys).union(newPages.keys).sorted().compactMap { output in

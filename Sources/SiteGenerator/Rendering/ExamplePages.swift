@@ -159,7 +159,8 @@ extension SiteRendering {
 
     /// The example's page, its filmstrip, and any UIKit rule problems its
     /// batches have.
-    static func examplePage(_ example: LoadedExample, theme: Theme, chrome: Chrome, shared: PlayerParts? = nil) throws(Diagnostic) -> (html: [UInt8], svg: [UInt8], problems: [RuleViolation]) {
+    static func examplePage(_ example: LoadedExample, theme: Theme, chrome: Chrome, shared: PlayerParts? = nil,
+                            urls: URLStyle = .plain) throws(Diagnostic) -> (html: [UInt8], svg: [UInt8], problems: [RuleViolation]) {
         let sequence = example.sequence
         let report = DiffReport(file: example.name, sequence: sequence, changesets: example.changesets)
         var problems: [String] = []
@@ -179,7 +180,8 @@ extension SiteRendering {
             return StepView(number: step.to, label: step.label, counts: counts.isEmpty ? "no row changes" : counts.joined(separator: ", "),
                             deferred: batches.count > 1, batchCount: batches.count, batches: batches)
         }
-        let description = sequence.description.map(MarkdownRenderer.renderData) ?? ""
+        let page = OutputPaths.examplePath(example.name)
+        let description = sequence.description.map { MarkdownRenderer.renderData($0) { descriptionLink($0, from: page, urls: urls)?.rewritten } } ?? ""
         let context = ExampleContext(
             chrome: chrome, title: sequence.title, description: nil, descriptionHTML: description,
             player: SiteRendering.playerView(example, spec: nil, shared: shared),
@@ -188,6 +190,26 @@ extension SiteRendering {
                                          : "UIKit rule problems: " + problems.joined(separator: "; "),
             filmstrip: RelativeURL.safe((OutputPaths.filmstripName(example.name) as NSString).lastPathComponent))
         return (try theme.renderBytes("example", context), Filmstrip().svgBytes(for: report), report.violations)
+    }
+
+    /// Where a relative link of an example's description leads in the site,
+    /// as a page's link would from the example's page (`guide.md` is the
+    /// page's `.html`): the address to write and the output it names; nil
+    /// for an address with a scheme, a fragment alone, or `//host`.
+    static func descriptionLink(_ url: String, from page: String, urls: URLStyle) -> (rewritten: String, output: String)? {
+        let bytes = url.utf8
+        guard let first = bytes.first, first != UInt8(ascii: "#"), !bytes.contains(UInt8(ascii: ":")),
+              !url.hasPrefix("//") else { return nil }
+        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        let target = String(url[..<end]), rest = String(url[end...])
+        let rewritten = target.hasSuffix(".md") ? SiteLoading.outputPath(ofPage: target, urls: urls)
+            : target.hasSuffix("/") ? target + "index.html" : target
+        let decoded = rewritten.removingPercentEncoding ?? rewritten
+        let folder = OutputPaths.parent(of: page)
+        let output = OutputPaths.normalize(decoded.hasPrefix("/") ? String(decoded.dropFirst()) : (folder.isEmpty ? decoded : folder + "/" + decoded))
+        // Root-absolute addresses are written relative to the page (it is opened from disk).
+        let written = decoded.hasPrefix("/") ? String(repeating: "../", count: OutputPaths.depth(of: page)) + String(rewritten.dropFirst()) : rewritten
+        return (written + rest, output)
     }
 
     /// A small inline SVG: per step, stacked bars of inserts, deletes, moves

@@ -50,6 +50,18 @@ extension SiteRendering {
         return entry
     }
 
+    /// Each page's raw HTML as one key, by its output, for the pages that
+    /// have any: a page's raw HTML can script or restyle its players.
+    static func pageMarkup(_ inputs: SiteInputs) -> [String: String] {
+        let keys = Parallel.map(inputs.pages) { page -> String? in
+            let html = page.markdown.rawHTML()
+            return html.isEmpty ? nil : ContentHash.key(html)
+        }
+        var markup: [String: String] = [:]
+        for (page, key) in zip(inputs.pages, keys) { markup[page.output] = key }
+        return markup
+    }
+
     /// `sequence` with a block's options applied: its animation, its cell,
     /// its size and style.
     static func shown(_ sequence: SnapshotSequence, as spec: DemoSpec?) -> SnapshotSequence {

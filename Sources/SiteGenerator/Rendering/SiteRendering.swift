@@ -61,7 +61,7 @@ extension SiteRendering {
     /// Every example's page and filmstrip.
     /// Counted against `budget` as pages are.
     static func renderExamples(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
-                               shared: PlayerParts, budget: OutputBudget) -> [ExampleOutput] {
+                               shared: PlayerParts, budget: OutputBudget, urls: URLStyle = .plain) -> [ExampleOutput] {
         Parallel.map(inputs.examples.count) { index in
             let example = inputs.examples[index]
             let key = keys.example(example)
@@ -71,7 +71,7 @@ extension SiteRendering {
                 output = ExampleOutput(key: key, html: html, svg: svg, problems: [], cached: true)
             } else {
                 do throws(Diagnostic) {
-                    let (html, svg, problems) = try SiteRendering.examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared)
+                    let (html, svg, problems) = try SiteRendering.examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared, urls: urls)
                     output = ExampleOutput(key: key, html: html, svg: svg, problems: problems)
                 } catch {
                     if error.id == OutputLimits.pageTooLarge { budget.fail(at: index) }

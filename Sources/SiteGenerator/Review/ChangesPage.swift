@@ -75,7 +75,8 @@ enum ChangesPage {
         }
         let context = ChangesContext(chrome: chrome, title: "Changes since \(changes.base)",
                                      description: "What animates differently since \(changes.base)", base: changes.base,
-                                     summary: ChangesPage.headline(changes) + ".", examples: views, theme: changes.theme, pages: pages)
+                                     summary: ChangesPage.headline(changes) + ".", examples: views, theme: changes.theme,
+                                     markup: changes.markup, scripts: changes.scripts, pages: pages)
         return (try theme.render("changes", context), files)
     }
 
@@ -100,12 +101,24 @@ enum ChangesPage {
 
     /// The one line at the top of the page (and of the Markdown summary).
     public static func headline(_ changes: Changes) -> String {
-        let count = changes.examples.count
-        let examples = count == 0 ? "no example animates differently"
-            : "\(count) example\(count == 1 ? "" : "s") \(count == 1 ? "animates" : "animate") differently"
-        let theme = changes.theme.isEmpty ? "" : "; the player's theme changed (\(changes.theme.joined(separator: ", ")))"
+        let examples = changes.examples.isEmpty ? "no example animates differently" : ""
         let pages = changes.pages.count
-        return examples + theme + (pages == 0 ? "; no page's text changed" : "; \(pages) page\(pages == 1 ? "'s" : "s'") text changed")
+        return ([examples] + gateReasons(changes)).filter { !$0.isEmpty }.joined(separator: "; ")
+            + (pages == 0 ? "; no page's text changed" : "; \(pages) page\(pages == 1 ? "'s" : "s'") text changed")
+    }
+
+    /// What fails `--fail-on-changes`, in words: the players that animate
+    /// differently, and what can change how any of them moves (the theme,
+    /// a page's raw HTML, a script or stylesheet of the site).
+    public static func gateReasons(_ changes: Changes) -> [String] {
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        var reasons: [String] = []
+        let players = changes.examples.count
+        if players > 0 { reasons.append("\(count(players, "example")) \(players == 1 ? "animates" : "animate") differently") }
+        if !changes.theme.isEmpty { reasons.append("the theme changed (\(changes.theme.joined(separator: ", ")))") }
+        if !changes.markup.isEmpty { reasons.append("raw HTML changed on \(count(changes.markup.count, "page"))") }
+        if !changes.scripts.isEmpty { reasons.append("\(changes.scripts.count) script\(changes.scripts.count == 1 ? "" : "s") or stylesheet\(changes.scripts.count == 1 ? "" : "s") of the site changed") }
+        return reasons
     }
 
     static func stepsSummary(_ change: Changes.ExampleChange) -> String {

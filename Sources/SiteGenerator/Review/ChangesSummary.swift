@@ -43,8 +43,18 @@ public enum ChangesSummary {
             }
         }
         if !changes.theme.isEmpty {
-            lines.append("The player's theme changed: " + changes.theme.map { "`\(code($0))`" }.joined(separator: ", ")
-                         + " (every player is drawn and moved by them; any example may move differently)")
+            lines.append("The theme changed: " + changes.theme.map { "`\(code($0))`" }.joined(separator: ", ")
+                         + " (every page is drawn by it, and its templates and scripts can change how any example moves)")
+            lines.append("")
+        }
+        if !changes.markup.isEmpty {
+            lines.append("Raw HTML changed on " + changes.markup.map { "`\(code($0))`" }.joined(separator: ", ")
+                         + " (a page's raw HTML can script or restyle its players)")
+            lines.append("")
+        }
+        if !changes.scripts.isEmpty {
+            lines.append("Scripts or stylesheets of the site changed: " + changes.scripts.map { "`\(code($0))`" }.joined(separator: ", ")
+                         + " (a page can load them)")
             lines.append("")
         }
         if !changes.pages.isEmpty {

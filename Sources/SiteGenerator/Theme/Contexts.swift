@@ -252,11 +252,16 @@ struct ChangesContext: ChromeCarrying, TemplateContext {
     var base: String
     var summary: String
     var examples: [ChangeView]
-    /// The player's theme files that are not the baseline's.
+    /// The theme files, pages with raw HTML and scripts of the site that
+    /// are not the baseline's.
     var theme: [String]
+    var markup: [String]
+    var scripts: [String]
     var pages: [PageChangeView]
 
-    static var computedNames: [String: any Decodable.Type] { ["hasPages": Bool.self, "hasTheme": Bool.self] }
+    static var computedNames: [String: any Decodable.Type] {
+        ["hasPages": Bool.self, "hasTheme": Bool.self, "hasMarkup": Bool.self, "hasScripts": Bool.self]
+    }
     static var flattenedNames: Set<String> { ["chrome"] }
 
     func child(named key: String) -> Any? {
@@ -268,6 +273,10 @@ struct ChangesContext: ChromeCarrying, TemplateContext {
         case "examples": return examples
         case "hasTheme": return !theme.isEmpty
         case "theme": return theme
+        case "hasMarkup": return !markup.isEmpty
+        case "markup": return markup
+        case "hasScripts": return !scripts.isEmpty
+        case "scripts": return scripts
         case "hasPages": return !pages.isEmpty
         case "pages": return pages
         default: return chrome.child(named: key)

@@ -171,14 +171,15 @@ public struct Theme: Sendable {
     /// the built-in template (a project's `rowmotion.css` may restyle it).
     public static let builtInOnly: Set<String> = ["changes.mustache"]
 
-    /// The theme files a player is drawn and moved by.
-    public static let playerFiles = ["player.mustache", "rowmotion.css", "rowmotion.js"]
-
-    /// Each of `playerFiles` by its SHA-256 (the project's file or the
-    /// built-in one): a change to one changes how every example moves.
-    var playerFileKeys: [String: String] {
+    /// Each theme file by its SHA-256 (the project's file or the built-in
+    /// one): every page is drawn by them, and any of them can carry a
+    /// script or a style that changes how every example moves (a `head`
+    /// that slows every animation, an `example` that loads another player).
+    var fileKeys: [String: String] {
         var keys: [String: String] = [:]
-        for name in Self.playerFiles { keys[name] = Digest.sha256((texts[name] ?? assets[name] ?? "").utf8) }
+        for name in Self.templateNames.map({ $0 + ".mustache" }) + Self.assetNames where !Self.builtInOnly.contains(name) {
+            keys[name] = Digest.sha256((texts[name] ?? assets[name] ?? "").utf8)
+        }
         return keys
     }
 

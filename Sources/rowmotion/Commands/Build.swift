@@ -161,10 +161,8 @@ struct Build: ParsableCommand {
             if let changes = site.changes { print("compared with \(changes.base): \(SiteBuilder.headline(changes)) (\(out)/\(SiteBuilder.changesPath))") }
         }
         if failOnChanges, let changes = site.changes, changes.examplesChanged {
-            let count = changes.examples.count
-            let theme = changes.theme.isEmpty ? "" : (count == 0 ? "" : "; ") + "the player's theme changed (\(changes.theme.joined(separator: ", ")))"
-            FileHandle.standardError.write(Data(("rowmotion: " + (count == 0 ? "" : "\(count) example\(count == 1 ? " animates" : "s animate") differently")
-                                                 + theme + " since \(changes.base)\n").utf8))
+            let reasons = SiteBuilder.gateReasons(changes).joined(separator: "; ")
+            FileHandle.standardError.write(Data("rowmotion: \(reasons) since \(changes.base)\n".utf8))
             throw ExitCode(1)
         }
     }
