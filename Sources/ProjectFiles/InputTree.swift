@@ -1,4 +1,3 @@
-import ProjectFiles
 import Diagnostics
 import Foundation
 
@@ -79,11 +78,16 @@ public struct InputTree: Sendable {
         var files: [String: [(relative: String, object: String)]] = [:]
         var problems: [String: [Diagnostic]] = [:]
         var present = Set<String>()
+        var names: [String: Set<String>] = [:]
         for entry in entries {
             for (name, prefix) in wanted {
                 guard let relative = relative(entry.path, to: prefix) else { continue }
                 present.insert(name)
                 let path = join(name, relative)
+                guard names[name, default: []].insert(relative).inserted else {
+                    problems[name, default: []].append(sameText(path))
+                    continue
+                }
                 if relative.isEmpty || !isRegular(mode: entry.mode) || !entry.isUTF8 || !isPlainName(relative) {
                     if let problem = refusal(mode: entry.isUTF8 ? entry.mode : "100644", relative: relative, path: path, folder: name, origin: revision) {
                         problems[name, default: []].append(problem)
