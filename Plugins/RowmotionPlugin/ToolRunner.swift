@@ -134,7 +134,7 @@ extension ToolRunner {
     /// them out, and the tool cannot build. The build log says so only as a
     /// missing module.
     static func siteTraitIsOff(_ log: String) -> Bool {
-        ["CYaml", "Yams", "ArgumentParser", "Mustache", "TOMLKit"].contains { log.contains("no such module '\($0)'") }
+        ["CYaml", "Yams", "ArgumentParser", "Mustache", "TOMLKit", "Crypto"].contains { log.contains("no such module '\($0)'") }
     }
 
     static let siteTraitAdvice = """
