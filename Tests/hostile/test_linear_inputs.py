@@ -24,7 +24,9 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -202,21 +204,35 @@ def prepare(folder, name, size):
     return arguments, after
 
 
+# The build is started by a small Python that forks it: Linux keeps, across
+# exec, the peak of the process that forked (pytest's own 80 MiB after the
+# browser tests), so a build forked by pytest reported at least that.
+MEASURE = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+"""
+
+
 def measured(folder, timeout, arguments=(), memory=MEMORY_LIMIT):
-    """A build with its CPU time and peak resident memory, read with wait4."""
-    process = subprocess.Popen([str(BINARY), "build", "--no-cache", "--allow-empty", *arguments], cwd=folder,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=limited(memory))
-    deadline = time.monotonic() + timeout
-    while True:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            process.returncode = os.waitstatus_to_exitcode(status)
-            return process.returncode, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
-        if time.monotonic() > deadline:
-            process.kill()
-            process.wait()
-            pytest.fail(f"a build of {folder.name} took more than {timeout} s")
-        time.sleep(0.01)
+    """A build with its CPU time and peak resident memory (KiB), read with wait4."""
+    process = subprocess.Popen([sys.executable, "-c", MEASURE, str(BINARY), "build", "--no-cache", "--allow-empty", *arguments],
+                               cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, preexec_fn=limited(memory),
+                               start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        pytest.fail(f"a build of {folder.name} took more than {timeout} s")
+    status, cpu, peak = output.split()
+    return int(status), float(cpu), int(peak)
 
 
 def reported_size(name):
@@ -501,29 +517,49 @@ def test_fuzz_growth_stays_linear_when_the_input_doubles(tmp_path, name):
     if name not in GROWING:
         pytest.skip(f"not in this run's share (ROWMOTION_GROWTH_SEED={GROWTH_SEED} ROWMOTION_GROWTH_SHARE={GROWTH_SHARE})")
     reported = reported_size(name)
-    size = max(1, reported // 64)
-    runs = []
     replay = f"ROWMOTION_GROWTH_SECONDS={GROWTH_SECONDS} ROWMOTION_GROWTH_FLOOR={GROWTH_FLOOR} pytest -s Tests/hostile/test_linear_inputs.py -k 'fuzz and {name}'"
     print(f"{name}: growing (seed {GROWTH_SEED}; replay: {replay})")
-    while size <= reported * 8:
+
+    def measure(size, rounds=2):
+        """The smallest CPU and memory of `rounds` builds: another process's
+        burst only ever adds. Address space for 8 times the reported size: a
+        site up to its limit (64 times its input) is held in memory before
+        it is written, and glibc reserves 64 MiB for each thread's arena."""
         folder = tmp_path / f"{name}-{size}"
         arguments, _ = prepare(folder, name, size)
-        # The smaller of two runs: another process's burst only ever adds.
-        # Address space for 8 times the reported size: a site up to its
-        # limit (64 times its input) is held in memory before it is written,
-        # and glibc reserves 64 MiB of address space for each thread's arena.
-        (status, cpu, memory), (_, cpu2, memory2) = (measured(folder, 120, arguments, GROWTH_ADDRESS_SPACE),
-                                                     measured(folder, 120, arguments, GROWTH_ADDRESS_SPACE))
-        cpu, memory = min(cpu, cpu2), min(memory, memory2)
+        results = [measured(folder, 120, arguments, GROWTH_ADDRESS_SPACE) for _ in range(rounds)]
         shutil.rmtree(folder)
+        status = results[0][0]
         assert status in (0, 1), f"{name} at {size}: exit {status}; replay: {replay}"
-        runs.append((size, cpu, memory))
-        print(f"{name}: size {size}: {cpu:.2f} s CPU, {memory / 1024:.0f} MiB")
-        if cpu > GROWTH_SECONDS:
+        return min(cpu for _, cpu, _ in results), min(memory for _, _, memory in results)
+
+    sizes, runs = [], {}
+    size = max(1, reported // 64)
+    while size <= reported * 8:
+        runs[size] = measure(size)
+        sizes.append(size)
+        print(f"{name}: size {size}: {runs[size][0]:.2f} s CPU, {runs[size][1] / 1024:.0f} MiB")
+        if runs[size][0] > GROWTH_SECONDS:
             break
         size *= 2
-    for (small, cpu, memory), (large, cpu2, memory2) in zip(runs, runs[1:]):
+
+    def superlinear(small, large):
+        (cpu, memory), (cpu2, memory2) = runs[small], runs[large]
+        return (cpu >= GROWTH_FLOOR and cpu2 / cpu > GROWTH_RATIO) or (memory >= 64 << 10 and memory2 / memory > GROWTH_RATIO)
+
+    for small, large in zip(sizes, sizes[1:]):
+        # A doubling over the ratio is measured again, both sizes three more
+        # times, before it fails: a busy machine's burst (a 2.7 times step
+        # between two quadratic-free sizes, once in CI) does not last through
+        # four runs, and a quadratic step (4 times) stays what it is.
+        if superlinear(small, large):
+            print(f"{name}: {small} → {large} looks superlinear ({runs[small]} → {runs[large]}); measuring both again")
+            for size in (small, large):
+                again = measure(size, rounds=3)
+                runs[size] = (min(runs[size][0], again[0]), min(runs[size][1], again[1]))
+        (cpu, memory), (cpu2, memory2) = runs[small], runs[large]
+        listing = [(size, *runs[size]) for size in sizes]
         if cpu >= GROWTH_FLOOR:
-            assert cpu2 / cpu <= GROWTH_RATIO, f"{name}: {small} → {large} took {cpu:.2f} → {cpu2:.2f} s of CPU: {runs}; replay: {replay}"
+            assert cpu2 / cpu <= GROWTH_RATIO, f"{name}: {small} → {large} took {cpu:.2f} → {cpu2:.2f} s of CPU: {listing}; replay: {replay}"
         if memory >= 64 << 10:
-            assert memory2 / memory <= GROWTH_RATIO, f"{name}: {small} → {large} took {memory} → {memory2} KiB: {runs}; replay: {replay}"
+            assert memory2 / memory <= GROWTH_RATIO, f"{name}: {small} → {large} took {memory} → {memory2} KiB: {listing}; replay: {replay}"
