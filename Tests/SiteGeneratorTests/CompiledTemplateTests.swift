@@ -199,6 +199,13 @@ struct CompiledTemplateTests {
             (0..<Int(random.next() % (transforms ? 6 : 4))).map { _ in pick(["", " ", "  ", "\t", "\n", "\r\n", "x", "<p>", "{", "}", "é", "\"\u{301}", "\n  "]) }.joined()
         }
 
+        /// A template "t" that includes partials "p1" and "p2", "p1" including "p2".
+        mutating func templateSet() -> [String: String] {
+            let p2 = template(depth: 1, partials: [])
+            let p1 = template(depth: 1, partials: ["p2"])
+            return ["p2": p2, "p1": p1, "t": template(depth: 0, partials: ["p1", "p2"])]
+        }
+
         mutating func template(depth: Int, partials: [String]) -> String {
             var out = ""
             for _ in 0..<Int(random.next() % 6) {
@@ -272,10 +279,7 @@ struct CompiledTemplateTests {
         var (parsed, compiledLibraries, compiledRenders) = (0, 0, 0)
         for seed in UInt64(20_261_125)..<UInt64(20_261_125 + count) {
             var generator = Generator(random: SeededGenerator(seed: seed))
-            var texts: [String: String] = [:]
-            texts["p2"] = generator.template(depth: 1, partials: [])
-            texts["p1"] = generator.template(depth: 1, partials: ["p2"])
-            texts["t"] = generator.template(depth: 0, partials: ["p1", "p2"])
+            let texts = generator.templateSet()
             let context = generator.context(depth: 0)
             guard let library = try? Self.library(texts) else { continue }
             parsed += 1
@@ -303,10 +307,7 @@ struct CompiledTemplateTests {
         var (parsed, metered, transforming) = (0, 0, 0)
         for seed in first..<(first + UInt64(count)) {
             var generator = Generator(random: SeededGenerator(seed: seed), transforms: true)
-            var texts: [String: String] = [:]
-            texts["p2"] = generator.template(depth: 1, partials: [])
-            texts["p1"] = generator.template(depth: 1, partials: ["p2"])
-            texts["t"] = generator.template(depth: 0, partials: ["p1", "p2"])
+            let texts = generator.templateSet()
             let context = generator.context(depth: 0)
             guard let library = try? Self.library(texts) else { continue }
             parsed += 1

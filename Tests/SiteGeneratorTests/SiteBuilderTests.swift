@@ -30,6 +30,18 @@ struct FixtureProject {
     }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
+
+    /// The error loading the project's theme fails with, its paths from the
+    /// project's root (`templates/…`); nil when the theme loads.
+    func themeLoadError() -> String? {
+        let folder = root.appendingPathComponent("templates").path
+        do {
+            _ = try Theme.load(projectTemplates: folder)
+            return nil
+        } catch {
+            return error.description.replacingOccurrences(of: folder, with: "templates")
+        }
+    }
 }
 
 let sampleFiles: [(String, String)] = [
