@@ -64,6 +64,16 @@ GENERATORS = {
                                "{{#navList}}" * n + "{{siteTitle}}" * n + "{{/navList}}" * n + "{{{content}}}\n"}, 100_000),
     "template-deep-sections-other-delimiters": (lambda n: {**page("# T\n"), "templates/page.mustache":
                                                 "{{=<% %>=}}" + "<%#navList%>" * n + "<%/navList%>" * n + "<%&content%>\n"}, 100_000),
+    # The same behind delimiters the engine reads and the check once did not
+    # (a tab between them; a closing delimiter ending in the old one; an
+    # unescaped tag inside other delimiters, `<%{name%>}`): 40,000 nested
+    # sections crashed the build (signal 11), 60,000 tags took 55 s.
+    "template-deep-sections-tab-delimiters": (lambda n: {**page("# T\n"), "templates/page.mustache":
+                                              "{{=<%\t%>=}}" + "<%#navList%>" * n + "<%/navList%>" * n + "<%&content%>\n"}, 100_000),
+    "template-deep-sections-odd-delimiters": (lambda n: {**page("# T\n"), "templates/page.mustache":
+                                              "{{=<% %>}}=}}" + "<%#navList%>}}" * n + "<%/navList%>}}" * n + "<%{content%>}}}\n"}, 100_000),
+    "template-many-tags-tab-delimiters": (lambda n: {**page("# T\n"), "templates/nav.mustache":
+                                          "<nav>{{=<%\t%>=}}" + "<%{siteTitle%>}" * n + "</nav>\n"}, 40_000),
     # swift-mustache finds each delimiter by counting the characters left
     # in the template, so its parse grows with tags × length: 40,000 tags
     # on one line (520 KB) took 78 s of CPU, 10,000 took 4.9 s.
@@ -264,7 +274,8 @@ def test_the_reported_input_builds_quickly_with_located_diagnostics(tmp_path, na
     assert written <= 64 * inputs + (64 << 20), f"{name}: {written} bytes written from {inputs}"
 
 
-@pytest.mark.parametrize("name, column", [("template-deep-sections", 1201), ("template-deep-sections-other-delimiters", 1212)])
+@pytest.mark.parametrize("name, column", [("template-deep-sections", 1201), ("template-deep-sections-other-delimiters", 1212),
+                                          ("template-deep-sections-tab-delimiters", 1212), ("template-deep-sections-odd-delimiters", 1414)])
 def test_sections_nested_past_the_engines_stack_are_a_located_error(tmp_path, name, column):
     """swift-mustache parses a section inside a section by recursion: 100,000
     nested sections crashed the build (signal 11) before the theme check."""

@@ -482,51 +482,145 @@ enum TemplateCheck {
         var bytes: Range<Int> = 0..<0
     }
 
-    /// The tags of a template, with their line, column and bytes, in one pass.
+    /// The characters of a name as swift-mustache reads them (`Template+Parser.swift`).
+    static let nameCharacters = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
+    static let partialNameCharacters = nameCharacters.union(["/"])
+
+    /// The tags of a template, with their line, column and bytes, in one
+    /// pass, read as swift-mustache reads them: every check stands on these
+    /// tags, so a tag the engine reads differently would pass unchecked (a
+    /// `{{=<%\t%>=}}` the engine took and the check did not hid 40,000
+    /// nested sections from the depth check: the parse overflowed its
+    /// stack). Where the engine would stop with an error, the tags stop
+    /// too: the engine parses nothing past it.
+    ///
+    /// Kinds: `#`, `^`, `/`, `!`, `>`, `&` (`{{{name}}}` too), `=`, and nil
+    /// for a variable. A block `{{$name}}`, a parent `{{<name}}` and a
+    /// pragma `{{%…}}` are kind nil with the name after their mark, and a
+    /// dynamic partial `{{>*name}}` is `>` with `*name`, as the name checks
+    /// refuse them.
     static func tags(in text: String) -> [Tag] {
         let characters = Array(text)
         var result: [Tag] = []
         var line = 1, column = 1, i = 0, byte = 0
-        // The delimiters, which a `{{=<% %>=}}` tag changes (the template
-        // engine follows them: so must every check of the tags).
+        // The delimiters, which a `{{=<% %>=}}` tag changes.
         var open: [Character] = ["{", "{"], close: [Character] = ["}", "}"]
         func starts(_ token: [Character], at position: Int) -> Bool {
             guard position + token.count <= characters.count else { return false }
             for offset in token.indices where characters[position + offset] != token[offset] { return false }
             return true
         }
+        func skipWhitespace(_ position: inout Int) {
+            while position < characters.count && characters[position].isWhitespace { position += 1 }
+        }
+        func read(_ position: inout Int, until stop: (Character) -> Bool) -> String {
+            let first = position
+            while position < characters.count && !stop(characters[position]) { position += 1 }
+            return String(characters[first..<position])
+        }
+        // A name: whitespace, the name's characters, whitespace, the closing delimiter.
+        func name(_ position: inout Int, _ allowed: Set<Character>) -> String? {
+            skipWhitespace(&position)
+            let name = read(&position) { !allowed.contains($0) }
+            skipWhitespace(&position)
+            guard starts(close, at: position) else { return nil }
+            position += close.count
+            return name
+        }
+        func character(_ expected: Character, _ position: inout Int) -> Bool {
+            guard position < characters.count, characters[position] == expected else { return false }
+            position += 1
+            return true
+        }
         while i < characters.count {
-            if starts(open, at: i) {
-                // `{{{name}}}`, or `{name}` inside other delimiters: unescaped.
-                let triple = starts(["{"], at: i + open.count)
-                let closing = triple ? ["}"] + close : close
-                let contentStart = i + open.count + (triple ? 1 : 0)
-                var end = contentStart
-                while end < characters.count && !starts(closing, at: end) { end += 1 }
-                guard end < characters.count else { break }
-                var content = String(characters[contentStart..<end]).trimmingCharacters(in: .whitespaces)
-                var kind: Character? = triple ? "&" : nil
-                if let first = content.first, "#^/!>&=".contains(first) {
-                    kind = first
-                    content = String(content.dropFirst()).trimmingCharacters(in: .whitespaces)
-                }
-                if kind == "=" {
-                    let parts = content.hasSuffix("=") ? content.dropLast().split(separator: " ") : []
-                    if parts.count == 2 { (open, close) = (Array(parts[0]), Array(parts[1])) }
-                }
-                let (start, tagLine, tagColumn) = (byte, line, column)
-                let next = end + closing.count
-                for character in characters[i..<next] {
-                    if character == "\n" { line += 1; column = 1 } else { column += 1 }
-                    byte += character.utf8.count
-                }
-                result.append(Tag(kind: kind, name: content, line: tagLine, column: tagColumn, bytes: start..<byte))
-                i = next
+            guard starts(open, at: i) else {
+                if characters[i] == "\n" || characters[i] == "\r\n" { line += 1; column = 1 } else { column += 1 }
+                byte += characters[i].utf8.count
+                i += 1
                 continue
             }
-            if characters[i] == "\n" { line += 1; column = 1 } else { column += 1 }
-            byte += characters[i].utf8.count
-            i += 1
+            var next = i + open.count
+            guard next < characters.count else { break }
+            let mark = characters[next]
+            // A line break right after the opening delimiter: the engine
+            // drops the delimiter and reads on from the next line, no tag.
+            if mark.isNewline {
+                for character in characters[i...next] {
+                    if character == "\n" || character == "\r\n" { line += 1; column = 1 } else { column += 1 }
+                    byte += character.utf8.count
+                }
+                i = next + 1
+                continue
+            }
+            var kind: Character?
+            var tagName: String?
+            switch mark {
+            case "#", "^", "/", "&":
+                next += 1
+                (kind, tagName) = (mark, name(&next, nameCharacters))
+            case "{":
+                next += 1
+                kind = "&"
+                if let read = name(&next, nameCharacters), character("}", &next) { tagName = read }
+            case "!":
+                next += 1
+                var end = next
+                while end < characters.count && !starts(close, at: end) { end += 1 }
+                if end < characters.count { (kind, tagName, next) = ("!", String(characters[next..<end]), end + close.count) }
+            case ">":
+                next += 1
+                skipWhitespace(&next)
+                let dynamic = character("*", &next)
+                kind = ">"
+                tagName = name(&next, partialNameCharacters).map { (dynamic ? "*" : "") + $0 }
+            case "<":
+                next += 1
+                skipWhitespace(&next)
+                tagName = name(&next, partialNameCharacters).map { "<" + $0 }
+            case "$":
+                next += 1
+                tagName = name(&next, nameCharacters).map { "$" + $0 }
+            case "%":
+                // `{{% CONTENT_TYPE: TEXT}}`: a name, `:`, a value.
+                next += 1
+                skipWhitespace(&next)
+                let variable = read(&next) { !nameCharacters.contains($0) || "()".contains($0) }
+                skipWhitespace(&next)
+                if character(":", &next) {
+                    skipWhitespace(&next)
+                    let value = read(&next) { !nameCharacters.contains($0) || "()".contains($0) }
+                    skipWhitespace(&next)
+                    if !variable.isEmpty, !value.isEmpty, starts(close, at: next) {
+                        (tagName, next) = ("%" + variable + ":" + value, next + close.count)
+                    }
+                }
+            case "=":
+                // As the engine reads it: whitespace, the opening delimiter
+                // up to whitespace, whitespace, the closing one up to `=` or
+                // whitespace, whitespace, `=`, and the old closing delimiter.
+                next += 1
+                skipWhitespace(&next)
+                let newOpen = read(&next) { $0.isWhitespace }
+                skipWhitespace(&next)
+                let newClose = read(&next) { $0 == "=" || $0.isWhitespace }
+                skipWhitespace(&next)
+                if !newOpen.isEmpty, !newClose.isEmpty, character("=", &next), starts(close, at: next) {
+                    next += close.count
+                    (kind, tagName) = ("=", newOpen + " " + newClose)
+                    (open, close) = (Array(newOpen), Array(newClose))
+                }
+            default:
+                tagName = name(&next, nameCharacters)
+            }
+            // The engine stops here with an error, and so do the tags.
+            guard let tagName else { break }
+            let (start, tagLine, tagColumn) = (byte, line, column)
+            for character in characters[i..<next] {
+                if character == "\n" || character == "\r\n" { line += 1; column = 1 } else { column += 1 }
+                byte += character.utf8.count
+            }
+            result.append(Tag(kind: kind, name: tagName, line: tagLine, column: tagColumn, bytes: start..<byte))
+            i = next
         }
         return result
     }
@@ -536,11 +630,13 @@ enum TemplateCheck {
     /// 100,000 nested sections overflowed the stack.
     static let sectionDepth = 100
 
-    /// The first tag that nests sections deeper than `sectionDepth`.
+    /// The first tag that nests sections deeper than `sectionDepth`: a
+    /// section, an inverted one, a block (`{{$name}}`) and a parent
+    /// (`{{<name}}`) are each parsed by a recursion.
     static func tooDeep(_ tags: [Tag]) -> Tag? {
         var depth = 0
         for tag in tags {
-            if tag.kind == "#" || tag.kind == "^" {
+            if tag.kind == "#" || tag.kind == "^" || (tag.kind == nil && (tag.name.hasPrefix("$") || tag.name.hasPrefix("<"))) {
                 depth += 1
                 if depth > sectionDepth { return tag }
             } else if tag.kind == "/" {
