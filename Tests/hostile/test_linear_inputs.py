@@ -559,18 +559,32 @@ def test_fuzz_growth_stays_linear_when_the_input_doubles(tmp_path, name):
         return (cpu >= GROWTH_FLOOR and cpu2 / cpu > GROWTH_RATIO) or (memory >= 64 << 10 and memory2 / memory > GROWTH_RATIO)
 
     for small, large in zip(sizes, sizes[1:]):
-        # A doubling over the ratio is measured again, both sizes three more
-        # times, before it fails: a busy machine's burst (a 2.7 times step
-        # between two quadratic-free sizes, once in CI) does not last through
-        # four runs, and a quadratic step (4 times) stays what it is.
-        if superlinear(small, large):
-            print(f"{name}: {small} → {large} looks superlinear ({runs[small]} → {runs[large]}); measuring both again")
-            for size in (small, large):
-                again = measure(size, rounds=3)
-                runs[size] = (min(runs[size][0], again[0]), min(runs[size][1], again[1]))
-        (cpu, memory), (cpu2, memory2) = runs[small], runs[large]
         listing = [(size, *runs[size]) for size in sizes]
+        cpu_ratio = runs[large][0] / runs[small][0]
+        # A doubling over the ratio is measured again, the two sizes in
+        # turn five times, and judged by the median of the five ratios: on a
+        # busy two-core machine a build's CPU time swells with what runs
+        # beside it (0.45 → 1.23 s once in CI, 2.0 times on an idle
+        # machine), and two builds run one right after the other meet the
+        # same load. A quadratic step (4 times) stays what it is.
+        if superlinear(small, large):
+            print(f"{name}: {small} → {large} looks superlinear ({runs[small]} → {runs[large]}); measuring both in turn")
+            folders = {size: tmp_path / f"{name}-{size}-again" for size in (small, large)}
+            arguments = {size: prepare(folders[size], name, size)[0] for size in (small, large)}
+            ratios = []
+            for _ in range(5):
+                (_, cpu, memory), (_, cpu2, memory2) = (measured(folders[size], 120, arguments[size], GROWTH_ADDRESS_SPACE)
+                                                        for size in (small, large))
+                ratios.append(cpu2 / cpu)
+                runs[small] = (min(runs[small][0], cpu), min(runs[small][1], memory))
+                runs[large] = (min(runs[large][0], cpu2), min(runs[large][1], memory2))
+            for folder in folders.values():
+                shutil.rmtree(folder)
+            cpu_ratio = sorted(ratios)[2]
+            listing = [(size, *runs[size]) for size in sizes]
+            print(f"{name}: {small} → {large} in turn: CPU ratios {[round(ratio, 2) for ratio in ratios]}")
+        (cpu, memory), (_, memory2) = runs[small], runs[large]
         if cpu >= GROWTH_FLOOR:
-            assert cpu2 / cpu <= GROWTH_RATIO, f"{name}: {small} → {large} took {cpu:.2f} → {cpu2:.2f} s of CPU: {listing}; replay: {replay}"
+            assert cpu_ratio <= GROWTH_RATIO, f"{name}: {small} → {large} took {cpu_ratio:.2f} times the CPU: {listing}; replay: {replay}"
         if memory >= 64 << 10:
             assert memory2 / memory <= GROWTH_RATIO, f"{name}: {small} → {large} took {memory} → {memory2} KiB: {listing}; replay: {replay}"
