@@ -9,6 +9,14 @@ extension Filmstrip {
         var reader = FilmstripReader(bytes: Array(svg.utf8))
         return reader.read()
     }
+
+    /// What a filmstrip draws: the text without its `<title>` element (the
+    /// example's title, which its page shows as text).
+    public static func drawing(_ svg: String) -> String {
+        guard let start = svg.range(of: "<title id=\"rm-title\">"),
+              let end = svg[start.upperBound...].range(of: "</title>\n") else { return svg }
+        return String(svg[..<start.lowerBound] + svg[end.upperBound...])
+    }
 }
 
 /// The checker behind `Filmstrip.isWellFormed`: a cursor over the bytes

@@ -166,6 +166,60 @@ struct ReviewGateTests {
         #expect(!stylesheet.isEmpty && !css.contains("No example animates differently") && css.contains(".rowmotion-player"), "\(stylesheet)")
     }
 
+    /// A theme that writes a value unescaped (an "extra head" slot,
+    /// `{{{params.extra}}}`) lets a page's front matter script and restyle
+    /// its players: with such a theme a page's front matter and title, and
+    /// an example's title and description, are compared as raw HTML is
+    /// (attack round 2: a `<style>` slowing every animation passed as "1
+    /// page's text changed"). With the built-in theme they are text.
+    @Test func frontMatterTheThemeWritesUnescaped_failsTheGate_asRawHTML() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        try FileManager.default.createDirectory(at: repository.root.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        let page = try String(contentsOf: CLI.root.appendingPathComponent("templates/page.mustache"), encoding: .utf8)
+            .replacingOccurrences(of: "{{{content}}}", with: "{{{content}}}{{#params}}{{{extra}}}{{/params}}")
+        try Data(page.utf8).write(to: repository.root.appendingPathComponent("templates/page.mustache"))
+        try repository.edit("site/glossary.md") { $0.replacingOccurrences(of: "---\n", with: "---\nextra: \"\"\n", options: [], range: $0.range(of: "---\n")) }
+        try repository.commit("a theme with an extra head")
+        try repository.edit("site/glossary.md") {
+            $0.replacingOccurrences(of: "extra: \"\"", with: "extra: \"<style>.rowmotion-player * { transition-duration: 30s !important }</style>\"")
+        }
+        let review = try Self.review(repository)
+        #expect(review.status == 1, "\(review.summary)")
+        #expect(review.summary.contains("Raw HTML changed on `site/glossary.md`"), "\(review.summary)")
+
+        // The built-in theme writes the front matter escaped: a text change.
+        let plain = try Repository()
+        defer { plain.remove() }
+        try plain.edit("site/glossary.md") { $0.replacingOccurrences(of: "---\n", with: "---\nextra: \"<b>x</b>\"\n", options: [], range: $0.range(of: "---\n")) }
+        let text = try Self.review(plain)
+        #expect(text.status == 0 && text.summary.contains("`site/glossary.md` (changed)"), "\(text.summary)")
+    }
+
+    /// With `version:`, a row whose text a step changes without reloading
+    /// it keeps its old text in the player (UIKit's cell does), but the
+    /// example's filmstrip draws the new rows: a pull request rewrote them
+    /// and the gate said nothing changed (attack round 2).
+    @Test func rowsTheFilmstripDraws_butNoStepReloads_failTheGate() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        let sequence = """
+            title: Stale cells
+            version: v
+            steps:
+              - items: [{id: a, name: Alpha, v: 1}, {id: b, name: Beta, v: 1}]
+              - items: [{id: b, name: Beta, v: 1}, {id: a, name: Alpha, v: 1}]
+
+            """
+        try Data(sequence.utf8).write(to: repository.root.appendingPathComponent("examples/stale.yml"))
+        try repository.commit("an example with versions")
+        try repository.edit("examples/stale.yml") { $0.replacingOccurrences(of: "{id: b, name: Beta, v: 1}, {id: a", with: "{id: b, name: Beta wires $5000, v: 1}, {id: a") }
+        let review = try Self.review(repository)
+        #expect(review.status == 1)
+        #expect(Self.changed(review.page) == ["stale.yml"])
+        #expect(review.summary.contains("the snapshots' rows changed where no step reloads them"), "\(review.summary)")
+    }
+
     @Test func aRenamedExample_isItsOwnChange_notEveryBlockThatShowsIt() throws {
         let repository = try Repository()
         defer { repository.remove() }

@@ -14,6 +14,8 @@ struct LoadedPage: Sendable {
     var output: String
     var title: String
     var frontMatter: FrontMatter
+    /// A key of the front matter's text; nil without one.
+    var frontMatterKey: String?
     var body: String
     var bodyLineOffset: Int
     var sourceKey: String
@@ -127,8 +129,10 @@ enum SiteLoading {
                 ? String(folder.split(separator: "/").last ?? "").replacingOccurrences(of: "-", with: " ").capitalizedFirstLetter
                 : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         }
+        let matterBytes = bytes.count - body.utf8.count
         return LoadedPage(source: file, path: path, output: output,
-                    title: matter.title ?? heading ?? name(), frontMatter: matter, body: body, bodyLineOffset: offset,
+                    title: matter.title ?? heading ?? name(), frontMatter: matter,
+                    frontMatterKey: matterBytes > 0 ? Digest.sha256(bytes.prefix(matterBytes)) : nil, body: body, bodyLineOffset: offset,
                     sourceKey: Digest.sha256(bytes), markdown: markdown, hasH1: heading != nil, folder: folder,
                     isSectionPage: SiteLoading.isSectionPage(path))
     }

@@ -45,6 +45,9 @@ public struct BuildReport: Codable, Equatable, Sendable {
         public var stepCount: Int
         public var steps: [Step]
         public var animation: ExampleAnimation
+        /// A key of its title and description when the theme writes values
+        /// unescaped (see `Page.markup`); nil otherwise.
+        public var markup: String?
     }
 
     /// A demo block of a page, as the review names and compares it.

@@ -9,6 +9,15 @@ enum ChangeWords {
     /// plays at (`templates/script/player.js` reads the same).
     static let defaultDuration = 0.3
 
+    /// What an example shows differently besides its steps: the player's
+    /// words, or, where the player replays the same, the snapshots' data.
+    static func shown(from old: ExampleAnimation, to new: ExampleAnimation) -> [String] {
+        if old.playsLike(new), !old.animatesLike(new) {
+            return ["the snapshots' rows changed where no step reloads them (the player replays the same; the filmstrip draws the new rows)"]
+        }
+        return presentation(from: old.player, to: new.player)
+    }
+
     static func presentation(from old: PlayerData, to new: PlayerData) -> [String] {
         var words: [String] = []
         let (a, b) = (old.animations, new.animations)

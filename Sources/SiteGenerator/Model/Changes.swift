@@ -138,7 +138,7 @@ public struct Changes: Codable, Equatable, Sendable {
                 let (a, b) = (Shown(old), Shown(new))
                 examples.append(ExampleChange(example: name, title: new.title, kind: .changed, stepsBefore: old.stepCount,
                                               stepsAfter: new.stepCount, steps: Self.steps(from: a, to: b, work: &work),
-                                              differences: ChangeWords.presentation(from: a.animation.player, to: b.animation.player)))
+                                              differences: ChangeWords.shown(from: a.animation, to: b.animation)))
             case let (old?, nil):
                 examples.append(ExampleChange(example: name, title: old.title, kind: .removed, stepsBefore: old.stepCount, stepsAfter: 0, steps: []))
             case let (nil, new?):
@@ -151,7 +151,9 @@ public struct Changes: Codable, Equatable, Sendable {
         self.examples = examples
         theme = Set(baseline.theme.keys).union(current.theme.keys).sorted().filter { baseline.theme[$0] != current.theme[$0] }
         let oldMarkup = Dictionary(baseline.pages.map { ($0.output, $0.markup) }) { first, _ in first }
+        let oldExampleMarkup = Dictionary(baseline.examples.map { ($0.example, $0.markup) }) { first, _ in first }
         markup = current.pages.filter { page in page.markup != (oldMarkup[page.output] ?? nil) }.map { $0.source }
+            + current.examples.filter { example in example.markup != (oldExampleMarkup[example.example] ?? nil) }.map { "examples/" + $0.example }
         scripts = Set(baseline.scripts.keys).union(current.scripts.keys).sorted().filter { baseline.scripts[$0] != current.scripts[$0] }
         let oldPages = Dictionary(baseline.pages.map { ($0.output, $0) }) { first, _ in first }
         let newPages = Dictionary(current.pages.map { ($0.output, $0) }) { first, _ in first }
@@ -190,7 +192,7 @@ public struct Changes: Codable, Equatable, Sendable {
                     if let a, let b {
                         if !a.animation.animatesLike(b.animation) {
                             differences = ChangeWords.source(from: old, to: new) + differences
-                                + ChangeWords.presentation(from: a.animation.player, to: b.animation.player)
+                                + ChangeWords.shown(from: a.animation, to: b.animation)
                             steps = Self.steps(from: a, to: b, work: &work)
                         }
                     } else {

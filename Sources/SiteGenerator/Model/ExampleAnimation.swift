@@ -38,11 +38,20 @@ public struct ExampleAnimation: Codable, Equatable, Sendable {
         public var reload: [String] = []
     }
 
+    /// Whether the two show the same: the player is given the same and
+    /// the filmstrip draws the same snapshots. Titles and descriptions may
+    /// differ.
+    public func animatesLike(_ other: ExampleAnimation) -> Bool {
+        playsLike(other) && Filmstrip.drawing(filmstrip) == Filmstrip.drawing(other.filmstrip)
+    }
+
     /// Whether the two replay the same: everything the player is given
     /// but the example's name and title (first rows, styles, labels,
     /// batches with their cells, the cell style, the list's size and table
-    /// style, the timing). Titles and descriptions may differ.
-    public func animatesLike(_ other: ExampleAnimation) -> Bool {
+    /// style, the timing). A row's text that a step changes without
+    /// reloading it is not replayed (UIKit's cell keeps it), but the
+    /// filmstrip draws it.
+    public func playsLike(_ other: ExampleAnimation) -> Bool {
         var (mine, theirs) = (player, other.player)
         (mine.example, mine.title, theirs.example, theirs.title) = ("", "", "", "")
         return initial == other.initial && mine == theirs

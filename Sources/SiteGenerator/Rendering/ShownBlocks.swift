@@ -51,14 +51,24 @@ extension SiteRendering {
     }
 
     /// Each page's raw HTML as one key, by its output, for the pages that
-    /// have any: a page's raw HTML can script or restyle its players.
+    /// have any: a page's raw HTML can script or restyle its players. When
+    /// the theme writes values unescaped that Rowmotion did not make as
+    /// HTML (`{{{params.head}}}`), a page's front matter and title, and an
+    /// example's title and description, are markup too, by the example's page.
     static func pageMarkup(_ inputs: SiteInputs) -> [String: String] {
+        let unescaped = inputs.theme.writesValuesUnescaped
         let keys = Parallel.map(inputs.pages) { page -> String? in
             let html = page.markdown.rawHTML()
-            return html.isEmpty ? nil : ContentHash.key(html)
+            guard unescaped else { return html.isEmpty ? nil : ContentHash.key(html) }
+            return ContentHash.key([ContentHash.key(html), page.frontMatterKey ?? "", page.title])
         }
         var markup: [String: String] = [:]
         for (page, key) in zip(inputs.pages, keys) { markup[page.output] = key }
+        if unescaped {
+            for example in inputs.examples {
+                markup[OutputPaths.examplePath(example.name)] = ContentHash.key([example.sequence.title, example.sequence.description ?? ""])
+            }
+        }
         return markup
     }
 

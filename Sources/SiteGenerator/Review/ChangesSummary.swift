@@ -49,7 +49,7 @@ public enum ChangesSummary {
         }
         if !changes.markup.isEmpty {
             lines.append("Raw HTML changed on " + changes.markup.map { "`\(code($0))`" }.joined(separator: ", ")
-                         + " (a page's raw HTML can script or restyle its players)")
+                         + " (a page's raw HTML, and a value the theme writes unescaped, can script or restyle its players)")
             lines.append("")
         }
         if !changes.scripts.isEmpty {

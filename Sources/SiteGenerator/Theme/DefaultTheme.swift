@@ -26,6 +26,18 @@ public struct Theme: Sendable {
     var texts: [String: String] = [:]
     /// Each template's tags, read once for the name checks of its renders.
     var tags: [String: [TemplateCheck.Tag]] = [:]
+
+    /// The values Rowmotion makes as HTML, which templates write unescaped.
+    static let generatedHTML: Set<String> = ["content", "initialHTML", "data", "descriptionHTML", "callsHTML", "listingHTML",
+                                             "playersHTML", "sparkline", "navigationHTML"]
+
+    /// Whether a template writes unescaped a value that is not HTML
+    /// Rowmotion made (`{{{params.head}}}`, `{{&title}}`): a page's front
+    /// matter or a title can then script or restyle the site, and the
+    /// review compares them as it does a page's raw HTML.
+    var writesValuesUnescaped: Bool {
+        tags.values.contains { $0.contains { $0.kind == "&" && !Self.generatedHTML.contains($0.name) } }
+    }
     var library = TemplateLibrary()
     /// The `nav` template with markers for `NavigationMemo`, alone in a
     /// library; nil when the navigation must be rendered page by page.
