@@ -330,3 +330,31 @@ def test_broken_links_in_an_examples_description_fail_a_strict_build_and_md_link
     lenient = run(["build"], cwd=root)
     assert lenient.returncode == 0
     assert b'href="../index.html"' in (root / "_site" / "examples" / "list.html").read_bytes()
+
+
+@pytest.mark.parametrize("in_git", [True, False])
+def test_a_file_inside_a_folder_that_is_another_output_is_a_located_error_in_check_and_build(tmp_path, in_git):
+    """Attack round 2: `site/b.html/y.txt` beside the page `site/b.md`, a
+    folder named like the search index or an example's filmstrip, and an
+    alias `/a.js/` beside `site/a.js` passed `check` and failed the build
+    with "cannot write 'b.html'" located at the output folder."""
+    root = project(tmp_path, in_git)
+    for folder, name in (("b.html", "y.txt"), ("search-index.js", "p.txt"), ("examples/list.svg", "p.txt")):
+        (root / "site" / folder).mkdir(parents=True)
+        (root / "site" / folder / name).write_text("x\n")
+    (root / "site" / "b.md").write_text("# B\n")
+    (root / "site" / "a.js").write_text("// a\n")
+    (root / "site" / "x.md").write_text("---\naliases: [/a.js/]\n---\n# X\n")
+    if in_git:
+        git(root, "add", "-A")
+    for command in (["check"], ["build"]):
+        result = run(command, cwd=root)
+        stderr = result.stderr.decode()
+        assert result.returncode == 1, stderr
+        assert "site/b.html/y.txt:1:1: error: this file becomes 'b.html/y.txt', inside 'b.html', which 'site/b.md' becomes" in stderr, stderr
+        assert "site/search-index.js/p.txt:1:1: error: this file becomes 'search-index.js/p.txt', inside 'search-index.js', which is the site's search index" \
+            in stderr, stderr
+        assert "site/examples/list.svg/p.txt:1:1: error: this file becomes 'examples/list.svg/p.txt', inside 'examples/list.svg', which 'examples/list.yml' becomes" \
+            in stderr, stderr
+        assert "site/x.md:2:11: error: the alias '/a.js/' names a.js/index.html, inside a.js, which is a file of the site" in stderr, stderr
+    assert not (root / "_site").exists()

@@ -126,9 +126,11 @@ struct SiteInputs: Sendable {
         for output in inputs.outputs.sorted() where inputs.outputsByFoldedCase[output.lowercased()] == nil {
             inputs.outputsByFoldedCase[output.lowercased()] = output
         }
-        diagnostics += caseCollisions(pages.map { ($0.output, $0.source) } + staticFiles.map { ($0.path, siteFolder.path(of: $0.path)) }
-                                      + examples.flatMap { [(OutputPaths.examplePath($0.name), examplesFolder.path(of: $0.name)),
-                                                            (OutputPaths.filmstripPath($0.name), examplesFolder.path(of: $0.name))] })
+        let sourced = pages.map { ($0.output, $0.source) } + staticFiles.map { ($0.path, siteFolder.path(of: $0.path)) }
+            + examples.flatMap { [(OutputPaths.examplePath($0.name), examplesFolder.path(of: $0.name)),
+                                  (OutputPaths.filmstripPath($0.name), examplesFolder.path(of: $0.name))] }
+        diagnostics += caseCollisions(sourced)
+        diagnostics += filesInsideFiles(sourced, made: ["index.html": "the site's home page", OutputPaths.searchIndex: "the site's search index"])
         return inputs
     }
 
@@ -149,6 +151,30 @@ struct SiteInputs: Sendable {
                                    "this file becomes '\(output)' and '\(earlier.source)' becomes '\(earlier.output)': they differ only in case, "
                                        + "and where case does not count (macOS, Windows) one would replace the other; rename one",
                                    notes: [Diagnostic.Note(location: SourceLocation(file: earlier.source, line: 1, column: 1), message: "the other file")]))
+        }
+        return problems
+    }
+
+    /// Outputs inside a folder that is another output's file (a static
+    /// `site/b.html/y.txt` beside the page `site/b.md`): a path cannot be
+    /// both, and the write failed unlocated. Each is an error at the inner
+    /// one's source; `made` are outputs the build makes without a source.
+    static func filesInsideFiles(_ outputs: [(output: String, source: String)], made: [String: String]) -> [Diagnostic] {
+        // Folded, as where case does not count a folder `B.html` is `b.html`.
+        var owners: [String: String] = [:]
+        for (output, what) in made { owners[output.lowercased()] = "is " + what }
+        for (output, source) in outputs where owners[output.lowercased()] == nil { owners[output.lowercased()] = "'\(source)' becomes" }
+        var problems: [Diagnostic] = []
+        for (output, source) in outputs {
+            let folded = output.lowercased()
+            for slash in folded.indices where folded[slash] == "/" {
+                let folder = String(folded[..<slash])
+                guard let owner = owners[folder] else { continue }
+                problems.append(.error("output-collision", at: SourceLocation(file: source, line: 1, column: 1),
+                                       "this file becomes '\(output)', inside '\(output[..<slash])', which \(owner); "
+                                           + "a path cannot be both a file and a folder: rename one"))
+                break
+            }
         }
         return problems
     }

@@ -54,6 +54,15 @@ enum Redirects {
                                               "the alias '\(alias.path)' would replace \(output), which the site already has"))
                     continue
                 }
+                // Inside a folder that is a file of the site (`/a.js/` beside `site/a.js`).
+                if let slash = output.indices.first(where: { index in
+                    output[index] == "/" && (inputs.outputsByFoldedCase[output[..<index].lowercased()] != nil || owners[String(output[..<index])] != nil)
+                }) {
+                    diagnostics.append(.error("alias", at: alias.location,
+                                              "the alias '\(alias.path)' names \(output), inside \(output[..<slash]), which is a file of the site; "
+                                                  + "a path cannot be both a file and a folder"))
+                    continue
+                }
                 if inputs.outputs.contains(output) {
                     // Hugo keeps the page and drops the redirect: a page
                     // that took over an old address wins over the alias.
