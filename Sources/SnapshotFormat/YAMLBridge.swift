@@ -39,7 +39,12 @@ enum YAMLBridge {
             return .failure(.error("empty-file", at: SourceLocation(file: file, line: 1 + lineOffset, column: 1),
                                    "the file is empty; expected a mapping with 'steps'"))
         }
-        return convert(root, file: file)
+        // Its values are shifted by the caller; a value it refuses is shifted here.
+        return convert(root, file: file).mapError { refused in
+            var shifted = refused
+            shifted.location.line += lineOffset
+            return shifted
+        }
     }
 
     static func location(_ mark: Mark?, file: String) -> SourceLocation {

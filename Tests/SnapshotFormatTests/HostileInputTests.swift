@@ -43,6 +43,14 @@ import Testing
         #expect(diagnostic.description.hasPrefix("page.md:3:4: error: YAML aliases"))
     }
 
+    /// A number past a Double in a page's front matter was located a line
+    /// above it (the value's place was not shifted to the page's line).
+    @Test func numberOutOfRange_inAFrontMatter_isLocatedOnItsLineOfThePage() throws {
+        let value = LocatedYAML.parse("title: x\norder: 1e400\n", file: "page.md", lineOffset: 1)
+        guard case .failure(let diagnostic) = value else { Issue.record("1e400 was accepted"); return }
+        #expect(diagnostic.description.hasPrefix("page.md:3:8: error: number out of range: 1e400"), "\(diagnostic.description)")
+    }
+
     @Test func byteOrderMark_beforeYAML_isIgnoredAsJSONAndMarkdownIgnoreIt() {
         let (sequence, diagnostics) = read("\u{FEFF}title: BOM\nsteps:\n  - items: [a]\n")
         #expect(diagnostics == [])
