@@ -166,27 +166,35 @@ struct ReviewGateTests {
         #expect(!stylesheet.isEmpty && !css.contains("No example animates differently") && css.contains(".rowmotion-player"), "\(stylesheet)")
     }
 
-    /// A theme that writes a value unescaped (an "extra head" slot,
-    /// `{{{params.extra}}}`) lets a page's front matter script and restyle
-    /// its players: with such a theme a page's front matter and title, and
-    /// an example's title and description, are compared as raw HTML is
-    /// (attack round 2: a `<style>` slowing every animation passed as "1
-    /// page's text changed"). With the built-in theme they are text.
-    @Test func frontMatterTheThemeWritesUnescaped_failsTheGate_asRawHTML() throws {
-        let repository = try Repository()
-        defer { repository.remove() }
-        try FileManager.default.createDirectory(at: repository.root.appendingPathComponent("templates"), withIntermediateDirectories: true)
-        let page = try String(contentsOf: CLI.root.appendingPathComponent("templates/page.mustache"), encoding: .utf8)
-            .replacingOccurrences(of: "{{{content}}}", with: "{{{content}}}{{#params}}{{{extra}}}{{/params}}")
-        try Data(page.utf8).write(to: repository.root.appendingPathComponent("templates/page.mustache"))
-        try repository.edit("site/glossary.md") { $0.replacingOccurrences(of: "---\n", with: "---\nextra: \"\"\n", options: [], range: $0.range(of: "---\n")) }
-        try repository.commit("a theme with an extra head")
-        try repository.edit("site/glossary.md") {
-            $0.replacingOccurrences(of: "extra: \"\"", with: "extra: \"<style>.rowmotion-player * { transition-duration: 30s !important }</style>\"")
+    /// A theme that writes front matter where it can script or restyle (an
+    /// "extra head" slot, `{{{params.extra}}}`; `style="{{params.extra}}"`)
+    /// lets a page's front matter script and restyle its players: with such
+    /// a theme a page's front matter and title, and an example's title and
+    /// description, are compared as raw HTML is (attack round 2: a `<style>`
+    /// slowing every animation passed as "1 page's text changed"). With the
+    /// built-in theme they are text.
+    @Test func frontMatterTheThemeWritesAsMarkup_failsTheGate_asRawHTML() throws {
+        // Attack rounds 2 and 3: written unescaped; escaped into a style
+        // attribute; `{{{content}}}` inside a section over front matter,
+        // which looks `content` up in the front matter first.
+        for (slot, value) in [("{{#params}}{{{extra}}}{{/params}}", "<style>.rowmotion-player * { transition-duration: 30s !important }</style>"),
+                              ("<div style=\"{{params.extra}}\"></div>", "--rowmotion-height: 0; filter: blur(8px)"),
+                              ("{{#params.extra}}<aside>{{{content}}}</aside>{{/params.extra}}", "{content: '<script>document.title = 1</script>'}")] {
+            let repository = try Repository()
+            defer { repository.remove() }
+            try FileManager.default.createDirectory(at: repository.root.appendingPathComponent("templates"), withIntermediateDirectories: true)
+            let page = try String(contentsOf: CLI.root.appendingPathComponent("templates/page.mustache"), encoding: .utf8)
+                .replacingOccurrences(of: "{{{content}}}", with: "{{{content}}}" + slot)
+            try Data(page.utf8).write(to: repository.root.appendingPathComponent("templates/page.mustache"))
+            try repository.edit("site/glossary.md") { $0.replacingOccurrences(of: "---\n", with: "---\nextra: \"\"\n", options: [], range: $0.range(of: "---\n")) }
+            try repository.commit("a theme that writes front matter")
+            try repository.edit("site/glossary.md") {
+                $0.replacingOccurrences(of: "extra: \"\"", with: "extra: " + (value.hasPrefix("{") ? value : "\"\(value)\""))
+            }
+            let review = try Self.review(repository)
+            #expect(review.status == 1, "\(slot): \(review.summary)")
+            #expect(review.summary.contains("Raw HTML changed on `site/glossary.md`"), "\(slot): \(review.summary)")
         }
-        let review = try Self.review(repository)
-        #expect(review.status == 1, "\(review.summary)")
-        #expect(review.summary.contains("Raw HTML changed on `site/glossary.md`"), "\(review.summary)")
 
         // The built-in theme writes the front matter escaped: a text change.
         let plain = try Repository()

@@ -18,7 +18,7 @@ struct TemplateTagsTests {
         let count = ProcessInfo.processInfo.environment["ROWMOTION_TEMPLATE_CASES"].flatMap(Int.init) ?? 400
         let first = ProcessInfo.processInfo.environment["ROWMOTION_TEMPLATE_SEED"].flatMap(UInt64.init) ?? 20_261_126
         let separators = [" ", "\t", "\n", "  \t", " \n "]
-        let pairs: [(String, String)] = [("{{", "}}"), ("<%", "%>"), ("[", "]"), ("<%", "%>}}"), ("((", "))"), ("@", "@@")]
+        let pairs: [(String, String)] = [("{{", "}}"), ("<%", "%>"), ("[", "]"), ("<%", "%>}}"), ("((", "))"), ("@", "@@"), ("<!", "!>")]
         // A line break right after an opening delimiter is no tag to the
         // engine (it drops the delimiter): the engine decides, not `names`.
         var (rendered, written, shown) = (0, 0, 0)
@@ -38,7 +38,11 @@ struct TemplateTagsTests {
                     continue
                 case 1: text += open + "{" + name + close + "}"
                 case 2: text += open + "&" + separators.randomElement(using: &random)! + name + close
-                case 3: text += open + "! a comment " + close + "text "
+                case 3:
+                    // A closing delimiter's first character doubled: the
+                    // engine does not step back after a partial match.
+                    text += Bool.random(using: &random) ? open + "! a comment " + close + "text "
+                        : open + "! a " + String(close.first!) + close + " b " + close + "text "
                     continue
                 default: text += open + separators.randomElement(using: &random)! + name + " " + close
                 }
@@ -51,6 +55,7 @@ struct TemplateTagsTests {
             rendered += 1
             var context: [String: String] = [:]
             for index in 0..<12 { context["v\(index)"] = "⟦v\(index)⟧" }
+            context["b"] = "⟦b⟧"
             let output = template.render(context)
             let engine = output.components(separatedBy: "⟦").dropFirst().compactMap { $0.components(separatedBy: "⟧").first }
             let checked = TemplateCheck.tags(in: text).filter { $0.kind == nil || $0.kind == "&" }.map(\.name)
@@ -83,5 +88,33 @@ struct TemplateTagsTests {
     @Test func aDynamicPartialAfterANewline_isReadAsDynamic() {
         let tags = TemplateCheck.tags(in: "{{>\n *name}}")
         #expect(tags.map(\.name) == ["*name"] && tags.first?.kind == ">")
+    }
+
+    /// Where a theme writes front matter decides whether the review
+    /// compares it as raw HTML: escaped in text or a quoted text attribute
+    /// is text; unescaped, in any other attribute, unquoted, in a script or
+    /// stylesheet, or through `params` at all (attack round 3: a base
+    /// theme's `style="{{params.css}}"`, and `{{{content}}}` inside
+    /// `{{#params.banner}}`, which looks `content` up in the front matter
+    /// first) is markup.
+    @Test(arguments: [
+        ("<h1>{{title}}</h1><meta name=\"description\" content=\"{{description}}\">", false),
+        ("<img alt=\"Filmstrip of {{title}}\" src=\"{{root}}x.svg\">{{{content}}}", false),
+        ("<title>{{^titleIsSite}}{{title}} — {{/titleIsSite}}{{siteTitle}}</title>", false),
+        ("<h1>{{{title}}}</h1>", true),
+        ("<h1>{{&description}}</h1>", true),
+        ("<main style=\"{{title}}\">", true),
+        ("<a href={{title}}>home</a>", true),
+        ("<a class='x {{linkTitle}}'>", true),
+        ("<script>var t = \"{{title}}\";</script>", true),
+        ("<STYLE>/* {{title}} */</STYLE>", true),
+        ("<script>x</script><p>{{title}}</p>", false),
+        ("<p>{{params.author}}</p>", true),
+        ("{{#params.banner}}<aside>{{{content}}}</aside>{{/params.banner}}", true),
+        ("{{#params}}{{x}}{{/params}}", true),
+        ("<p title=\"{{title}}\" data-x=\"{{title}}\">", true),
+    ])
+    func whereATemplateWritesFrontMatter_decidesWhetherItIsMarkup(template: String, markup: Bool) {
+        #expect(TemplateCheck.writesFrontMatterAsMarkup(TemplateCheck.tags(in: template), in: template) == markup, "\(template)")
     }
 }

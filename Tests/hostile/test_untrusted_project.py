@@ -358,3 +358,36 @@ def test_a_file_inside_a_folder_that_is_another_output_is_a_located_error_in_che
             in stderr, stderr
         assert "site/x.md:2:11: error: the alias '/a.js/' names a.js/index.html, inside a.js, which is a file of the site" in stderr, stderr
     assert not (root / "_site").exists()
+
+
+def test_a_file_or_alias_where_the_review_writes_is_a_located_error_with_a_baseline(tmp_path):
+    """Attack round 3: with --baseline, `site/changes.html/x.png`, a file
+    `site/changes` and aliases under `changes/` failed unlocated ("cannot
+    write 'changes.html'") or silently lost to the review's own files, and
+    `site/changes/list.before.svg` (the baseline filmstrip's path) was
+    replaced without a word."""
+    root = project(tmp_path, True)
+    git(root, "add", "-A")
+    git(root, "-c", "user.email=t@example.com", "-c", "user.name=T", "commit", "-qm", "base")
+    cases = {
+        "site/changes.html/x.png": "site/changes.html/x.png:1:1: error: this file becomes 'changes.html/x.png', inside 'changes.html', which is the review's page (--baseline)",
+        "site/changes": "site/changes:1:1: error: this file becomes 'changes', which is the review's folder of the baseline's filmstrips (--baseline)",
+        "site/changes/list.before.svg": "site/changes/list.before.svg:1:1: error: this file becomes 'changes/list.before.svg', inside 'changes', which is the review's folder",
+    }
+    for path, message in cases.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text("x\n")
+        git(root, "add", "-A")
+        result = run(["build", "--baseline", "HEAD"], cwd=root)
+        stderr = result.stderr.decode()
+        assert result.returncode == 1 and message in stderr, stderr
+        git(root, "rm", "-rqf", "--cached", path)
+        (root / path).unlink()
+        if path.startswith("site/changes/") or path.startswith("site/changes.html/"):
+            (root / path).parent.rmdir()
+    (root / "site" / "x.md").write_text("---\naliases: [/changes/list.before.svg, /changes.html/x/]\n---\n# X\n")
+    git(root, "add", "-A")
+    result = run(["build", "--baseline", "HEAD"], cwd=root)
+    stderr = result.stderr.decode()
+    assert "site/x.md:2:11: error: the alias '/changes/list.before.svg' names changes/list.before.svg, where `--baseline` writes the review" in stderr, stderr
+    assert "error: the alias '/changes.html/x/' names changes.html/x/index.html, where `--baseline` writes the review" in stderr, stderr

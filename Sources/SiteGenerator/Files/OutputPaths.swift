@@ -22,8 +22,11 @@ enum OutputPaths {
     static func filmstripPath(_ exampleName: String) -> String { "examples/" + OutputPaths.filmstripName(exampleName) }
 
     /// Where a baseline filmstrip goes in the site.
+    /// The folder of the baseline's filmstrips the review shows.
+    static let reviewFolder = "changes"
+
     static func baselineFilmstripPath(_ exampleName: String) -> String {
-        "changes/" + String(OutputPaths.filmstripName(exampleName).dropLast(".svg".count)) + ".before.svg"
+        reviewFolder + "/" + String(OutputPaths.filmstripName(exampleName).dropLast(".svg".count)) + ".before.svg"
     }
 
     /// `a/b/c.html` → `a/b`; `c.html` → "".

@@ -130,7 +130,11 @@ struct SiteInputs: Sendable {
             + examples.flatMap { [(OutputPaths.examplePath($0.name), examplesFolder.path(of: $0.name)),
                                   (OutputPaths.filmstripPath($0.name), examplesFolder.path(of: $0.name))] }
         diagnostics += caseCollisions(sourced)
-        diagnostics += filesInsideFiles(sourced, made: ["index.html": "the site's home page", OutputPaths.searchIndex: "the site's search index"])
+        // With `--baseline`, the review's page and its folder of the baseline's filmstrips.
+        let review = options.baseline == nil ? [:] : [OutputPaths.changes: "the review's page (--baseline)"]
+        diagnostics += filesInsideFiles(sourced, made: ["index.html": "the site's home page", OutputPaths.searchIndex: "the site's search index"]
+                                            .merging(review) { first, _ in first },
+                                        folders: options.baseline == nil ? [:] : [OutputPaths.reviewFolder: "the review's folder of the baseline's filmstrips (--baseline)"])
         return inputs
     }
 
@@ -159,7 +163,8 @@ struct SiteInputs: Sendable {
     /// `site/b.html/y.txt` beside the page `site/b.md`): a path cannot be
     /// both, and the write failed unlocated. Each is an error at the inner
     /// one's source; `made` are outputs the build makes without a source.
-    static func filesInsideFiles(_ outputs: [(output: String, source: String)], made: [String: String]) -> [Diagnostic] {
+    static func filesInsideFiles(_ outputs: [(output: String, source: String)], made: [String: String],
+                                 folders: [String: String] = [:]) -> [Diagnostic] {
         // Folded, as where case does not count a folder `B.html` is `b.html`.
         var owners: [String: String] = [:]
         for (output, what) in made { owners[output.lowercased()] = "is " + what }
@@ -167,6 +172,13 @@ struct SiteInputs: Sendable {
         var problems: [Diagnostic] = []
         for (output, source) in outputs {
             let folded = output.lowercased()
+            // In a folder the build writes itself, or where it goes.
+            if let (folder, what) = folders.first(where: { folded == $0.key.lowercased() || folded.hasPrefix($0.key.lowercased() + "/") }) {
+                problems.append(.error("output-collision", at: SourceLocation(file: source, line: 1, column: 1),
+                                       "this file becomes '\(output)', " + (folded == folder.lowercased() ? "" : "inside '\(folder)', ")
+                                           + "which is \(what); rename it"))
+                continue
+            }
             for slash in folded.indices where folded[slash] == "/" {
                 let folder = String(folded[..<slash])
                 guard let owner = owners[folder] else { continue }

@@ -49,6 +49,11 @@ enum Redirects {
                 }
                 // The theme's files are `assets/rowmotion.<hash>.css|js`; an
                 // alias elsewhere under `assets/` (Hugo's docs have `/assets/`) replaces none.
+                if output.hasPrefix(OutputPaths.changes + "/") || output.hasPrefix(OutputPaths.reviewFolder + "/") {
+                    diagnostics.append(.error("alias", at: alias.location,
+                                              "the alias '\(alias.path)' names \(output), where `--baseline` writes the review; an alias may not name it"))
+                    continue
+                }
                 if output.hasPrefix("assets/rowmotion.") || output == OutputPaths.changes || output == OutputPaths.searchIndex {
                     diagnostics.append(.error("alias", at: alias.location,
                                               "the alias '\(alias.path)' would replace \(output), which the site already has"))

@@ -52,11 +52,12 @@ extension SiteRendering {
 
     /// Each page's raw HTML as one key, by its output, for the pages that
     /// have any: a page's raw HTML can script or restyle its players. When
-    /// the theme writes values unescaped that Rowmotion did not make as
-    /// HTML (`{{{params.head}}}`), a page's front matter and title, and an
-    /// example's title and description, are markup too, by the example's page.
+    /// the theme writes front matter where it can script or restyle
+    /// (`{{{params.head}}}`, `style="{{params.css}}"`), a page's front matter
+    /// and title, and an example's title and description, are markup too,
+    /// by the example's page.
     static func pageMarkup(_ inputs: SiteInputs) -> [String: String] {
-        let unescaped = inputs.theme.writesValuesUnescaped
+        let unescaped = inputs.theme.writesFrontMatterAsMarkup
         let keys = Parallel.map(inputs.pages) { page -> String? in
             let html = page.markdown.rawHTML()
             guard unescaped else { return html.isEmpty ? nil : ContentHash.key(html) }

@@ -27,16 +27,12 @@ public struct Theme: Sendable {
     /// Each template's tags, read once for the name checks of its renders.
     var tags: [String: [TemplateCheck.Tag]] = [:]
 
-    /// The values Rowmotion makes as HTML, which templates write unescaped.
-    static let generatedHTML: Set<String> = ["content", "initialHTML", "data", "descriptionHTML", "callsHTML", "listingHTML",
-                                             "playersHTML", "sparkline", "navigationHTML"]
-
-    /// Whether a template writes unescaped a value that is not HTML
-    /// Rowmotion made (`{{{params.head}}}`, `{{&title}}`): a page's front
-    /// matter or a title can then script or restyle the site, and the
-    /// review compares them as it does a page's raw HTML.
-    var writesValuesUnescaped: Bool {
-        tags.values.contains { $0.contains { $0.kind == "&" && !Self.generatedHTML.contains($0.name) } }
+    /// Whether the theme writes a page's front matter, or a title or
+    /// description, where it can script or restyle the page (see
+    /// `TemplateCheck.writesFrontMatterAsMarkup`): the review then compares
+    /// them as it does a page's raw HTML.
+    var writesFrontMatterAsMarkup: Bool {
+        tags.contains { fileName, tags in TemplateCheck.writesFrontMatterAsMarkup(tags, in: texts[fileName] ?? "") }
     }
     var library = TemplateLibrary()
     /// The `nav` template with markers for `NavigationMemo`, alone in a
@@ -575,10 +571,16 @@ enum TemplateCheck {
                 kind = "&"
                 if let read = name(&next, nameCharacters), character("}", &next) { tagName = read }
             case "!":
+                // The engine looks for the closing delimiter without
+                // stepping back after a partial match: with `!>`, a comment
+                // does not end at `!!>`.
                 next += 1
-                var end = next
-                while end < characters.count && !starts(close, at: end) { end += 1 }
-                if end < characters.count { (kind, tagName, next) = ("!", String(characters[next..<end]), end + close.count) }
+                var (end, matched) = (next, 0)
+                while end < characters.count && matched < close.count {
+                    matched = characters[end] == close[matched] ? matched + 1 : 0
+                    end += 1
+                }
+                if matched == close.count { (kind, tagName, next) = ("!", String(characters[next..<(end - close.count)]), end) }
             case ">":
                 next += 1
                 skipWhitespace(&next)
@@ -635,6 +637,114 @@ enum TemplateCheck {
             i = next
         }
         return result
+    }
+
+    /// The front matter's own text values, which a page's or an example's
+    /// context gives templates besides `params`.
+    static let frontMatterText: Set<String> = ["title", "description", "linkTitle"]
+
+    /// Attributes whose quoted value is text: an escaped value there can
+    /// neither script nor restyle (`<meta content="{{description}}">`).
+    static let textAttributes: Set<String> = ["content", "alt", "title", "aria-label", "aria-description", "placeholder", "value", "datetime"]
+
+    /// Whether a template writes front matter where it can script or
+    /// restyle a page: it reads `params` at all (open data: a pull request
+    /// picks its names and shapes, and a section over it puts it on the
+    /// stack for every name inside, `{{{content}}}` included), or it writes
+    /// a title or description unescaped, inside a tag other than a quoted
+    /// text attribute (`style="{{title}}"`, `<a href={{title}}>`), or in a
+    /// `<script>` or `<style>`. One pass over the template: its text
+    /// between tags drives a small reader of HTML's tags and attributes.
+    static func writesFrontMatterAsMarkup(_ tags: [Tag], in text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var scanner = HTMLContext()
+        var position = 0
+        for tag in tags {
+            if tag.bytes.lowerBound > position, tag.bytes.lowerBound <= bytes.count {
+                scanner.read(bytes[position..<tag.bytes.lowerBound])
+            }
+            position = max(position, tag.bytes.upperBound)
+            let name = tag.name
+            if name == "params" || name.hasPrefix("params.") || name.hasPrefix("params(") || name.contains("(params") { return true }
+            guard tag.kind == nil || tag.kind == "&" else { continue }
+            let last = name.split(separator: ".").last.map(String.init) ?? name
+            guard frontMatterText.contains(last) || frontMatterText.contains(where: { name.contains("(" + $0) }) else { continue }
+            if tag.kind == "&" || !scanner.isText { return true }
+        }
+        return false
+    }
+
+    /// Where a template's text has got to, as HTML reads it: in text, in a
+    /// tag (and which attribute's value, quoted or not), or in the raw text
+    /// of a `<script>` or `<style>` element.
+    struct HTMLContext {
+        private enum State { case text, tag, rawText }
+        private var state = State.text
+        private var name: [UInt8] = []
+        private var attribute: [UInt8] = []
+        private var inValue = false
+        private var quote: UInt8?
+        private var tagName: [UInt8] = []
+        private var readingTagName = false
+        private var rawEnd: [UInt8] = []
+        private var rawMatched = 0
+
+        /// Whether a value written here is text: outside any tag and raw
+        /// text, or in a quoted text attribute.
+        var isText: Bool {
+            switch state {
+            case .text: return true
+            case .rawText: return false
+            case .tag: return inValue && quote != nil && TemplateCheck.textAttributes.contains(String(decoding: attribute, as: UTF8.self))
+            }
+        }
+
+        mutating func read(_ bytes: ArraySlice<UInt8>) {
+            for byte in bytes { read(byte) }
+        }
+
+        private static func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte | 0x20 : byte }
+        private static func isNameByte(_ byte: UInt8) -> Bool {
+            (97...122).contains(lower(byte)) || (48...57).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "_")
+        }
+
+        private mutating func read(_ byte: UInt8) {
+            switch state {
+            case .text:
+                if byte == UInt8(ascii: "<") { (state, name, attribute, inValue, quote, tagName, readingTagName) = (.tag, [], [], false, nil, [], true) }
+            case .rawText:
+                // Until `</script` or `</style`, in any case.
+                rawMatched = Self.lower(byte) == rawEnd[rawMatched] ? rawMatched + 1 : (Self.lower(byte) == rawEnd[0] ? 1 : 0)
+                if rawMatched == rawEnd.count { (state, name, attribute, inValue, quote, tagName, readingTagName) = (.tag, [], [], false, nil, [], false) }
+            case .tag:
+                if let open = quote {
+                    if byte == open { (quote, inValue) = (nil, false) }
+                    return
+                }
+                if readingTagName {
+                    if Self.isNameByte(byte) || (tagName.isEmpty && byte == UInt8(ascii: "/")) { tagName.append(Self.lower(byte)); return }
+                    readingTagName = false
+                }
+                switch byte {
+                case UInt8(ascii: ">"):
+                    let element = String(decoding: tagName, as: UTF8.self)
+                    if element == "script" || element == "style" {
+                        (state, rawEnd, rawMatched) = (.rawText, Array("</\(element)".utf8), 0)
+                    } else {
+                        state = .text
+                    }
+                case UInt8(ascii: "="):
+                    (attribute, name, inValue) = (name, [], true)
+                case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                    if inValue { quote = byte }
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                    if inValue && quote == nil && !name.isEmpty { inValue = false }
+                    if !inValue { name = [] }
+                default:
+                    if inValue && quote == nil { name.append(byte) } else if !inValue { name.append(Self.lower(byte)) }
+                }
+            }
+        }
     }
 
     /// How deep sections may nest: the template engine parses (and
