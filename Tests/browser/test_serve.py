@@ -22,6 +22,13 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import BINARY, SCREENSHOTS
 
+
+def main_text(driver):
+    """The page's main text, read in the page: an element found first and
+    read after would be stale if the live reload replaced the page between
+    the two (it did, once, under load)."""
+    return driver.execute_script("const main = document.querySelector('main'); return main ? main.textContent : ''")
+
 EXAMPLE = """title: Tiny
 steps:
   - label: Start
@@ -130,7 +137,7 @@ def test_serve_reloadsTheEditedPage_showsErrorsOverTheLastGoodPage_andStopsClean
     assert "data-rowmotion-live" not in (project / "_site" / "index.html").read_text()
 
     driver.get(url + "guide.html")
-    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!(window.rowmotionLive && window.rowmotionLive.messages.length)"))
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script("return !!(window.rowmotionLive && window.rowmotionLive.messages.length)"))
     driver.execute_script("window.servedBefore = true")
     # No request for a favicon the site does not have (a 404 on every page before).
     assert not [entry for entry in driver.get_log("browser") if "favicon" in entry["message"]]
@@ -140,8 +147,8 @@ def test_serve_reloadsTheEditedPage_showsErrorsOverTheLastGoodPage_andStopsClean
     event = live.message()
     assert event["type"] == "build" and event["build"] == first + 1 and event["errors"] == [], event
     assert "guide.html" in event["changed"], event
-    WebDriverWait(driver, 15).until(lambda d: d.execute_script("return window.servedBefore === undefined")
-                                    and "The second version." in d.find_element(By.TAG_NAME, "main").text)
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script("return window.servedBefore === undefined")
+                                    and "The second version." in main_text(d))
     assert "The second version." in fetch(url + "guide.html")
 
     # A broken file: its located error in the event, over the page, and the
@@ -151,7 +158,7 @@ def test_serve_reloadsTheEditedPage_showsErrorsOverTheLastGoodPage_andStopsClean
     event = live.message()
     assert event["build"] == first + 1 and event["errors"], event
     assert any(error.startswith("site/guide.md:3:1: error: ") and "starts at 2:8" in error for error in event["errors"]), event
-    overlay = WebDriverWait(driver, 15).until(lambda d: d.find_elements(By.ID, "rowmotion-live-errors"))[0]
+    overlay = WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.ID, "rowmotion-live-errors"))[0]
     assert "site/guide.md:3:1: error: " in overlay.text
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(SCREENSHOTS / "serve-error-overlay.png"))
@@ -163,7 +170,7 @@ def test_serve_reloadsTheEditedPage_showsErrorsOverTheLastGoodPage_andStopsClean
     write(project / "site" / "guide.md", "---\ntitle: Guide\norder: 2\n---\n# Guide\n\nThe third version.\n")
     event = live.message()
     assert event["build"] == first + 2 and event["errors"] == [], event
-    WebDriverWait(driver, 15).until(lambda d: "The third version." in d.find_element(By.TAG_NAME, "main").text)
+    WebDriverWait(driver, 60).until(lambda d: "The third version." in main_text(d))
     assert driver.find_elements(By.ID, "rowmotion-live-errors") == []
 
     # An edit to an example rebuilds its page and the page that embeds it.
