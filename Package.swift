@@ -103,7 +103,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "ProjectFiles", "Diagnostics", "SnapshotFormat", "Reports", "SeededRandom", "ListDiff", "SequenceRecorder"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "SiteServerTests", dependencies: ["SiteServer", "Diagnostics"]),
+        .testTarget(name: "SiteServerTests", dependencies: ["SiteServer", "SiteGenerator", "ProjectFiles", "Diagnostics"]),
         // The theme's build-time tool: the player's modules bundled into one script.
         .testTarget(name: "EmbedThemeTests", dependencies: ["embed-theme", "SiteGenerator"]),
         // Runs the built `rowmotion` binary end to end.

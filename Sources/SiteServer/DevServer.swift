@@ -148,11 +148,22 @@ public final class DevServer: @unchecked Sendable {
         Socket.isLoopback(host)
     }
 
+    /// The watched folders' files as they are now. Taken before the first
+    /// build and handed to `watch(from:)`: an edit saved while that build
+    /// runs, or before the watch's thread starts, then differs from it and
+    /// makes a build. (The watch took its first scan when its thread
+    /// started: an edit saved in between was taken for what the first
+    /// build had read, and never built; it happened under load.)
+    public func scanSources() -> [String: SourceWatcher.Stamp] {
+        SourceWatcher(folders: watchedFolders).scan()
+    }
+
     /// Scans the watched folders until `stop()`, rebuilding after each
-    /// change. Blocks: run it on a thread of its own.
-    public func watch() {
+    /// change since `seen` (a scan taken before the build being served).
+    /// Blocks: run it on a thread of its own.
+    public func watch(from seen: [String: SourceWatcher.Stamp]) {
         let watcher = SourceWatcher(folders: watchedFolders)
-        var seen = watcher.scan()
+        var seen = seen
         while !isStopped {
             Thread.sleep(forTimeInterval: configuration.pollInterval)
             var now = watcher.scan()

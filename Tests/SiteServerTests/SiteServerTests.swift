@@ -1,5 +1,7 @@
 import Foundation
 @testable import SiteServer
+import ProjectFiles
+import SiteGenerator
 import Testing
 
 @Suite("serve: files, live reload, watching")
@@ -126,6 +128,38 @@ struct SiteServerTests {
         let new: [String: [UInt8]] = ["a.html": [1], "b.html": [9], "d.html": [4]]
         #expect(DevServer.changedFiles(from: old, to: new) == ["b.html", "c.html", "d.html"])
         #expect(DevServer.changedFiles(from: new, to: new).isEmpty)
+    }
+
+    /// `serve` judges its first build by a scan taken before that build:
+    /// a page saved after it (while the build runs, or before the watch's
+    /// thread starts) is built. The watch took its first scan when its
+    /// thread started, and such an edit was never built (once under load:
+    /// test_serve's fuzz waited 120 s for an event).
+    @Test func anEditSavedBeforeTheWatchStarts_isBuilt() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-watch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("site"), withIntermediateDirectories: true)
+        try Data("# One\n".utf8).write(to: root.appendingPathComponent("site/index.md"))
+        var options = BuildOptions()
+        (options.site, options.examples, options.templates, options.out) = (root.appendingPathComponent("site").path,
+            root.appendingPathComponent("examples").path, root.appendingPathComponent("templates").path, root.appendingPathComponent("_site").path)
+        options.project = Project(root: root.path, isGitWorkTree: false)
+        var configuration = DevServer.Configuration(build: options)
+        configuration.pollInterval = 0.05
+        let server = DevServer(configuration)
+        let before = server.scanSources()
+        server.rebuild()
+        try Data("# Two, saved after the scan\n".utf8).write(to: root.appendingPathComponent("site/index.md"))
+        let built = Received()
+        server.onBuild = { outcome in built.append(outcome.changed.joined(separator: ",")) }
+        let watching = Thread { server.watch(from: before) }
+        watching.start()
+        defer { server.stop() }
+        let deadline = Date().addingTimeInterval(60)
+        while built.all.isEmpty && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(built.all.first??.split(separator: ",").contains("index.html") == true, "\(built.all)")
+        let page = try String(contentsOf: root.appendingPathComponent("_site/index.html"), encoding: .utf8)
+        #expect(page.contains("Two, saved after the scan"))
     }
 
     @Test func watcher_seesEditsAdditionsAndRemovals_butNotHiddenOrBackupFiles() throws {

@@ -65,11 +65,12 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardError.write(Data(("rowmotion: warning: listening on \(host), beyond this machine: anyone who can reach it "
                 + "can read the site and its build errors; use 127.0.0.1 (the default) unless you mean to share it\n").utf8))
         }
+        let sourcesBeforeTheBuild = server.scanSources()
         server.rebuild()
         console.line("serving \(out) at \(address) (watching \(server.watchedFolders.joined(separator: ", ")); Ctrl-C stops)")
         if open { Self.openBrowser(address) }
 
-        let watching = Thread { server.watch() }
+        let watching = Thread { server.watch(from: sourcesBeforeTheBuild) }
         watching.start()
         // Run by the SwiftPM plugin: when the plugin is gone (its `swift
         // package` interrupted), nobody reads this output any more, and the
