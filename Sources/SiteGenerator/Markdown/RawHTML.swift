@@ -10,6 +10,8 @@ enum RawHTML {
         var tag: String
         var name: String
         var value: String
+        /// Whether the value is in quotes (an unquoted one ends at a space).
+        var quoted = false
     }
 
     /// What `scan` found: the start tags' attributes, in order, and the
@@ -103,6 +105,9 @@ enum RawHTML {
                         valueEnd = valueStart
                         while valueEnd < count, bytes[valueEnd] != quote { valueEnd += 1 }
                         position = min(count, valueEnd + 1)
+                        result.attributes.append(Attribute(tag: tag, name: name, value: String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self),
+                                                           quoted: true))
+                        continue
                     } else {
                         valueStart = probe
                         valueEnd = probe

@@ -653,98 +653,42 @@ enum TemplateCheck {
     /// stack for every name inside, `{{{content}}}` included), or it writes
     /// a title or description unescaped, inside a tag other than a quoted
     /// text attribute (`style="{{title}}"`, `<a href={{title}}>`), or in a
-    /// `<script>` or `<style>`. One pass over the template: its text
-    /// between tags drives a small reader of HTML's tags and attributes.
+    /// `<script>`, `<style>` or comment. Each such value is marked in the
+    /// template's text and the text read once by `RawHTML.scan`: a value
+    /// is text only where a mark comes back in the text or in a quoted
+    /// text attribute.
     static func writesFrontMatterAsMarkup(_ tags: [Tag], in text: String) -> Bool {
         let bytes = Array(text.utf8)
-        var scanner = HTMLContext()
-        var position = 0
-        for tag in tags {
-            if tag.bytes.lowerBound > position, tag.bytes.lowerBound <= bytes.count {
-                scanner.read(bytes[position..<tag.bytes.lowerBound])
-            }
+        let mark = Array("\u{E000}rowmotion-value\u{E001}".utf8)
+        var marked: [UInt8] = []
+        marked.reserveCapacity(bytes.count)
+        var (position, marks) = (0, 0)
+        for tag in tags where tag.bytes.upperBound <= bytes.count {
+            if tag.bytes.lowerBound > position { marked += bytes[position..<tag.bytes.lowerBound] }
             position = max(position, tag.bytes.upperBound)
             let name = tag.name
             if name == "params" || name.hasPrefix("params.") || name.hasPrefix("params(") || name.contains("(params") { return true }
             guard tag.kind == nil || tag.kind == "&" else { continue }
             let last = name.split(separator: ".").last.map(String.init) ?? name
             guard frontMatterText.contains(last) || frontMatterText.contains(where: { name.contains("(" + $0) }) else { continue }
-            if tag.kind == "&" || !scanner.isText { return true }
+            if tag.kind == "&" { return true }
+            marked += mark
+            marks += 1
         }
-        return false
-    }
-
-    /// Where a template's text has got to, as HTML reads it: in text, in a
-    /// tag (and which attribute's value, quoted or not), or in the raw text
-    /// of a `<script>` or `<style>` element.
-    struct HTMLContext {
-        private enum State { case text, tag, rawText }
-        private var state = State.text
-        private var name: [UInt8] = []
-        private var attribute: [UInt8] = []
-        private var inValue = false
-        private var quote: UInt8?
-        private var tagName: [UInt8] = []
-        private var readingTagName = false
-        private var rawEnd: [UInt8] = []
-        private var rawMatched = 0
-
-        /// Whether a value written here is text: outside any tag and raw
-        /// text, or in a quoted text attribute.
-        var isText: Bool {
-            switch state {
-            case .text: return true
-            case .rawText: return false
-            case .tag: return inValue && quote != nil && TemplateCheck.textAttributes.contains(String(decoding: attribute, as: UTF8.self))
+        guard marks > 0 else { return false }
+        if position < bytes.count { marked += bytes[position...] }
+        let scan = RawHTML.scan(String(decoding: marked, as: UTF8.self))
+        func count(_ bytes: [UInt8]) -> Int {
+            guard bytes.count >= mark.count else { return 0 }
+            var (found, index) = (0, 0)
+            while index + mark.count <= bytes.count {
+                if bytes[index..<(index + mark.count)].elementsEqual(mark) { (found, index) = (found + 1, index + mark.count) } else { index += 1 }
             }
+            return found
         }
-
-        mutating func read(_ bytes: ArraySlice<UInt8>) {
-            for byte in bytes { read(byte) }
-        }
-
-        private static func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte | 0x20 : byte }
-        private static func isNameByte(_ byte: UInt8) -> Bool {
-            (97...122).contains(lower(byte)) || (48...57).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "_")
-        }
-
-        private mutating func read(_ byte: UInt8) {
-            switch state {
-            case .text:
-                if byte == UInt8(ascii: "<") { (state, name, attribute, inValue, quote, tagName, readingTagName) = (.tag, [], [], false, nil, [], true) }
-            case .rawText:
-                // Until `</script` or `</style`, in any case.
-                rawMatched = Self.lower(byte) == rawEnd[rawMatched] ? rawMatched + 1 : (Self.lower(byte) == rawEnd[0] ? 1 : 0)
-                if rawMatched == rawEnd.count { (state, name, attribute, inValue, quote, tagName, readingTagName) = (.tag, [], [], false, nil, [], false) }
-            case .tag:
-                if let open = quote {
-                    if byte == open { (quote, inValue) = (nil, false) }
-                    return
-                }
-                if readingTagName {
-                    if Self.isNameByte(byte) || (tagName.isEmpty && byte == UInt8(ascii: "/")) { tagName.append(Self.lower(byte)); return }
-                    readingTagName = false
-                }
-                switch byte {
-                case UInt8(ascii: ">"):
-                    let element = String(decoding: tagName, as: UTF8.self)
-                    if element == "script" || element == "style" {
-                        (state, rawEnd, rawMatched) = (.rawText, Array("</\(element)".utf8), 0)
-                    } else {
-                        state = .text
-                    }
-                case UInt8(ascii: "="):
-                    (attribute, name, inValue) = (name, [], true)
-                case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                    if inValue { quote = byte }
-                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                    if inValue && quote == nil && !name.isEmpty { inValue = false }
-                    if !inValue { name = [] }
-                default:
-                    if inValue && quote == nil { name.append(byte) } else if !inValue { name.append(Self.lower(byte)) }
-                }
-            }
-        }
+        let inText = count(scan.text)
+            + scan.attributes.filter { $0.quoted && textAttributes.contains($0.name) }.reduce(0) { $0 + count(Array($1.value.utf8)) }
+        return inText < marks
     }
 
     /// How deep sections may nest: the template engine parses (and
