@@ -24,11 +24,11 @@ enum ToolRunner {
         if toolIsBuilt(stamp: stamp, package: context.package.directoryURL, configuration: name) {
             let timer = DispatchSource.makeTimerSource(queue: .global())
             timer.schedule(deadline: .now() + 4)
-            timer.setEventHandler { Diagnostics.progress("rowmotion: rebuilding the tool (\(name))…") }
+            timer.setEventHandler { Progress.say("rowmotion: rebuilding the tool (\(name))…") }
             timer.resume()
             slowBuild = timer
         } else {
-            Diagnostics.progress("rowmotion: building the tool (\(name); the first time takes a minute or two)…")
+            Progress.say("rowmotion: building the tool (\(name); the first time takes a minute or two)…")
         }
         let result = try packageManager.build(.product("rowmotion"), parameters: .init(configuration: configuration, logging: .concise))
         slowBuild?.cancel()
@@ -54,13 +54,16 @@ enum ToolRunner {
         // exited, which for `serve` is never: its lines (the address, each
         // rebuild) go out as progress messages, which are shown at once. A
         // server whose plugin is gone stops too (ROWMOTION_STOP_WITH_PARENT).
-        var relays: [LineRelay] = []
+        var relay: LineRelay?
         if arguments.first == "serve" {
-            // Its diagnostics too (standard error): a broken file must show while it serves.
-            let output = Pipe(), errors = Pipe()
-            relays = [LineRelay(output.fileHandleForReading), LineRelay(errors.fileHandleForReading)]
+            // Its diagnostics too (standard error): a broken file must show
+            // while it serves. One pipe for both, read by one relay: the
+            // lines keep the order the tool wrote them in (a build's errors,
+            // then "build failed").
+            let output = Pipe()
+            relay = LineRelay(output.fileHandleForReading)
             process.standardOutput = output
-            process.standardError = errors
+            process.standardError = output
             environment["ROWMOTION_STOP_WITH_PARENT"] = "1"
             process.environment = environment
         }
@@ -68,7 +71,7 @@ enum ToolRunner {
         // If `swift package` itself goes (killed, or its terminal closed),
         // this plugin is left behind, and the server with it: stop it.
         var orphanCheck: (any DispatchSourceTimer)?
-        if !relays.isEmpty {
+        if relay != nil {
             let parent = getppid()
             let timer = DispatchSource.makeTimerSource(queue: .global())
             timer.schedule(deadline: .now() + 1, repeating: 1)
@@ -78,8 +81,22 @@ enum ToolRunner {
         }
         process.waitUntilExit()
         orphanCheck?.cancel()
-        relays.forEach { $0.finish() }
+        relay?.finish()
         guard process.terminationStatus == 0 else { throw PluginFailure.toolFailed(process.terminationStatus) }
+    }
+}
+
+/// Every progress message this plugin sends, one at a time. The package
+/// manager reads a plugin's messages as a length, then the text, written by
+/// two writes with no lock of its own: two threads sending at once
+/// interleave them, and from then on it shows nothing the plugin sends
+/// (seen: `serve`'s errors and its "build failed" line, relayed from two
+/// pipes by two threads, silenced every later rebuild).
+enum Progress {
+    private static let sending = NSLock()
+
+    static func say(_ line: String) {
+        sending.withLock { Diagnostics.progress(line) }
     }
 }
 
@@ -104,7 +121,7 @@ final class LineRelay: @unchecked Sendable {
         while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: pending[pending.startIndex..<end], as: UTF8.self)
             pending.removeSubrange(pending.startIndex...end)
-            Diagnostics.progress(line)
+            Progress.say(line)
         }
     }
 
@@ -114,7 +131,7 @@ final class LineRelay: @unchecked Sendable {
         take(handle.readDataToEndOfFile())
         lock.lock()
         defer { lock.unlock() }
-        if !pending.isEmpty { Diagnostics.progress(String(decoding: pending, as: UTF8.self)) }
+        if !pending.isEmpty { Progress.say(String(decoding: pending, as: UTF8.self)) }
         pending.removeAll()
     }
 }

@@ -83,7 +83,34 @@ within 120 grep -q "examples/serving-broken.yml:2:16: error: duplicate row id 'b
 relayed=$?
 check test "$relayed" -eq 0
 [ "$relayed" -eq 0 ] || { echo "--- serve.log"; tail -20 serve.log; } >&2
+built_before=$(grep -c "built in" serve.log)
 rm -f examples/serving-broken.yml
+builds_more_than() { [ "$(grep -c "built in" serve.log)" -gt "$1" ]; }
+check within 120 builds_more_than "$built_before"
+# Bursts of lines, build after build: every line reaches the user, in the
+# order the tool wrote it (a build's errors, then its "build failed"). The
+# package manager reads a plugin's messages with no lock: two threads
+# relaying at once garbled one, and it showed nothing after (round 6 or 7).
+# last_build: "failed N" (N: its burst errors, printed before it) or "built".
+last_build() {
+    awk '/examples\/burst-[0-9]+\.yml:2:16: error: duplicate row id/ { errors++ }
+         /built in [0-9]|build failed \(/ { last = $0; shown = errors; errors = 0 }
+         END { print (last ~ /build failed/ ? "failed " shown : "built") }' serve.log
+}
+last_build_is() { [ "$(last_build)" = "$1" ]; }
+bursts_relayed() {
+    local round n
+    for round in $(seq 1 10); do
+        for n in $(seq 1 40); do printf 'steps:\n  - items: [b, b]\n' > "examples/burst-$n.yml"; done
+        within 120 last_build_is "failed 40" || { echo "round $round: last build: $(last_build) (want: failed 40)"; return 1; }
+        rm -f examples/burst-*.yml
+        within 120 last_build_is built || { echo "round $round: last build: $(last_build) (want: built)"; return 1; }
+    done
+}
+bursts_relayed >&2
+bursts=$?
+check test "$bursts" -eq 0
+[ "$bursts" -eq 0 ] || { echo "--- serve.log"; tail -20 serve.log; } >&2
 kill -KILL "$plugin_pid"
 wait "$plugin_pid" 2> /dev/null
 check within 10 port_free "$url"
