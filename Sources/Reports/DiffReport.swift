@@ -21,19 +21,24 @@ public struct DiffReport {
     public var steps: [Step]
     /// Every UIKit rule the reported steps' batches break, with where.
     public var violations: [RuleViolation] = []
+    /// Whose calls and words the report uses: a collection view's for a
+    /// sequence a collection view draws (`layout:` other than a list), unless asked otherwise.
+    public var flavor: CallFlavor
 
     /// Diffs every step of `sequence`; `only` keeps the step into snapshot
     /// `only` (1-based, as the step list counts them).
-    public init(file: String, sequence: SnapshotSequence, only: Int? = nil) throws(Diagnostic) {
-        self.init(file: file, sequence: sequence, changesets: try sequence.changesets(), only: only)
+    public init(file: String, sequence: SnapshotSequence, only: Int? = nil, flavor: CallFlavor? = nil) throws(Diagnostic) {
+        self.init(file: file, sequence: sequence, changesets: try sequence.changesets(), only: only, flavor: flavor)
     }
 
     /// A report from changesets already computed for `sequence`.
-    public init(file: String, sequence: SnapshotSequence, changesets: [Changeset<String, Record<String>>], only: Int? = nil) {
+    public init(file: String, sequence: SnapshotSequence, changesets: [Changeset<String, Record<String>>], only: Int? = nil,
+                flavor: CallFlavor? = nil) {
         self.file = file
         self.sequence = sequence
+        self.flavor = flavor ?? CallFlavor(sequence)
         var steps: [Step] = []
-        let violations = RuleCheck.violations(in: sequence, changesets: changesets, only: only)
+        let violations = RuleCheck.violations(in: sequence, changesets: changesets, only: only, flavor: self.flavor.validatorFlavor)
         self.violations = violations
         for (index, changeset) in changesets.enumerated() where only == nil || only == index + 1 {
             let problems = violations.filter { $0.step == index + 1 }.map(\.summary)
@@ -47,9 +52,12 @@ public struct DiffReport {
 
     /// The stable JSON: keys always present, sections as
     /// integers, rows as `[section, row]`, moves as `[from, to]`, ids as
-    /// strings.
+    /// strings. A collection view's says so (`"view": "collectionView"`)
+    /// and names its rows `items`, `[section, item]`.
     public var json: String {
-        var out = "{\"file\": \(JSONText.string(file)),\n \"steps\": ["
+        var out = "{\"file\": \(JSONText.string(file)),\n"
+        if flavor == .collection { out += " \"view\": \"collectionView\",\n" }
+        out += " \"steps\": ["
         for (index, step) in steps.enumerated() {
             out += index == 0 ? "\n  " : ",\n  "
             out += "{\"from\": \(step.from), \"to\": \(step.to), \"label\": \(JSONText.string(step.label)),\n   \"batches\": ["
@@ -75,7 +83,7 @@ public struct DiffReport {
         }.joined(separator: ", ") + "]"
         return "{\"sections\": {\"delete\": \(ints(batch.sectionDeletes)), \"insert\": \(ints(batch.sectionInserts)), "
             + "\"move\": \(sectionMoves), \"reload\": \(ints(batch.sectionReloads))},\n     "
-            + "\"rows\": {\"delete\": \(paths(batch.rowDeletes)), \"insert\": \(paths(batch.rowInserts)), "
+            + "\"\(flavor == .collection ? "items" : "rows")\": {\"delete\": \(paths(batch.rowDeletes)), \"insert\": \(paths(batch.rowInserts)), "
             + "\"move\": \(rowMoves), \"reload\": \(paths(batch.rowReloads))},\n     "
             + "\"after\": \(afterJSON)}"
     }
@@ -86,7 +94,7 @@ public struct DiffReport {
     /// `performBatchUpdates` per batch, a step's later batch run from the
     /// completion of the one before (it must not start until that batch
     /// has been applied), with what the data source must hold in each.
-    public var swiftCalls: String { swiftCalls(flavor: .table) }
+    public var swiftCalls: String { swiftCalls(flavor: flavor) }
 
     public func swiftCalls(flavor: CallFlavor) -> String {
         let animations = sequence.animations
@@ -102,7 +110,7 @@ public struct DiffReport {
                 lines.append(indent + "\(flavor.view).performBatchUpdates" + (last ? " {" : "({"))
                 lines.append(indent + "    // Update the data source to " + (last
                     ? "snapshot \(step.to) here, then:"
-                    : "the rows after batch \(number + 1) here (its \"after\" in --format json; not yet snapshot \(step.to)), then:"))
+                    : "the \(flavor == .collection ? "items" : "rows") after batch \(number + 1) here (its \"after\" in --format json; not yet snapshot \(step.to)), then:"))
                 lines.append(contentsOf: Self.calls(for: stage.batch, animations: animations, flavor: flavor).map { indent + "    " + $0 })
                 if last {
                     lines.append(indent + "}")
@@ -189,6 +197,11 @@ public enum CallFlavor: String, CaseIterable, Sendable {
     case collection
 
     var view: String { self == .table ? "tableView" : "collectionView" }
+
+    /// The view that draws `sequence`: a collection view for any layout but a table view's list.
+    public init(_ sequence: SnapshotSequence) { self = sequence.presentation.isCollectionView ? .collection : .table }
+
+    public var validatorFlavor: Validator.Flavor { self == .table ? .tableView : .collectionView }
 }
 
 extension DiffReport {

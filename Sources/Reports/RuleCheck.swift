@@ -25,13 +25,14 @@ public enum RuleCheck {
     /// step by step; `only` limits it to one step. Content identity repeats
     /// identities on purpose, so rule 23 does not apply to it.
     public static func violations(in sequence: SnapshotSequence, changesets: [Changeset<String, Record<String>>],
-                                  only: Int? = nil) -> [RuleViolation] {
+                                  only: Int? = nil, flavor: Validator.Flavor? = nil) -> [RuleViolation] {
+        let validator = Validator(flavor: flavor ?? CallFlavor(sequence).validatorFlavor)
         var found: [RuleViolation] = []
         for (index, changeset) in changesets.enumerated() where only == nil || only == index + 1 {
             let step = sequence.steps[index + 1]
             var current = sequence.steps[index].snapshot
             for (number, stage) in changeset.stages.enumerated() {
-                for violation in Validator().validate(stage.batch, before: current.layout, after: stage.after.layout)
+                for violation in validator.validate(stage.batch, before: current.layout, after: stage.after.layout)
                 where !(violation.rule == 23 && sequence.identity == .content) {
                     found.append(RuleViolation(step: index + 1, batch: number + 1, rule: violation.rule,
                                                message: violation.message, location: step.location))

@@ -211,6 +211,14 @@ extension SnapshotSequence {
     /// `version` and `moveHint` bookkeeping. A row with nothing to show
     /// shows its id.
     public func shownFields(of row: Record<String>) -> [ShownField] {
+        if presentation.layout == .table, let columns = presentation.fields {
+            // A data table: a cell per column, empty where the row has no such field.
+            return columns.map { name in
+                let text = row.fields.first { $0.name == name }.map { $0.value == .null ? "" : $0.value.description }
+                    ?? (name == identityFieldName ? row.id : "")
+                return ShownField(name: name, text: text, slot: nil)
+            }
+        }
         let bookkeeping = [versionField, moveHintField].compactMap { $0 }
         // Without `cell:`, a Settings row: its first text on the left, the next on the right.
         var inferred = false

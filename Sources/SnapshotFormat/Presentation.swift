@@ -23,6 +23,48 @@ public struct Presentation: Hashable, Sendable {
         public init(damping: Double, velocity: Double = 0) { (self.damping, self.velocity) = (damping, velocity) }
     }
 
+    /// The view that lays the list out (`layout:`): a table view's `list`,
+    /// or a collection view's `grid` (a flow layout: items in lines of
+    /// `columns`) or `table` (a data table: a row per item, a column per
+    /// field, as SwiftDataTables draws one).
+    public enum Layout: String, CaseIterable, Hashable, Sendable {
+        case list, grid, table
+    }
+
+    /// A section's own layout in a compositional collection view: a list,
+    /// a grid, or one line of items that scrolls sideways (`orthogonal`,
+    /// `UICollectionLayoutSectionOrthogonalScrollingBehavior`).
+    public enum SectionLayout: String, CaseIterable, Hashable, Sendable {
+        case list, grid, orthogonal
+    }
+
+    /// What a section of a compositional layout says of itself: its layout,
+    /// and for a grid or an orthogonal line, its items per line.
+    public struct SectionStyle: Hashable, Sendable {
+        public var layout: SectionLayout
+        public var columns: Int?
+        public init(layout: SectionLayout, columns: Int? = nil) { (self.layout, self.columns) = (layout, columns) }
+    }
+
+    public var layout: Layout = .list
+    /// Items per line of a grid (and per width of an orthogonal line); nil: 3 (2 for an orthogonal line).
+    public var columns: Int?
+    /// Points between items and lines of a grid, and its section insets; nil: 8.
+    public var spacing: Double?
+    /// A data table's columns, in order; nil: every field rows have, in the order first seen.
+    public var fields: [String]?
+    /// A data table's column widths, as shares: the longest text each column
+    /// shows (its title's included), in characters, at most 40 (found by the reader).
+    public var columnWidths: [Int] = []
+    /// Column titles by field name, for the ones that are not their field's name.
+    public var titles: [String: String] = [:]
+    /// Sections that set their own layout, by id (a compositional layout).
+    public var sections: [String: SectionStyle] = [:]
+
+    /// A collection view draws the list (UIKit's words, its animations):
+    /// any layout but a table view's list, or a section with its own.
+    public var isCollectionView: Bool { layout != .list || !sections.isEmpty }
+
     /// The list's visible height in points; past it, the list scrolls. Nil: 512.
     public var height: Double?
     /// The list's width in points (393 is an iPhone 16's); nil: the page's column.
@@ -38,7 +80,7 @@ public struct Presentation: Hashable, Sendable {
     }
 
     /// The keys it is read from, at the top of a sequence.
-    public static let sequenceKeys = ["height", "width", "style", "duration", "spring"]
+    public static let sequenceKeys = ["height", "width", "style", "duration", "spring", "layout", "columns", "spacing", "fields", "titles"]
     /// The keys a demo block may set again.
     public static let blockKeys = ["height", "width", "style"]
 
@@ -49,6 +91,8 @@ public struct Presentation: Hashable, Sendable {
     static let durations = 0.05...10.0
     static let dampings = 0.05...1.0
     static let velocities = -50.0...50.0
+    public static let columnRange = 1...12
+    static let spacings = 0.0...64.0
 
     /// Reads the keys of `members` that are presentation keys into `self`;
     /// every problem is an error at its value.
@@ -85,6 +129,7 @@ public struct Presentation: Hashable, Sendable {
                 diagnostics.append(.error("wrong-type", at: member.value.location, "'style' must be one of \(names.joined(separator: ", ")), not \(member.value.typeName)"))
             }
         }
+        readLayout(members, into: &diagnostics)
         guard let member = members["spring"] else { return diagnostics }
         guard case .object(let list) = member.value.kind else {
             diagnostics.append(.error("wrong-type", at: member.value.location,
@@ -111,6 +156,98 @@ public struct Presentation: Hashable, Sendable {
         let velocity = number("velocity", in: keys, Self.velocities, "1 covers the whole distance in one second") ?? 0
         if let damping, diagnostics.count == before { spring = Spring(damping: damping, velocity: velocity) }
         return diagnostics
+    }
+
+    /// `layout`, `columns`, `spacing`, `fields` and `titles`.
+    mutating func readLayout(_ members: [String: LocatedValue.Member], into diagnostics: inout [Diagnostic]) {
+        if let member = members["layout"] {
+            let names = Layout.allCases.map(\.rawValue)
+            if case .string(let name) = member.value.kind, let layout = Layout(rawValue: name) {
+                self.layout = layout
+            } else if case .string(let name) = member.value.kind {
+                let hint = SectionLayout(rawValue: name) == .orthogonal
+                    ? " ('orthogonal' is a section's layout: write it on the section, under 'sections')"
+                    : KeySuggestions.hint(for: name, in: names)
+                diagnostics.append(.error("unknown-value", at: member.value.location, "unknown layout '\(name)'" + hint
+                                          + " (layouts: \(names.joined(separator: ", ")))"))
+            } else {
+                diagnostics.append(.error("wrong-type", at: member.value.location, "'layout' must be one of \(names.joined(separator: ", ")), not \(member.value.typeName)"))
+            }
+        }
+        if let member = members["columns"], let count = Self.columnCount(member, into: &diagnostics) { columns = count }
+        if let member = members["spacing"] {
+            switch member.value.kind {
+            case .integer(let whole) where spacingsContain(Double(whole)): spacing = Double(whole)
+            case .number(let real) where spacingsContain(real): spacing = real
+            case .integer, .number:
+                diagnostics.append(.error("out-of-range", at: member.value.location, "'spacing' must be from 0 to 64 (points between items and lines)"))
+            default:
+                diagnostics.append(.error("wrong-type", at: member.value.location, "'spacing' must be a number (points between items and lines), not \(member.value.typeName)"))
+            }
+        }
+        if let member = members["fields"] {
+            if case .array(let list) = member.value.kind, !list.isEmpty {
+                var names: [String] = [], seen: [String: SourceLocation] = [:]
+                for element in list {
+                    guard case .string(let name) = element.kind, !name.isEmpty else {
+                        diagnostics.append(.error("wrong-type", at: element.location, "each of 'fields' must be a field's name, not \(element.typeName)"))
+                        continue
+                    }
+                    if let first = seen[name] {
+                        diagnostics.append(.error("duplicate-field", at: element.location, "'\(name)' is already a column",
+                                                  notes: [Diagnostic.Note(location: first, message: "'\(name)' first appears here")]))
+                        continue
+                    }
+                    seen[name] = element.location
+                    names.append(name)
+                }
+                fields = names
+            } else {
+                diagnostics.append(.error("wrong-type", at: member.value.location, "'fields' must be a list of field names (the table's columns, in order), not \(member.value.typeName)"))
+            }
+        }
+        if let member = members["titles"] {
+            if case .object(let list) = member.value.kind {
+                for entry in list {
+                    guard case .string(let title) = entry.value.kind else {
+                        diagnostics.append(.error("wrong-type", at: entry.value.location, "the title of '\(entry.key)' must be a string, not \(entry.value.typeName)"))
+                        continue
+                    }
+                    if titles[entry.key] != nil {
+                        diagnostics.append(.error("duplicate-key", at: entry.keyLocation, "duplicate key '\(entry.key)' in 'titles'"))
+                    } else if let fields, !fields.contains(entry.key) {
+                        diagnostics.append(.error("unknown-field", at: entry.keyLocation, "'\(entry.key)' is not one of 'fields'"
+                                                  + KeySuggestions.hint(for: entry.key, in: fields) + " (fields: \(fields.joined(separator: ", ")))"))
+                    } else {
+                        titles[entry.key] = title
+                    }
+                }
+            } else {
+                diagnostics.append(.error("wrong-type", at: member.value.location, "'titles' must be a mapping from a field's name to its column's title, not \(member.value.typeName)"))
+            }
+        }
+        // Keys that only one layout reads are an error elsewhere: a grid's
+        // columns on a table view would silently do nothing.
+        for key in ["fields", "titles"] where layout != .table {
+            if let member = members[key] {
+                diagnostics.append(.error("layout-key", at: member.keyLocation, "'\(key)' is a data table's: it needs 'layout: table'"))
+            }
+        }
+    }
+
+    private func spacingsContain(_ value: Double) -> Bool { Self.spacings.contains(value) }
+
+    /// A count of items per line, from 1 to 12.
+    static func columnCount(_ member: LocatedValue.Member, into diagnostics: inout [Diagnostic]) -> Int? {
+        guard case .integer(let count) = member.value.kind else {
+            diagnostics.append(.error("wrong-type", at: member.value.location, "'columns' must be a whole number (items per line), not \(member.value.typeName)"))
+            return nil
+        }
+        guard columnRange.contains(count) else {
+            diagnostics.append(.error("out-of-range", at: member.value.location, "'columns' must be from 1 to 12 (items per line), not \(count)"))
+            return nil
+        }
+        return count
     }
 
     /// `2`, `0.5`: a number as it would be written.

@@ -118,7 +118,10 @@ struct TreeReader {
         + Presentation.sequenceKeys
     static let animationKeys = ["insert", "delete", "reload"]
     static let stepKeys = ["label", "items", "sections"]
-    static let sectionKeys = ["id", "header", "footer", "items"]
+    static let sectionKeys = ["id", "header", "footer", "items", "layout", "columns"]
+
+    /// Each section's own layout (compositional), where it was first given.
+    var sectionStyles: [String: (style: Presentation.SectionStyle, location: SourceLocation)] = [:]
 
     /// The options every row is read with.
     struct RowRules {
@@ -255,10 +258,69 @@ struct TreeReader {
         }
         var presentation = Presentation()
         diagnostics += presentation.read(keys)
+        presentation.sections = sectionStyles.mapValues(\.style)
+        checkLayout(presentation, keys: keys, cell: cell, steps: steps, identity: rules.identity)
+        if presentation.layout == .table, presentation.fields == nil {
+            // Every field rows have, in the order first seen (bookkeeping fields are not columns).
+            let bookkeeping = Set([rules.versionField, rules.moveHintField].compactMap { $0 })
+            var seen = Set<String>(), columns: [String] = []
+            for step in steps { for section in step.snapshot.sections { for row in section.rows { for field in row.fields
+            where !bookkeeping.contains(field.name) && seen.insert(field.name).inserted { columns.append(field.name) } } } }
+            presentation.fields = columns.isEmpty ? [{ if case .field(let name) = rules.identity { return name }; return "id" }()] : columns
+        }
+        if presentation.layout == .table, let columns = presentation.fields {
+            // Widths from the content, as a data table sizes its columns:
+            // the longest text of each (in characters; a long one wraps).
+            var widths = columns.map { min(40, max(3, (presentation.titles[$0] ?? $0).count)) }
+            let place = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            for step in steps { for section in step.snapshot.sections { for row in section.rows {
+                for field in row.fields { if let k = place[field.name] { widths[k] = max(widths[k], min(40, field.value.description.count)) } }
+                if case .field(let name) = rules.identity, let k = place[name] { widths[k] = max(widths[k], min(40, row.id.count)) }
+            } } }
+            presentation.columnWidths = widths
+        }
         return SnapshotSequence(file: file, title: title, description: description, animations: animations,
                                 identity: rules.identity, versionField: rules.versionField,
                                 moveHintField: rules.moveHintField, prefer: prefer, cell: cell,
                                 presentation: presentation, steps: steps)
+    }
+
+    /// Keys that mean nothing in the layout the sequence has are errors
+    /// (a grid's columns on a table view would silently do nothing); row
+    /// animations on a collection view, which has none, are a warning.
+    mutating func checkLayout(_ presentation: Presentation, keys: [String: LocatedValue.Member], cell: CellLayout?, steps: [SnapshotSequence.Step], identity: RowIdentity) {
+        let lines = presentation.layout == .grid || presentation.sections.values.contains { $0.layout != .list }
+        for key in ["columns", "spacing"] where !lines {
+            if let member = keys[key] {
+                error("layout-key", member.keyLocation, "'\(key)' lays out a grid: it needs 'layout: grid', or a section with 'layout: grid' or 'layout: orthogonal'")
+            }
+        }
+        if presentation.layout == .table {
+            if let member = keys["cell"] {
+                error("layout-key", member.keyLocation, "'cell' draws a table view's cells; a data table ('layout: table') draws a column per field ('fields')")
+            }
+            if let first = sectionStyles.values.min(by: { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }) {
+                error("layout-key", first.location, "a data table ('layout: table') lays every section out as rows of its columns; a section's own layout needs 'layout: list' or 'layout: grid'")
+            }
+            if let fields = presentation.fields, let member = keys["fields"], case .array(let names) = member.value.kind {
+                var present = Set<String>()
+                if case .field(let name) = identity { present.insert(name) }
+                for step in steps { for section in step.snapshot.sections { for row in section.rows { for field in row.fields { present.insert(field.name) } } } }
+                for (name, value) in zip(fields, names.filter { if case .string(let text) = $0.kind { return !text.isEmpty } else { return false } })
+                where !present.contains(name) && !steps.isEmpty {
+                    diagnostics.append(.warning("table-unknown-field", at: value.location, "no row has a field '\(name)'"
+                                                + KeySuggestions.hint(for: name, in: present.sorted())))
+                }
+            }
+        }
+        if presentation.isCollectionView {
+            for key in ["animation", "animations"] {
+                if let member = keys[key] {
+                    diagnostics.append(.warning("collection-animation", at: member.keyLocation,
+                                                "'\(key)' has no effect on a collection view: UICollectionView fades items in and out, moves them from frame to frame, and has no row animations"))
+                }
+            }
+        }
     }
 
     /// How many names one warning lists.
@@ -374,12 +436,51 @@ struct TreeReader {
         }
         let header = string(keys["header"])
         let footer = string(keys["footer"])
+        readSectionStyle(keys, of: id, at: idMember.value.location)
         var rows: [Record<String>] = []
         if let items = keys["items"] {
             guard let read = self.rows(items, section: index, rules: rules, places: &places) else { return nil }
             rows = read
         }
         return Section(id: id, header: header, footer: footer, rows: rows)
+    }
+
+    /// A section's `layout` and `columns`: said once (the first snapshot
+    /// that says it), the same wherever said again.
+    mutating func readSectionStyle(_ keys: [String: LocatedValue.Member], of id: String, at location: SourceLocation) {
+        guard keys["layout"] != nil || keys["columns"] != nil else { return }
+        guard let member = keys["layout"] else {
+            error("layout-key", keys["columns"]!.keyLocation, "a section's 'columns' needs its 'layout' (grid or orthogonal)")
+            return
+        }
+        let names = Presentation.SectionLayout.allCases.map(\.rawValue)
+        guard case .string(let name) = member.value.kind, let layout = Presentation.SectionLayout(rawValue: name) else {
+            let written = member.value.scalarText ?? member.value.typeName
+            error("unknown-value", member.value.location, "unknown section layout '\(written)'"
+                  + KeySuggestions.hint(for: written, in: names) + " (a section's layouts: \(names.joined(separator: ", ")))")
+            return
+        }
+        var columns: Int?
+        if let member = keys["columns"] {
+            guard layout != .list else {
+                error("layout-key", member.keyLocation, "a list section has no 'columns'; a grid or orthogonal one does")
+                return
+            }
+            var problems: [Diagnostic] = []
+            columns = Presentation.columnCount(member, into: &problems)
+            diagnostics += problems
+            guard problems.isEmpty else { return }
+        }
+        let style = Presentation.SectionStyle(layout: layout, columns: columns)
+        if let first = sectionStyles[id] {
+            if first.style != style {
+                error("section-layout-changed", member.value.location,
+                      "section '\(id)' is laid out otherwise here than where its layout was first given; a section keeps its layout in every snapshot",
+                      notes: [Diagnostic.Note(location: first.location, message: "section '\(id)' first gets its layout here")])
+            }
+            return
+        }
+        sectionStyles[id] = (style, member.value.location)
     }
 
     mutating func rows(_ member: LocatedValue.Member, section: Int, rules: RowRules, places: inout Places) -> [Record<String>]? {

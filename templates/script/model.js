@@ -97,17 +97,62 @@ export function applyBatch(state, batch) { return trace(state, batch).state; }
 
 // ---- Model: layout ---------------------------------------------------------
 // heights[s] = {header, rows: [h], footer} (a missing header or footer is
-// not laid out). Every rectangle is {y, h} in the list's content.
+// not laid out; the rows of a grid or orthogonal section need none: their
+// size follows from the width). Every rectangle is {x, y, w, h} in the
+// list's content. `geometry` (optional) is {width, spacing, top, sections: [kind]}
+// (top: what comes before the first section, a data table's column titles)
+// where kind is null for a list section (a table view's rows, a data
+// table's rows) or {layout: 'grid'|'orthogonal', columns, scrollX}.
 export function hasText(text) { return text !== null && text !== undefined; }
 
-export function layout(state, heights) {
-  let y = 0;
+// A tile's height per point of width: a grid's are square (a photo grid),
+// an orthogonal line's cards are wider than tall. rowmotion.css says the same.
+export const TILE_ASPECT = { grid: 1, orthogonal: 0.75 };
+
+// A grid section as a flow layout lays it out: items left to right in
+// lines of `columns`, `spacing` between items, between lines and as the
+// section's insets; its header and footer span the width, the insets
+// between them and the items (rowmotion.css's grid is the same).
+// An orthogonal section is one line of items, `columns` to a width, that
+// scrolls sideways (scrollX: how far), the next item peeking in.
+function tileSection(kind, width, s, y, parts, count) {
+  const columns = Math.max(1, kind.columns), orthogonal = kind.layout === 'orthogonal';
+  const w = Math.max(0, (width - 2 * s - (columns - 1) * s) / (columns + (orthogonal ? 0.25 : 0)));
+  const h = w * TILE_ASPECT[kind.layout];
+  const lines = count === 0 ? 0 : orthogonal ? 1 : Math.ceil(count / columns);
+  let top = y, header = null, footer = null, rows = [];
+  if (parts.hasHeader) {
+    header = { x: 0, y: y, w: width, h: parts.header };
+    y += parts.header + (lines || parts.hasFooter ? s : 0);
+  } else y += s;
+  for (let k = 0; k < count; k++) {
+    const line = orthogonal ? 0 : Math.floor(k / columns), column = orthogonal ? k : k % columns;
+    rows.push({ x: s + column * (w + s) - (kind.scrollX || 0), y: y + line * (h + s), w: w, h: h });
+  }
+  if (lines) y += lines * h + (lines - 1) * s;
+  if (parts.hasFooter) {
+    footer = { x: 0, y: y + (lines ? s : 0), w: width, h: parts.footer };
+    y = footer.y + parts.footer;
+  } else y += s;
+  return { x: 0, y: top, w: width, h: y - top, header: header, rows: rows, footer: footer };
+}
+
+export function layout(state, heights, geometry) {
+  let y = geometry && geometry.top || 0, width = geometry ? geometry.width : 0, spacing = geometry && isFinite(geometry.spacing) ? geometry.spacing : 8;
   const sections = state.map(function (section, s) {
     let h = heights[s], top = y, header = null, footer = null;
-    if (hasText(section.header)) { header = { y: y, h: h.header }; y += h.header; }
-    let rows = section.items.map(function (_, r) { const rect = { y: y, h: h.rows[r] }; y += h.rows[r]; return rect; });
-    if (hasText(section.footer)) { footer = { y: y, h: h.footer }; y += h.footer; }
-    return { y: top, h: y - top, header: header, rows: rows, footer: footer };
+    const kind = geometry && geometry.sections ? geometry.sections[s] : null;
+    if (kind) {
+      const laid = tileSection(kind, width, spacing, y, { hasHeader: hasText(section.header), header: h.header,
+        hasFooter: hasText(section.footer), footer: h.footer }, section.items.length);
+      y = laid.y + laid.h;
+      laid.kind = kind.layout;
+      return laid;
+    }
+    if (hasText(section.header)) { header = { x: 0, y: y, w: width, h: h.header }; y += h.header; }
+    let rows = section.items.map(function (_, r) { const rect = { x: 0, y: y, w: width, h: h.rows[r] }; y += h.rows[r]; return rect; });
+    if (hasText(section.footer)) { footer = { x: 0, y: y, w: width, h: h.footer }; y += h.footer; }
+    return { x: 0, y: top, w: width, h: y - top, header: header, rows: rows, footer: footer };
   });
   return { height: y, sections: sections };
 }
@@ -214,14 +259,16 @@ function styledFrames(style, arriving, block, rect, width) {
   return offsets.map(function (p) {
     const at = styleAt(style, arriving ? p : 1 - p, block, rect, width);
     if (style === 'none') at.opacity = arriving ? 1 : (p === 0 ? 1 : 0);
-    return { offset: p, x: at.x, y: rect.y + at.dy, h: rect.h, opacity: at.opacity, clipTop: at.clipTop, clipBottom: at.clipBottom };
+    return { offset: p, x: (rect.x || 0) + at.x, y: rect.y + at.dy, w: rect.w || 0, h: rect.h, opacity: at.opacity, clipTop: at.clipTop, clipBottom: at.clipBottom };
   });
 }
 
+// A part that stays or moves glides from frame to frame in a straight
+// line, in both axes, drawn at its new size.
 function glideFrames(from, to) {
   return [
-    { offset: 0, x: 0, y: from.y, h: to.h, opacity: 1, clipTop: 0, clipBottom: 0 },
-    { offset: 1, x: 0, y: to.y, h: to.h, opacity: 1, clipTop: 0, clipBottom: 0 }
+    { offset: 0, x: from.x || 0, y: from.y, w: to.w || 0, h: to.h, opacity: 1, clipTop: 0, clipBottom: 0 },
+    { offset: 1, x: to.x || 0, y: to.y, w: to.w || 0, h: to.h, opacity: 1, clipTop: 0, clipBottom: 0 }
   ];
 }
 
@@ -294,7 +341,7 @@ function shifted(frames, shift, arriving) {
   });
 }
 
-const FIELDS = ['x', 'y', 'h', 'opacity', 'clipTop', 'clipBottom'];
+const FIELDS = ['x', 'y', 'w', 'h', 'opacity', 'clipTop', 'clipBottom'];
 // A part's frame at eased progress p (keyframes are linear between them).
 function sample(frames, p) {
   if (p <= frames[0].offset) return Object.assign({}, frames[0], { offset: p });
@@ -325,6 +372,14 @@ const LAYER_SIZE = 100000;
 // The timeline of one batch.
 //   o.trace: trace(before, batch); o.before, o.after: layouts of both states;
 //   o.styles: {insert, delete, reload}; o.width: the list's width;
+//   o.collection: a collection view draws the list, and animates as
+//   UICollectionView's layout does by default: an item that appears fades
+//   in at its final frame, one that disappears fades out at its initial
+//   frame (initialLayoutAttributesForAppearingItem(at:) and
+//   finalLayoutAttributesForDisappearingItem(at:) return the item's own
+//   attributes with alpha 0), nothing slides to open a gap; a reloaded
+//   item is reconfigured (reconfigureItems(at:)): it keeps its cell, which
+//   glides like any other, its content updated in place;
 //   o.viewport: {top, maxHeight} in content pixels, or null for no culling:
 //   a part off-screen both before and after does not animate (UIKit has no
 //   cell for it), it is at its new place from the start.
@@ -362,14 +417,17 @@ export function timeline(o) {
   t.rows.forEach(function (list) { list.forEach(function (row) { if (row.how === 'move') removedRows.add(row.from[0] + ':' + row.from[1]); }); });
   const leavingSections = new Set(t.leftSections.map(l => l.from));
   t.sections.forEach(function (section) { if (section.how === 'move') leavingSections.add(section.from); });
+  const collection = !!o.collection;
+  // The style a part arrives or leaves with: a collection view fades.
+  function styleFor(kind, atEnd, reload) { return collection ? 'fade' : resolveStyle(kind, atEnd, reload); }
   t.leftSections.forEach(function (left) {
     const block = before.sections[left.from];
     if (!seen(block, view0)) return;
     const reload = left.how === 'reload';
     let later = before.sections.some((_, i) => i > left.from && !leavingSections.has(i));
-    const style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
+    const style = styleFor(reload ? o.styles.reload : o.styles.delete, !later, reload);
     if (style === 'none') return;
-    let shift = gap.section(left.from) - block.y;
+    let shift = collection ? 0 : gap.section(left.from) - block.y;
     blockParts(block).forEach(function (part) {
       const frames = shifted(styledFrames(style, false, block, part.rect, width), shift, false);
       if (!crosses(frames)) return;
@@ -381,14 +439,15 @@ export function timeline(o) {
     const rect = before.sections[left.from[0]].rows[left.from[1]];
     if (!seen(rect, view0)) return;
     const reload = left.how === 'reload';
+    if (reload && collection) return; // reconfigured: the cell stays
     const count = before.sections[left.from[0]].rows.length;
     let later = false;
     for (let i = left.from[1] + 1; i < count; i++) if (!removedRows.has(left.from[0] + ':' + i)) later = true;
-    const style = resolveStyle(reload ? o.styles.reload : o.styles.delete, !later, reload);
+    const style = styleFor(reload ? o.styles.reload : o.styles.delete, !later, reload);
     if (style === 'none') return;
     add({ type: 'row', unit: 'row', side: 'old', s: left.from[0], r: left.from[1], role: reload ? 'reload-old' : 'delete', layer: 'leaving',
       style: style, shown: true, animated: true,
-      frames: shifted(styledFrames(style, false, rect, rect, width), gap.row(left.from[0], left.from[1]) - rect.y, false) });
+      frames: shifted(styledFrames(style, false, rect, rect, width), collection ? 0 : gap.row(left.from[0], left.from[1]) - rect.y, false) });
   });
 
   // Everything in the new state: arriving blocks, rows that glide.
@@ -397,8 +456,8 @@ export function timeline(o) {
     if (section.how === 'insert' || section.how === 'reload') {
       const reload = section.how === 'reload';
       let later = t.sections.some((other, i) => i > a && other.how !== 'insert');
-      const style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
-      let shown = seen(block, view1), shift = gap.arrivingSection(a) - block.y;
+      const style = styleFor(reload ? o.styles.reload : o.styles.insert, !later, reload);
+      let shown = seen(block, view1), shift = collection ? 0 : gap.arrivingSection(a) - block.y;
       blockParts(block).forEach(function (part) {
         add({ type: part.type, unit: 'section', side: 'new', s: a, r: part.r, from: reload && part.type !== 'row' ? [section.from, -1] : null,
           role: reload ? 'reload-new' : 'insert', layer: 'arriving',
@@ -409,25 +468,29 @@ export function timeline(o) {
     }
     let old = before.sections[section.from];
     const sectionMoves = section.how === 'move';
-    function glide(type, from, to, r, moving) {
+    function glide(type, from, to, r, moving, role) {
       const shown = seen(from, view0) || seen(to, view1);
       add({ type: type, unit: type === 'row' ? 'row' : 'section', side: 'new', s: a, r: r,
-        from: type === 'row' ? t.rows[a][r].from : [section.from, -1], role: moving ? 'move' : 'stay',
+        from: type === 'row' ? t.rows[a][r].from : [section.from, -1], role: role || (moving ? 'move' : 'stay'),
         layer: type !== 'row' ? 'header' : moving ? 'moving' : 'still',
-        style: null, shown: shown, animated: shown && (from.y !== to.y), frames: shown ? glideFrames(from, to) : glideFrames(to, to) });
+        style: null, shown: shown, animated: shown && (from.y !== to.y || (from.x || 0) !== (to.x || 0)), frames: shown ? glideFrames(from, to) : glideFrames(to, to) });
     }
     if (block.header) glide('header', old.header || block.header, block.header, -1, sectionMoves);
     t.rows[a].forEach(function (row, r) {
       const rect = block.rows[r];
+      if (row.how === 'reload' && collection) {
+        glide('row', before.sections[row.from[0]].rows[row.from[1]], rect, r, sectionMoves, 'reload-new');
+        return;
+      }
       if (row.how === 'insert' || row.how === 'reload') {
         const reload = row.how === 'reload';
         let later = false;
         for (let i = r + 1; i < t.rows[a].length; i++) if (t.rows[a][i].how !== 'insert') later = true;
-        const style = resolveStyle(reload ? o.styles.reload : o.styles.insert, !later, reload);
+        const style = styleFor(reload ? o.styles.reload : o.styles.insert, !later, reload);
         const shown = seen(rect, view1);
         add({ type: 'row', unit: 'row', side: 'new', s: a, r: r, from: row.from, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
           style: style, shown: shown, animated: shown,
-          frames: shown ? shifted(styledFrames(style, true, rect, rect, width), gap.arrivingRow(a, r) - rect.y, true) : glideFrames(rect, rect) });
+          frames: shown ? shifted(styledFrames(style, true, rect, rect, width), collection ? 0 : gap.arrivingRow(a, r) - rect.y, true) : glideFrames(rect, rect) });
         return;
       }
       const from = before.sections[row.from[0]].rows[row.from[1]];

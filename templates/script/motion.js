@@ -2,7 +2,7 @@
 // rows are laid out in, and a batch played from the model's timeline as
 // Web Animations (held, sped up or stopped on demand).
 import { layout, scrollForChanges, timeline, trace } from './model.js';
-import { REDUCED, arrange, arrivingLabel, describeSection, fillRow, footerPart, ghostOf, headerPart, keyframes, leavingLabel, makeRow, makeSection, partElement, viewsByKey } from './view.js';
+import { CALL_WORDS, REDUCED, arrange, arrivingLabel, describeSection, fillRow, footerPart, geometryOf, ghostOf, headerPart, keyframes, leavingLabel, makeRow, makeSection, partElement, viewsByKey } from './view.js';
 
 // A list in `host`: its content element and what it shows. The sections
 // the page's HTML already shows (the first snapshot) are adopted as they
@@ -13,7 +13,8 @@ import { REDUCED, arrange, arrivingLabel, describeSection, fillRow, footerPart, 
 // every row again every frame.
 // The page's HTML has the two boxes already (the default theme's does), so
 // adopting them moves no row: moving them would lay every row out again.
-export function makeSurface(host) {
+// `framing` is the player data's presentation (its layout), or nothing.
+export function makeSurface(host, framing) {
   let frame = host.firstElementChild, container = frame && frame.firstElementChild;
   const adopted = frame && frame.classList.contains('rowmotion-sections') && container && container.classList.contains('rowmotion-content');
   if (!adopted) {
@@ -48,14 +49,15 @@ export function makeSurface(host) {
     if (!adopted) container.appendChild(el);
   });
   if (!adopted) host.replaceChildren(frame);
-  const surface = { host: host, frame: frame, container: container, shown: null, known: new WeakMap(), width: -1 };
+  const surface = { host: host, frame: frame, container: container, shown: null, known: new WeakMap(), width: -1, framing: framing || null };
   if (views.length) surface.shown = { state: state, views: views, laid: null };
   return surface;
 }
 
 // Heights of the views' parts, from the cache where known; the rest are
-// measured where they are (which lays the list out).
-function heightsOf(surface, views, width) {
+// measured where they are (which lays the list out). A tile's size follows
+// from the width (geometry.sections[s] is its section's kind): not measured.
+function heightsOf(surface, views, width, geometry) {
   if (width !== surface.width) { surface.known = new WeakMap(); surface.width = width; }
   const known = surface.known;
   function of(el) {
@@ -64,8 +66,8 @@ function heightsOf(surface, views, width) {
     if (h === undefined) { h = el.getBoundingClientRect().height; known.set(el, h); }
     return h;
   }
-  return views.map(function (view) {
-    return { header: of(view.header), rows: view.rows.map(of), footer: of(view.footer) };
+  return views.map(function (view, s) {
+    return { header: of(view.header), rows: geometry && geometry.sections[s] ? [] : view.rows.map(of), footer: of(view.footer) };
   });
 }
 
@@ -96,7 +98,7 @@ function measureAside(surface, elements) {
 // (a 1,000-row page spent its longest load task laying every row out
 // while measuring) or when a batch needs it, whichever comes first.
 export function showState(surface, state, later) {
-  let views = viewsByKey(state, surface.shown && surface.shown.views, surface.shown && surface.shown.state, surface.known);
+  let views = viewsByKey(state, surface.shown && surface.shown.views, surface.shown && surface.shown.state, surface.known, surface.framing);
   arrange(surface.container, views);
   surface.shown = { state: state, views: views, laid: null };
   if (!later) { relayout(surface); return; }
@@ -105,10 +107,23 @@ export function showState(surface, state, later) {
   requestAnimationFrame(function () { setTimeout(function () { if (!surface.shown.laid) relayout(surface); }, 0); });
 }
 
+// A data table's row of column titles, above the first section (cached
+// with the heights: it changes only with the width).
+function titlesHeight(surface) {
+  const titles = surface.container.querySelector(':scope > .rowmotion-columns');
+  if (!titles) return 0;
+  let h = surface.known.get(titles);
+  if (h === undefined) { h = titles.getBoundingClientRect().height; surface.known.set(titles, h); }
+  return h;
+}
+
 // Lays the shown state out (again, when the width changed).
 export function relayout(surface) {
   if (!surface.shown) return;
-  const laid = layout(surface.shown.state, heightsOf(surface, surface.shown.views, surface.frame.clientWidth));
+  const width = surface.frame.clientWidth, geometry = geometryOf(surface.framing, surface.shown.state, width);
+  const heights = heightsOf(surface, surface.shown.views, width, geometry);
+  geometry.top = titlesHeight(surface);
+  const laid = layout(surface.shown.state, heights, geometry);
   surface.frame.style.height = laid.height + 'px';
   surface.frame.removeAttribute('data-unmeasured');
   surface.shown.laid = laid;
@@ -191,7 +206,7 @@ export function makeMotion(element, list, surface, data) {
     let views = traced.state.map(function (section, a) {
       const how = traced.sections[a];
       const old = how.how === 'stay' || how.how === 'move' ? before.views[how.from] : null;
-      const view = { el: old ? old.el : makeSection(section), header: null, footer: null, rows: [] };
+      const view = { el: old ? old.el : makeSection(section, surface.framing), header: null, footer: null, rows: [] };
       view.header = headerPart(old && old.header, section, surface.known);
       view.footer = footerPart(old && old.footer, section, surface.known);
       describeSection(view, section, a);
@@ -199,18 +214,31 @@ export function makeMotion(element, list, surface, data) {
         const from = traced.rows[a][r];
         if (!from.from) return makeRow(row);
         let line = before.views[from.from[0]].rows[from.from[1]];
-        if (from.how === 'reload') refills.push({ line: line, row: row });
+        if (from.how === 'reload') refills.push({ line: line, row: row, a: a });
         return line;
       });
       return view;
     });
+    const geometry = geometryOf(surface.framing, traced.state, width);
+    geometry.top = titlesHeight(surface);
+    const collection = !!(surface.framing && (surface.framing.layout || surface.framing.sections));
+    const words = collection ? CALL_WORDS.collection : CALL_WORDS.table;
+    const table = !!(surface.framing && surface.framing.layout === 'table');
     let fresh = [], copiesToMeasure = [];
-    views.forEach(function (view) {
-      [view.header].concat(view.rows, [view.footer]).forEach(function (el) {
+    views.forEach(function (view, a) {
+      // A tile's size follows from the width: only headers and footers are measured.
+      [view.header].concat(geometry.sections[a] ? [] : view.rows, [view.footer]).forEach(function (el) {
         if (el && !el.isConnected && !surface.known.has(el)) fresh.push(el);
       });
     });
     refills.forEach(function (refill) {
+      // A data table crossfades the cells whose value changed: their old
+      // text is kept to fade out over the new.
+      if (table) refill.old = (changed[refill.row.id] || []).map(function (name) {
+        const field = refill.line.querySelector('[data-field="' + CSS.escape(name) + '"]');
+        return field ? { name: name, copy: field.cloneNode(true) } : null;
+      }).filter(Boolean);
+      if (geometry.sections[refill.a]) return;
       const copy = refill.line.cloneNode(true);
       if (fillRow(copy, refill.row)) { refill.copy = copy; copiesToMeasure.push(copy); }
     });
@@ -224,13 +252,14 @@ export function makeMotion(element, list, surface, data) {
       });
     });
     arrange(surface.container, views);
-    const laid = layout(traced.state, heightsOf(surface, views, width));
+    const laid = layout(traced.state, heightsOf(surface, views, width, geometry), geometry);
     // The change must be in sight: scrolled to before anything moves,
     // while the list still has the old state's height.
     // In plain style a pinned header covers the list's top.
-    const cover = element.hasAttribute('data-table-style') ? 0 : before.laid.sections.reduce(function (most, section) {
+    // A data table's row of column titles is pinned there too.
+    const cover = geometry.top + (element.hasAttribute('data-table-style') ? 0 : before.laid.sections.reduce(function (most, section) {
       return section.header ? Math.max(most, section.header.h) : most;
-    }, 0);
+    }, 0));
     const scrollTo = scrollForChanges(traced, before.laid, laid, { top: viewport.top, maxHeight: viewport.maxHeight, cover: cover });
     if (scrollTo !== null) { list.scrollTop = scrollTo; viewport.top = scrollTo; }
     surface.frame.style.height = laid.height + 'px';
@@ -238,14 +267,14 @@ export function makeMotion(element, list, surface, data) {
 
     const t = how.timing;
     const plan = timeline({ trace: traced, before: before.laid, after: laid, styles: data.animations,
-      width: width, viewport: viewport });
+      width: width, viewport: viewport, collection: collection });
     if (how.held) plan.parts.forEach(function (part) {
       if (part.type !== 'row' || part.side !== 'new') return;
-      let text = arrivingLabel(traced, part.s, part.r);
+      let text = arrivingLabel(traced, part.s, part.r, words);
       if (text) partElement(views, part).setAttribute('data-path', text);
     });
     function labelLeaving(ghost, part) {
-      let text = how.held && part.type === 'row' ? leavingLabel(traced, part) : null;
+      let text = how.held && part.type === 'row' ? leavingLabel(traced, part, words) : null;
       if (text) ghost.setAttribute('data-path', text);
     }
     element.setAttribute('data-playing-batch', String(info.batch + 1));
@@ -257,6 +286,13 @@ export function makeMotion(element, list, surface, data) {
     }
 
     const ongoing = { animations: [], ghosts: [], lifted: [] };
+    // Where a leaving tile was, in both axes (a list's rows span the width).
+    function tileOf(part) {
+      const section = before.laid.sections[part.s];
+      if (part.type !== 'row' || !section || !section.kind) return null;
+      const frame = part.frames[0];
+      return { x: frame.x, w: frame.w, h: frame.h };
+    }
     running = ongoing;
     // Every animation at the player's pace, paused where the player
     // holds; settles once all have finished (or were cancelled).
@@ -285,7 +321,7 @@ export function makeMotion(element, list, surface, data) {
         if (part.side !== 'old' || part.role !== 'delete') return;
         const source = copies.get(part.s + ':' + part.type + ':' + part.r);
         if (!source) return;
-        const ghost = ghostOf(source, part.frames[0].y);
+        const ghost = ghostOf(source, part.frames[0].y, tileOf(part));
         if (part.type === 'row') ghost.setAttribute('data-change', 'deleted');
         labelLeaving(ghost, part);
         ghost.style.zIndex = String(part.z);
@@ -303,7 +339,7 @@ export function makeMotion(element, list, surface, data) {
       if (part.side === 'old') {
         const source = copies.get(part.s + ':' + part.type + ':' + part.r);
         if (!source) return;
-        el = ghostOf(source, part.frames[0].y);
+        el = ghostOf(source, part.frames[0].y, tileOf(part));
         labelLeaving(el, part);
         surface.container.appendChild(el);
         ongoing.ghosts.push(el);
@@ -317,9 +353,29 @@ export function makeMotion(element, list, surface, data) {
       // a row that stays covers a section sliding away behind it.
       if (part.shown) el.style.zIndex = String(part.z);
       if (!part.animated) return;
-      const base = part.side === 'old' ? part.frames[0].y : part.frames[part.frames.length - 1].y;
+      const home = part.side === 'old' ? part.frames[0] : part.frames[part.frames.length - 1];
       if (part.role === 'move' && traced.rows[part.s] && part.type === 'row' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-moving', '');
-      ongoing.animations.push(el.animate(keyframes(part, base), t));
+      ongoing.animations.push(el.animate(keyframes(part, home.y, home.x), t));
+    });
+    // A data table's changed cells crossfade, the rest of the row untouched.
+    refills.forEach(function (refill) {
+      (refill.old || []).forEach(function (old) {
+        const cell = refill.line.querySelector('[data-field="' + CSS.escape(old.name) + '"]');
+        if (!cell) return;
+        const copy = old.copy;
+        copy.removeAttribute('data-field');
+        copy.removeAttribute('data-changed');
+        copy.setAttribute('data-crossfade-of', old.name);
+        copy.setAttribute('aria-hidden', 'true');
+        copy.classList.add('rowmotion-crossfade');
+        copy.style.left = cell.offsetLeft + 'px';
+        copy.style.top = cell.offsetTop + 'px';
+        copy.style.width = cell.offsetWidth + 'px';
+        refill.line.appendChild(copy);
+        ongoing.ghosts.push(copy);
+        ongoing.animations.push(copy.animate([{ opacity: 1 }, { opacity: 0 }], t));
+        ongoing.animations.push(cell.animate([{ opacity: 0 }, { opacity: 1 }], t));
+      });
     });
     ongoing.animations.push(surface.frame.animate(plan.height.map(function (frame) {
       return { offset: frame.offset, height: frame.h + 'px' };

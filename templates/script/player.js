@@ -21,7 +21,7 @@ export function makePlayer(element) {
   // The reloadData() pane of a strategy comparison jumps, as reloadData does.
   const jumps = element.getAttribute('data-strategy') === 'reloadData';
   const list = element.querySelector('.rowmotion-list');
-  const surface = makeSurface(list);
+  const surface = makeSurface(list, data.presentation);
   showScrolling(element, list);
   const states = [surface.shown ? surface.shown.state : []];
   let timer = null, current = 0, pending = 0, speed = 1, linear = false;
@@ -226,7 +226,7 @@ export function makePlayer(element) {
     pane.setAttribute('role', 'group');
     pane.setAttribute('aria-label', 'The same steps with reloadData()');
     column('reloadData()').appendChild(pane);
-    compare = makeSurface(pane);
+    compare = makeSurface(pane, data.presentation);
   }
 
   function showCompare(target) {

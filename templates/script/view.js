@@ -100,11 +100,42 @@ export function makeRow(row) {
   return line;
 }
 
-export function makeSection(section) {
+// How section `id` is laid out, from the player data's `presentation`
+// (as the page's first rows say it, SiteRendering.staticList): null for a
+// table view's list, else {layout: 'grid'|'orthogonal'|'table', columns}.
+export function sectionLayout(framing, id) {
+  if (!framing) return null;
+  const own = framing.sections && Object.prototype.hasOwnProperty.call(framing.sections, id) ? framing.sections[id] : null;
+  const name = own ? own.layout : framing.layout === 'grid' || framing.layout === 'table' ? framing.layout : 'list';
+  const columns = function (fallback) {
+    const n = own && own.columns || (name === 'grid' && framing.columns) || fallback;
+    return Math.max(1, Math.min(12, Math.floor(Number(n)) || fallback));
+  };
+  if (name === 'grid') return { layout: 'grid', columns: columns(3) };
+  if (name === 'orthogonal') return { layout: 'orthogonal', columns: columns(2) };
+  if (name === 'table') return { layout: 'table', columns: 1 };
+  return null;
+}
+
+// The geometry the model lays `state` out with (model.js's layout).
+export function geometryOf(framing, state, width) {
+  const spacing = framing && typeof framing.spacing === 'number' && isFinite(framing.spacing) ? Math.max(0, Math.min(64, framing.spacing)) : 8;
+  return { width: width, spacing: spacing, sections: state.map(function (section) {
+    const kind = sectionLayout(framing, section.id);
+    return kind && kind.layout !== 'table' ? kind : null;
+  }) };
+}
+
+export function makeSection(section, framing) {
   const block = document.createElement('div');
   block.className = 'rowmotion-section';
   block.setAttribute('role', 'list');
   block.setAttribute('data-section-id', section.id);
+  const kind = sectionLayout(framing, section.id);
+  if (kind) {
+    block.setAttribute('data-layout', kind.layout);
+    if (kind.layout !== 'table') block.style.setProperty('--columns', String(kind.columns));
+  }
   return block;
 }
 
@@ -134,7 +165,8 @@ export function describeSection(view, section, index) {
   if (view.el.getAttribute('role') !== role) view.el.setAttribute('role', role);
 }
 
-// Puts the views' elements in `container` in order; removes the rest.
+// Puts the views' elements in `container` in order; removes the rest (a
+// data table's row of column titles stays first).
 export function arrange(container, views) {
   views.forEach(function (view) {
     const parts = [];
@@ -143,7 +175,8 @@ export function arrange(container, views) {
     if (view.footer) parts.push(view.footer);
     order(view.el, parts);
   });
-  order(container, views.map(view => view.el));
+  const titles = container.querySelector(':scope > .rowmotion-columns');
+  order(container, (titles ? [titles] : []).concat(views.map(view => view.el)));
 }
 
 // Makes `elements` the children of `parent`, in order, moving as few as it
@@ -182,7 +215,7 @@ function increasingRun(values) {
 }
 
 // The view of `state`, reusing the elements of `views` by key (for jumps).
-export function viewsByKey(state, views, oldState, known) {
+export function viewsByKey(state, views, oldState, known, framing) {
   let rowsByKey = new Map(), sectionsById = new Map();
   if (views) {
     const oldKeys = rowKeys(oldState);
@@ -194,7 +227,7 @@ export function viewsByKey(state, views, oldState, known) {
   const keys = rowKeys(state);
   return state.map(function (section, s) {
     const old = sectionsById.get(section.id);
-    const view = { el: old ? old.el : makeSection(section), header: null, footer: null, rows: [] };
+    const view = { el: old ? old.el : makeSection(section, framing), header: null, footer: null, rows: [] };
     view.header = headerPart(old && old.header, section, known);
     view.footer = footerPart(old && old.footer, section, known);
     describeSection(view, section, s);
@@ -215,7 +248,8 @@ export function partElement(views, part) {
 }
 
 // A leaving cell's copy, where the cell was, out of the accessibility tree.
-export function ghostOf(element, y) {
+// A tile (a grid's or an orthogonal line's item) is placed in both axes.
+export function ghostOf(element, y, tile) {
   const ghost = element.cloneNode(true);
   [ghost].concat(Array.prototype.slice.call(ghost.querySelectorAll('*'))).forEach(function (node) {
     node.removeAttribute('data-item-id');
@@ -226,36 +260,51 @@ export function ghostOf(element, y) {
   ghost.setAttribute('aria-hidden', 'true');
   if (element.hasAttribute('data-item-id')) ghost.setAttribute('data-ghost-of', element.getAttribute('data-item-id'));
   ghost.style.top = y + 'px';
+  if (tile) {
+    ghost.style.left = tile.x + 'px';
+    ghost.style.width = tile.w + 'px';
+    ghost.style.height = tile.h + 'px';
+    ghost.setAttribute('data-tile', '');
+  }
   return ghost;
 }
 
 // While a step is held, a row that changes says where it was, where it
 // goes and the call that takes it there: "[0, 2] → [0, 0] moveRow". A row
 // that only shifts says its index paths; one that stays says nothing.
+// A collection view's calls name items (reconfigureItems for a reload:
+// rowmotion diff --flavor collection).
 const SECTION_CALLS = { move: 'moveSection', insert: 'insertSections', reload: 'reloadSections', delete: 'deleteSections' };
+export const CALL_WORDS = {
+  table: { insert: 'insertRows', move: 'moveRow', reload: 'reloadRows', delete: 'deleteRows' },
+  collection: { insert: 'insertItems', move: 'moveItem', reload: 'reconfigureItems', delete: 'deleteItems' }
+};
 function indexPath(p) { return '[' + p[0] + ', ' + p[1] + ']'; }
-export function arrivingLabel(traced, a, r) {
+export function arrivingLabel(traced, a, r, words) {
+  words = words || CALL_WORDS.table;
   let how = traced.rows[a][r], to = indexPath([a, r]), from = how.from ? indexPath(how.from) + ' ' : '';
   const moved = how.from && (how.from[0] !== a || how.from[1] !== r);
-  if (how.how === 'insert') return '→ ' + to + ' insertRows';
-  if (how.how === 'move') return from + '→ ' + to + ' moveRow';
-  if (how.how === 'reload') return moved ? from + '→ ' + to + ' reloadRows' : from + 'reloadRows';
+  if (how.how === 'insert') return '→ ' + to + ' ' + words.insert;
+  if (how.how === 'move') return from + '→ ' + to + ' ' + words.move;
+  if (how.how === 'reload') return moved ? from + '→ ' + to + ' ' + words.reload : from + words.reload;
   if (how.how === 'section') return '→ ' + to + ' ' + SECTION_CALLS[traced.sections[a].how];
   if (traced.sections[a].how === 'move') return from + '→ ' + to + ' moveSection';
   return moved ? from + '→ ' + to : null;
 }
-export function leavingLabel(traced, part) {
+export function leavingLabel(traced, part, words) {
   let from = indexPath([part.s, part.r]) + ' → ';
   const section = traced.leftSections.filter(left => left.from === part.s)[0];
   if (section) return from + SECTION_CALLS[section.how];
-  return part.role === 'delete' ? from + 'deleteRows' : null;
+  return part.role === 'delete' ? from + (words || CALL_WORDS.table).delete : null;
 }
 
-export function keyframes(part, base) {
+// Keyframes relative to where the element is laid out (baseX, base).
+export function keyframes(part, base, baseX) {
+  baseX = baseX || 0;
   return part.frames.map(function (frame) {
     const key = {
       offset: frame.offset,
-      transform: 'translate(' + frame.x + 'px,' + (frame.y - base) + 'px)',
+      transform: 'translate(' + (frame.x - baseX) + 'px,' + (frame.y - base) + 'px)',
       opacity: frame.opacity
     };
     if (part.style === 'middle') key.clipPath = 'inset(' + frame.clipTop + 'px 0px ' + frame.clipBottom + 'px 0px)';

@@ -93,7 +93,7 @@ public struct ExampleAnimation: Codable, Equatable, Sendable {
             var before = first.snapshot
             var batches: [Batch] = []
             for stage in changeset.stages {
-                batches.append(Self.batch(stage, before: before, animations: sequence.animations))
+                batches.append(Self.batch(stage, before: before, animations: sequence.animations, flavor: CallFlavor(sequence)))
                 before = stage.after
             }
             return Step(batches: batches)
@@ -102,7 +102,7 @@ public struct ExampleAnimation: Codable, Equatable, Sendable {
     }
 
     static func batch(_ stage: Changeset<String, Record<String>>.Stage, before: Snapshot<String, Record<String>>,
-                      animations: RowAnimations) -> Batch {
+                      animations: RowAnimations, flavor: CallFlavor = .table) -> Batch {
         let batch = stage.batch
         func oldRow(_ path: RowPath) -> String { before.sections[path.section].rows[path.row].id }
         func newRow(_ path: RowPath) -> String { stage.after.sections[path.section].rows[path.row].id }
@@ -112,6 +112,6 @@ public struct ExampleAnimation: Codable, Equatable, Sendable {
                                insert: batch.sectionInserts.map { stage.after.sections[$0].id },
                                move: batch.sectionMoves.map { before.sections[$0.from].id },
                                reload: batch.sectionReloads.map { before.sections[$0].id })
-        return Batch(role: stage.role.rawValue, calls: DiffReport.calls(for: batch, animations: animations), rows: rows, sections: sections)
+        return Batch(role: stage.role.rawValue, calls: DiffReport.calls(for: batch, animations: animations, flavor: flavor), rows: rows, sections: sections)
     }
 }

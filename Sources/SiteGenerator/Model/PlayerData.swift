@@ -37,6 +37,35 @@ public struct PlayerData: Codable, Equatable, Sendable {
         public var style: String?
         public var duration: Double?
         public var spring: Spring?
+        /// `grid` or `table` (absent: a table view's list), and what they
+        /// read: items per line, points between them, a data table's
+        /// columns and their titles; the sections with a layout of their own.
+        public var layout: String?
+        public var columns: Int?
+        public var spacing: Double?
+        public var fields: [String]?
+        /// The columns' widths as shares (the longest text of each).
+        public var widths: [Int]?
+        public var titles: [String: String]?
+        public var sections: [String: SectionLayout]?
+
+        public struct SectionLayout: Codable, Equatable, Sendable {
+            public var layout: String
+            public var columns: Int?
+        }
+
+        /// The layout of section `id` and its items per line (nil: a list);
+        /// what the page's first rows and the script both draw.
+        public func sectionLayout(_ id: String) -> (layout: String, columns: Int)? {
+            let own = sections?[id]
+            let name = own?.layout ?? (layout == "grid" ? "grid" : layout == "table" ? "table" : "list")
+            switch name {
+            case "grid": return ("grid", own?.columns ?? columns ?? 3)
+            case "orthogonal": return ("orthogonal", own?.columns ?? 2)
+            case "table": return ("table", 1)
+            default: return nil
+            }
+        }
 
         public struct Spring: Codable, Equatable, Sendable {
             public var damping: Double
@@ -51,6 +80,14 @@ public struct PlayerData: Codable, Equatable, Sendable {
             style = presentation.style == .plain ? nil : presentation.style.rawValue
             duration = presentation.duration
             spring = presentation.spring.map { Spring(damping: $0.damping, velocity: $0.velocity) }
+            layout = presentation.layout == .list ? nil : presentation.layout.rawValue
+            columns = presentation.columns
+            spacing = presentation.spacing
+            fields = presentation.layout == .table ? presentation.fields : nil
+            widths = presentation.layout == .table ? presentation.columnWidths : nil
+            titles = presentation.titles.isEmpty ? nil : presentation.titles
+            sections = presentation.sections.isEmpty ? nil
+                : presentation.sections.mapValues { SectionLayout(layout: $0.layout.rawValue, columns: $0.columns) }
         }
     }
 

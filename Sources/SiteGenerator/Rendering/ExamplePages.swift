@@ -49,31 +49,49 @@ extension SiteRendering {
                           autoplay: spec?.autoplay ?? false, compare: spec?.compare,
                           initialHTML: parts.initialHTML, data: parts.data, cellStyle: sequence.drawnCellStyle.rawValue,
                           tableStyle: sequence.presentation.style == .plain ? nil : sequence.presentation.style.rawValue,
-                          framing: framingStyle(sequence.presentation))
+                          framing: framingStyle(PlayerData.Framing(sequence.presentation)))
     }
 
     /// The list's size as the player's CSS reads it (`--rowmotion-height`,
-    /// `--rowmotion-width`, in CSS pixels: a point is a CSS pixel at 1×).
-    static func framingStyle(_ presentation: Presentation) -> String? {
-        let parts = [presentation.height.map { "--rowmotion-height: \(Presentation.text($0))px" },
-                     presentation.width.map { "--rowmotion-width: \(Presentation.text($0))px" }].compactMap { $0 }
+    /// `--rowmotion-width`, in CSS pixels: a point is a CSS pixel at 1×),
+    /// a grid's spacing and a data table's columns.
+    static func framingStyle(_ framing: PlayerData.Framing?) -> String? {
+        guard let framing else { return nil }
+        let parts = [framing.height.map { "--rowmotion-height: \(Presentation.text($0))px" },
+                     framing.width.map { "--rowmotion-width: \(Presentation.text($0))px" },
+                     framing.spacing.map { "--rowmotion-spacing: \(Presentation.text($0))px" },
+                     framing.widths.map { "--rowmotion-table-columns: " + $0.map { "minmax(0, \($0)fr)" }.joined(separator: " ") }].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     /// The first snapshot as HTML, so a page shows the list before (and
     /// without) its script. Row text is escaped: it never becomes markup.
     static func staticList(_ snapshot: Snapshot<String, Record<String>>, of sequence: SnapshotSequence) -> String {
-        SiteRendering.staticList(snapshot.sections.map { PlayerData.section($0, of: sequence) })
+        SiteRendering.staticList(snapshot.sections.map { PlayerData.section($0, of: sequence) }, framing: PlayerData.Framing(sequence.presentation))
     }
 
     /// The same, from the sections as player data holds them (a baseline's).
-    static func staticList(_ sections: [PlayerData.Section]) -> String {
+    /// Each section says its layout (`data-layout`, and a grid's columns)
+    /// as the script's `makeSection` does; a data table's column titles
+    /// come first, in a row of their own.
+    static func staticList(_ sections: [PlayerData.Section], framing: PlayerData.Framing?) -> String {
         var html = ""
+        if let framing, framing.layout == "table", let fields = framing.fields {
+            html += "<div class=\"rowmotion-columns\" role=\"presentation\">"
+            for field in fields {
+                html += "<span data-column=\"\(HTMLText.escape(field))\">\(HTMLText.escape(framing.titles?[field] ?? field))</span>"
+            }
+            html += "</div>\n"
+        }
         for (index, section) in sections.enumerated() {
             // Named as the script names it: by header, id, or place.
             let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id.isEmpty ? String(index + 1) : section.id)"
+            var layout = ""
+            if let own = framing?.sectionLayout(section.id) {
+                layout = " data-layout=\"\(own.layout)\"" + (own.layout == "table" ? "" : " style=\"--columns: \(own.columns)\"")
+            }
             // A list needs items: an empty section is a group, as the script makes it.
-            html += "<div class=\"rowmotion-section\" role=\"\(section.items.isEmpty ? "group" : "list")\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\">"
+            html += "<div class=\"rowmotion-section\" role=\"\(section.items.isEmpty ? "group" : "list")\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\"\(layout)>"
             if let header = section.header { html += "<h3 class=\"rowmotion-header\" role=\"presentation\">\(HTMLText.escape(header))</h3>" }
             for row in section.items { html += rowHTML(row) }
             if let footer = section.footer { html += "<p class=\"footer\" role=\"presentation\">\(HTMLText.escape(footer))</p>" }
@@ -173,7 +191,7 @@ extension SiteRendering {
                 counts.append("\(count) \(label)")
             }
             let batches = step.changeset.stages.enumerated().map { number, stage in
-                let calls = DiffReport.calls(for: stage.batch, animations: sequence.animations)
+                let calls = DiffReport.calls(for: stage.batch, animations: sequence.animations, flavor: report.flavor)
                 return BatchView(number: number + 1, explanation: DiffReport.explanation(of: step.changeset.stages, at: number),
                                  calls: calls.joined(separator: "\n"), callsHTML: callLinesHTML(calls))
             }

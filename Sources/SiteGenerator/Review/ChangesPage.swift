@@ -86,12 +86,10 @@ enum ChangesPage {
     static func player(_ shown: Changes.Shown, name: String, title: String, label: String, step: Int) -> PlayerView {
         let player = shown.animation.player
         let moves = shown.counts.map(\.moved)
-        let framing = [player.presentation?.height.map { "--rowmotion-height: \(Presentation.text($0))px" },
-                       player.presentation?.width.map { "--rowmotion-width: \(Presentation.text($0))px" }].compactMap { $0 }
         return PlayerView(name: name, title: title, step: step, autoplay: false, compare: nil,
-                          initialHTML: SiteRendering.staticList(shown.animation.initial), data: SafeJSON.encode(player),
+                          initialHTML: SiteRendering.staticList(shown.animation.initial, framing: player.presentation), data: SafeJSON.encode(player),
                           strategy: nil, strategyLabel: label, moves: nil, moveSummary: summary(of: moves, snapshots: shown.stepCount),
-                          cellStyle: player.cell, tableStyle: player.presentation?.style, framing: framing.isEmpty ? nil : framing.joined(separator: "; "))
+                          cellStyle: player.cell, tableStyle: player.presentation?.style, framing: SiteRendering.framingStyle(player.presentation))
     }
 
     static func summary(of moves: [Int], snapshots: Int) -> String {

@@ -19,8 +19,8 @@ struct Diff: ParsableCommand {
     @Option(help: "Output format: text (Swift calls), json, or svg (a filmstrip).")
     var format: Format = .text
 
-    @Option(help: "With --format text: the calls for a table view (UITableView: rows) or a collection view (UICollectionView: items, reconfigureItems for content changes).")
-    var flavor: CallFlavor = .table
+    @Option(help: "The calls and words for a table view (table: UITableView, rows) or a collection view (collection: UICollectionView, items, reconfigureItems for content changes); the default is the sequence's own view (collection for 'layout: grid' or 'table', or a section with a layout).")
+    var flavor: CallFlavor?
 
     @Option(help: "Only the step into snapshot N (1 is the first change).")
     var step: Int?
@@ -47,13 +47,13 @@ struct Diff: ParsableCommand {
         }
         let diffReport: DiffReport
         do {
-            diffReport = DiffReport(file: file, sequence: sequence, changesets: try sequence.changesets(strategy: strategy), only: step)
+            diffReport = DiffReport(file: file, sequence: sequence, changesets: try sequence.changesets(strategy: strategy), only: step, flavor: flavor)
         } catch {
             report([error])
             throw ExitCode(1)
         }
         switch format {
-        case .text: print(diffReport.swiftCalls(flavor: flavor))
+        case .text: print(diffReport.swiftCalls)
         case .json: print(diffReport.json, terminator: "")
         case .svg: print(Filmstrip().svg(for: diffReport), terminator: "")
         }

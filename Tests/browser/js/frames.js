@@ -96,8 +96,9 @@ player.goTo(step - 1).then(() => { try {
       const want = frameAt(part.frames, progress);
       const rect = el.getBoundingClientRect();
       const style = getComputedStyle(el);
-      // x from the part's own place: an inset grouped cell sits 16 px in.
-      const y = rect.top - box.top, x = rect.left - box.left - parseFloat(style.marginLeft);
+      // x from the part's own place: an inset grouped cell sits 16 px in (a grid
+      // section's header reaches over its inset with a negative margin: at 0).
+      const y = rect.top - box.top, x = rect.left - box.left - Math.max(0, parseFloat(style.marginLeft));
       const label = `${part.role} ${part.type} "${el.textContent.slice(0, 24)}"`;
       if (!near(y, want.y, 1)) say(f, `${label} at y ${y.toFixed(1)}, model ${want.y.toFixed(1)}`);
       if (!near(x, want.x, 1)) say(f, `${label} at x ${x.toFixed(1)}, model ${want.x.toFixed(1)}`);
