@@ -137,6 +137,29 @@ function tileSection(kind, width, s, y, parts, count) {
   return { x: 0, y: top, w: width, h: y - top, header: header, rows: rows, footer: footer };
 }
 
+// An orthogonal line's sideways scroll for a batch: kept where it is when a
+// change is in sight (or nothing in the line changes), else moved so that
+// the first change is at the line's start; each layout clamps it to its
+// own content (the line's content shrinks or grows under it).
+//   kind: {columns}; count0/count1: items before/after; scrollX: where it
+//   is; changed0: indexes of old items that leave or move, changed1 of new
+//   items that arrive, move or reload. Returns {before, after}.
+export function sidewaysScroll(kind, width, spacing, count0, count1, scrollX, changed0, changed1) {
+  const w = Math.max(0, (width - 2 * spacing - (kind.columns - 1) * spacing) / (kind.columns + 0.25));
+  const most = function (count) { return Math.max(0, 2 * spacing + count * w + Math.max(0, count - 1) * spacing - width); };
+  const clamp = function (x, count) { return Math.max(0, Math.min(most(count), x)); };
+  const start = function (k) { return spacing + k * (w + spacing); };
+  const inSight = function (k, x) { return start(k) >= x - 0.5 && start(k) + w <= x + width + 0.5; };
+  let target = scrollX;
+  const before = clamp(scrollX, count0);
+  const seen = changed0.some(k => inSight(k, before)) || changed1.some(k => inSight(k, clamp(scrollX, count1)));
+  if (!seen && (changed0.length || changed1.length)) {
+    const first = changed1.length ? Math.min.apply(null, changed1) : Math.min.apply(null, changed0);
+    target = start(first) - spacing;
+  }
+  return { before: clamp(target, count0), after: clamp(target, count1) };
+}
+
 export function layout(state, heights, geometry) {
   let y = geometry && geometry.top || 0, width = geometry ? geometry.width : 0, spacing = geometry && isFinite(geometry.spacing) ? geometry.spacing : 8;
   const sections = state.map(function (section, s) {

@@ -1,7 +1,7 @@
 // A list on the page and the motion of one batch on it: the surface its
 // rows are laid out in, and a batch played from the model's timeline as
 // Web Animations (held, sped up or stopped on demand).
-import { layout, scrollForChanges, timeline, trace } from './model.js';
+import { layout, scrollForChanges, sidewaysScroll, timeline, trace } from './model.js';
 import { CALL_WORDS, REDUCED, arrange, arrivingLabel, describeSection, fillRow, footerPart, geometryOf, ghostOf, headerPart, keyframes, leavingLabel, makeRow, makeSection, partElement, viewsByKey } from './view.js';
 
 // A list in `host`: its content element and what it shows. The sections
@@ -83,6 +83,8 @@ function measureAside(surface, elements) {
     box.className = 'rowmotion-measure';
     box.setAttribute('aria-hidden', 'true');
     box.appendChild(document.createElement('div')).className = 'rowmotion-section';
+    // A data table's rows are measured as its sections lay them out.
+    if (surface.framing && surface.framing.layout === 'table') box.firstChild.setAttribute('data-layout', 'table');
     surface.host.appendChild(box);
   }
   box.style.width = surface.width + 'px';
@@ -123,6 +125,7 @@ export function relayout(surface) {
   const width = surface.frame.clientWidth, geometry = geometryOf(surface.framing, surface.shown.state, width);
   const heights = heightsOf(surface, surface.shown.views, width, geometry);
   geometry.top = titlesHeight(surface);
+  geometry.sections.forEach(function (kind, s) { if (kind && kind.layout === 'orthogonal') kind.scrollX = surface.shown.views[s].el.scrollLeft; });
   const laid = layout(surface.shown.state, heights, geometry);
   surface.frame.style.height = laid.height + 'px';
   surface.frame.removeAttribute('data-unmeasured');
@@ -186,6 +189,34 @@ export function makeMotion(element, list, surface, data) {
     const width = surface.frame.clientWidth;
     const viewport = { top: list.scrollTop, maxHeight: maxHeightOf(list) };
     if (width !== surface.width) { surface.known = new WeakMap(); surface.width = width; }
+    // Orthogonal lines: where each is scrolled sideways, and where the
+    // batch scrolls it to show its change (sidewaysScroll); the old layout
+    // is laid again with the line where it is now.
+    const sideways = new Map();
+    const geometry0 = geometryOf(surface.framing, before.state, width);
+    if (geometry0.sections.some(kind => kind && kind.layout === 'orthogonal')) {
+      const changedOld = new Map(), changedNew = new Map();
+      const note = function (map, s, r) { if (!map.has(s)) map.set(s, []); map.get(s).push(r); };
+      traced.leftRows.forEach(function (left) { note(changedOld, left.from[0], left.from[1]); });
+      traced.rows.forEach(function (list, a) {
+        list.forEach(function (row, r) {
+          if (row.how === 'stay') return;
+          if (row.how === 'move' && row.from) note(changedOld, row.from[0], row.from[1]);
+          note(changedNew, a, r);
+        });
+      });
+      traced.sections.forEach(function (section, a) {
+        const kind = geometry0.sections[section.from];
+        if (section.how !== 'stay' && section.how !== 'move' || !kind || kind.layout !== 'orthogonal') return;
+        const scroll = sidewaysScroll(kind, width, geometry0.spacing, before.state[section.from].items.length,
+          traced.state[a].items.length, before.views[section.from].el.scrollLeft, changedOld.get(section.from) || [], changedNew.get(a) || []);
+        sideways.set(a, scroll);
+        kind.scrollX = scroll.before;
+      });
+      geometry0.sections.forEach(function (kind, s) { if (kind && kind.layout === 'orthogonal' && kind.scrollX === undefined) kind.scrollX = before.views[s].el.scrollLeft; });
+      geometry0.top = titlesHeight(surface);
+      before = { state: before.state, views: before.views, laid: layout(before.state, heightsOf(surface, before.views, width, geometry0), geometry0) };
+    }
     // The old cells that leave. A leaving row is copied now, before its
     // cell is refilled; the cells of a leaving section are copied when the
     // timeline shows them (none of them is refilled by this batch).
@@ -252,12 +283,20 @@ export function makeMotion(element, list, surface, data) {
       });
     });
     arrange(surface.container, views);
+    geometry.sections.forEach(function (kind, a) {
+      if (!kind || kind.layout !== 'orthogonal') return;
+      const scroll = sideways.get(a);
+      kind.scrollX = scroll ? scroll.after : 0;
+      if (views[a].el.scrollLeft !== kind.scrollX) views[a].el.scrollLeft = kind.scrollX;
+    });
     const laid = layout(traced.state, heightsOf(surface, views, width, geometry), geometry);
     // The change must be in sight: scrolled to before anything moves,
     // while the list still has the old state's height.
     // In plain style a pinned header covers the list's top.
     // A data table's row of column titles is pinned there too.
-    const cover = geometry.top + (element.hasAttribute('data-table-style') ? 0 : before.laid.sections.reduce(function (most, section) {
+    // A collection view's headers are not pinned (UICollectionViewFlowLayout's
+    // sectionHeadersPinToVisibleBounds is false unless set).
+    const cover = geometry.top + (element.hasAttribute('data-table-style') || collection ? 0 : before.laid.sections.reduce(function (most, section) {
       return section.header ? Math.max(most, section.header.h) : most;
     }, 0));
     const scrollTo = scrollForChanges(traced, before.laid, laid, { top: viewport.top, maxHeight: viewport.maxHeight, cover: cover });

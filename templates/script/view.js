@@ -114,7 +114,8 @@ export function sectionLayout(framing, id) {
   if (name === 'grid') return { layout: 'grid', columns: columns(3) };
   if (name === 'orthogonal') return { layout: 'orthogonal', columns: columns(2) };
   if (name === 'table') return { layout: 'table', columns: 1 };
-  return null;
+  // A list section of a collection view says so too: its header is not pinned.
+  return framing.layout || framing.sections ? { layout: 'list', columns: 1 } : null;
 }
 
 // The geometry the model lays `state` out with (model.js's layout).
@@ -122,7 +123,7 @@ export function geometryOf(framing, state, width) {
   const spacing = framing && typeof framing.spacing === 'number' && isFinite(framing.spacing) ? Math.max(0, Math.min(64, framing.spacing)) : 8;
   return { width: width, spacing: spacing, sections: state.map(function (section) {
     const kind = sectionLayout(framing, section.id);
-    return kind && kind.layout !== 'table' ? kind : null;
+    return kind && (kind.layout === 'grid' || kind.layout === 'orthogonal') ? kind : null;
   }) };
 }
 
@@ -134,7 +135,7 @@ export function makeSection(section, framing) {
   const kind = sectionLayout(framing, section.id);
   if (kind) {
     block.setAttribute('data-layout', kind.layout);
-    if (kind.layout !== 'table') block.style.setProperty('--columns', String(kind.columns));
+    if (kind.layout === 'grid' || kind.layout === 'orthogonal') block.style.setProperty('--columns', String(kind.columns));
   }
   return block;
 }
@@ -160,6 +161,10 @@ export function describeSection(view, section, index) {
   const label = hasText(section.header) && section.header !== '' ? section.header
     : 'Section ' + (section.id !== '' ? section.id : String(index + 1));
   if (view.el.getAttribute('aria-label') !== label) view.el.setAttribute('aria-label', label);
+  // An orthogonal line has a column per item.
+  if (view.el.getAttribute('data-layout') === 'orthogonal' && view.el.style.getPropertyValue('--count') !== String(section.items.length)) {
+    view.el.style.setProperty('--count', String(section.items.length));
+  }
   // A list needs items: a section with no rows is a group until it has some.
   const role = section.items.length ? 'list' : 'group';
   if (view.el.getAttribute('role') !== role) view.el.setAttribute('role', role);

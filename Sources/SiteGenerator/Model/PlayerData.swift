@@ -54,7 +54,7 @@ public struct PlayerData: Codable, Equatable, Sendable {
             public var columns: Int?
         }
 
-        /// The layout of section `id` and its items per line (nil: a list);
+        /// The layout of section `id` and its items per line (nil: a table view's list);
         /// what the page's first rows and the script both draw.
         public func sectionLayout(_ id: String) -> (layout: String, columns: Int)? {
             let own = sections?[id]
@@ -63,7 +63,8 @@ public struct PlayerData: Codable, Equatable, Sendable {
             case "grid": return ("grid", own?.columns ?? columns ?? 3)
             case "orthogonal": return ("orthogonal", own?.columns ?? 2)
             case "table": return ("table", 1)
-            default: return nil
+            // A list section of a collection view (compositional) says so too: its header is not pinned.
+            default: return layout == nil && sections == nil ? nil : ("list", 1)
             }
         }
 

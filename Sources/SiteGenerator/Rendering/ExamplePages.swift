@@ -88,7 +88,8 @@ extension SiteRendering {
             let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id.isEmpty ? String(index + 1) : section.id)"
             var layout = ""
             if let own = framing?.sectionLayout(section.id) {
-                layout = " data-layout=\"\(own.layout)\"" + (own.layout == "table" ? "" : " style=\"--columns: \(own.columns)\"")
+                layout = " data-layout=\"\(own.layout)\"" + (own.layout == "table" || own.layout == "list" ? ""
+                    : " style=\"--columns: \(own.columns)" + (own.layout == "orthogonal" ? "; --count: \(section.items.count)" : "") + "\"")
             }
             // A list needs items: an empty section is a group, as the script makes it.
             html += "<div class=\"rowmotion-section\" role=\"\(section.items.isEmpty ? "group" : "list")\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\"\(layout)>"
