@@ -46,7 +46,19 @@ public struct Presentation: Hashable, Sendable {
         public init(layout: SectionLayout, columns: Int? = nil) { (self.layout, self.columns) = (layout, columns) }
     }
 
+    /// What a batch does to the scroll offset (`scroll:`): UIKit keeps it
+    /// (`keep-offset`: content that grows above what is seen pushes it
+    /// down), or the list anchors what is seen (`anchor`), as a chat that
+    /// loads older messages, or SwiftDataTables, keeps its place.
+    public enum ScrollPolicy: String, CaseIterable, Hashable, Sendable {
+        case keepOffset = "keep-offset", anchor
+    }
+
     public var layout: Layout = .list
+    public var scroll: ScrollPolicy = .keepOffset
+    /// A step changing more than this share of the items is shown at once,
+    /// without animation (as SwiftDataTables advises reloadData for); nil: every step animates.
+    public var skipAnimation: Double?
     /// Items per line of a grid (and per width of an orthogonal line); nil: 3 (2 for an orthogonal line).
     public var columns: Int?
     /// Points between items and lines of a grid, and its section insets; nil: 8.
@@ -80,7 +92,7 @@ public struct Presentation: Hashable, Sendable {
     }
 
     /// The keys it is read from, at the top of a sequence.
-    public static let sequenceKeys = ["height", "width", "style", "duration", "spring", "layout", "columns", "spacing", "fields", "titles"]
+    public static let sequenceKeys = ["height", "width", "style", "duration", "spring", "layout", "columns", "spacing", "fields", "titles", "scroll", "skipAnimation"]
     /// The keys a demo block may set again.
     public static let blockKeys = ["height", "width", "style"]
 
@@ -175,6 +187,26 @@ public struct Presentation: Hashable, Sendable {
             }
         }
         if let member = members["columns"], let count = Self.columnCount(member, into: &diagnostics) { columns = count }
+        if let member = members["scroll"] {
+            let names = ScrollPolicy.allCases.map(\.rawValue)
+            if case .string(let name) = member.value.kind, let policy = ScrollPolicy(rawValue: name) {
+                scroll = policy
+            } else {
+                let written = member.value.scalarText ?? member.value.typeName
+                diagnostics.append(.error("unknown-value", at: member.value.location, "unknown scroll policy '\(written)'"
+                                          + KeySuggestions.hint(for: written, in: names) + " (keep-offset: UIKit's default; anchor: what is seen stays)"))
+            }
+        }
+        if let member = members["skipAnimation"] {
+            switch member.value.kind {
+            case .integer(let whole) where whole == 1: skipAnimation = 1
+            case .number(let share) where share > 0 && share <= 1: skipAnimation = share
+            case .integer, .number:
+                diagnostics.append(.error("out-of-range", at: member.value.location, "'skipAnimation' must be a share of the items above 0 and at most 1 (0.5: a step changing more than half of them is shown at once)"))
+            default:
+                diagnostics.append(.error("wrong-type", at: member.value.location, "'skipAnimation' must be a number (a share of the items, such as 0.5), not \(member.value.typeName)"))
+            }
+        }
         if let member = members["spacing"] {
             switch member.value.kind {
             case .integer(let whole) where spacingsContain(Double(whole)): spacing = Double(whole)

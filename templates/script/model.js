@@ -600,10 +600,58 @@ export function scrollForChanges(t, before, after, viewport) {
   return Math.round(Math.max(0, Math.min(before.height - frame0, first - frame0 / 4)));
 }
 
+// `scroll: anchor`: how far the content above what is seen grows (+) or
+// shrinks (-) in a batch, measured at the anchor: the first item in sight
+// below what covers the list's top that survives the batch, or, when the
+// items in sight all leave, the surviving item nearest to the first of them
+// (below it first). 0 when nothing is in sight or nothing survives. The
+// list's offset moves by as much, so what is seen stays where it was
+// (what a UICollectionView layout's targetContentOffset(forProposedContentOffset:)
+// or a table that keeps its place, as SwiftDataTables does, returns).
+//   t: trace(before, batch); before, after: layouts; top: the list's
+//   scroll offset; cover: what covers its top (pinned titles, headers).
+export function anchorShift(t, before, after, top, cover) {
+  const landing = new Map();
+  t.rows.forEach(function (list, a) {
+    list.forEach(function (row, r) { if (row.from && row.how !== 'section') landing.set(row.from[0] + ':' + row.from[1], after.sections[a].rows[r]); });
+  });
+  const old = [];
+  before.sections.forEach(function (section, s) { section.rows.forEach(function (rect, r) { old.push({ key: s + ':' + r, rect: rect }); }); });
+  // The first item in sight (in the order a reader meets them: by top, then left).
+  let first = -1;
+  for (let k = 0; k < old.length; k++) {
+    const rect = old[k].rect;
+    if (rect.y + rect.h > top + (cover || 0) + 0.5) {
+      if (first < 0 || rect.y < old[first].rect.y - 0.5) first = k;
+      else if (Math.abs(rect.y - old[first].rect.y) <= 0.5 && (rect.x || 0) < (old[first].rect.x || 0)) first = k;
+      if (rect.y > top + (cover || 0) + 1e6) break;
+    }
+  }
+  if (first < 0) return 0;
+  for (let distance = 0; distance < old.length; distance++) {
+    for (const k of distance ? [first + distance, first - distance] : [first]) {
+      if (k < 0 || k >= old.length) continue;
+      const to = landing.get(old[k].key);
+      if (to) return to.y - old[k].rect.y;
+    }
+  }
+  return 0;
+}
+
+// A layout moved down by `delta` (the old layout seen from an offset that
+// anchoring moved): every rectangle, and the content's height.
+export function shiftLayout(laid, delta) {
+  if (!delta) return laid;
+  const move = function (rect) { return rect ? Object.assign({}, rect, { y: rect.y + delta }) : rect; };
+  return { height: laid.height + delta, sections: laid.sections.map(function (section) {
+    return Object.assign({}, move(section), { header: move(section.header), footer: move(section.footer), rows: section.rows.map(move) });
+  }) };
+}
+
 function sampleHeight(height, p) {
   const frames = height.map(function (f) { return { offset: f.offset, x: 0, y: 0, h: f.h, opacity: 1, clipTop: 0, clipBottom: 0 }; });
   return sample(frames, p).h;
 }
 
-export const model = Object.freeze({ trace: trace, applyBatch: applyBatch, layout: layout, timeline: timeline,
+export const model = Object.freeze({ trace: trace, applyBatch: applyBatch, layout: layout, timeline: timeline, anchorShift: anchorShift, shiftLayout: shiftLayout,
   sample: sample, sampleHeight: sampleHeight, ease: ease, spring: spring, scrollForChanges: scrollForChanges });

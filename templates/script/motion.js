@@ -1,7 +1,7 @@
 // A list on the page and the motion of one batch on it: the surface its
 // rows are laid out in, and a batch played from the model's timeline as
 // Web Animations (held, sped up or stopped on demand).
-import { layout, scrollForChanges, sidewaysScroll, timeline, trace } from './model.js';
+import { anchorShift, layout, scrollForChanges, shiftLayout, sidewaysScroll, timeline, trace } from './model.js';
 import { CALL_WORDS, REDUCED, arrange, arrivingLabel, describeSection, fillRow, footerPart, geometryOf, ghostOf, headerPart, keyframes, leavingLabel, makeRow, makeSection, partElement, viewsByKey } from './view.js';
 
 // A list in `host`: its content element and what it shows. The sections
@@ -299,13 +299,31 @@ export function makeMotion(element, list, surface, data) {
     const cover = geometry.top + (element.hasAttribute('data-table-style') || collection ? 0 : before.laid.sections.reduce(function (most, section) {
       return section.header ? Math.max(most, section.header.h) : most;
     }, 0));
-    const scrollTo = scrollForChanges(traced, before.laid, laid, { top: viewport.top, maxHeight: viewport.maxHeight, cover: cover });
-    if (scrollTo !== null) { list.scrollTop = scrollTo; viewport.top = scrollTo; }
+    // `scroll: anchor`: what is in sight stays where it is; the old layout
+    // is seen from the moved offset (anchorShift). UIKit's default keeps the
+    // offset, and the change is brought into sight instead.
+    let scrollTo = null, oldLaid = before.laid;
+    const anchored = !!(surface.framing && surface.framing.scroll === 'anchor');
+    if (anchored) {
+      const delta = anchorShift(traced, before.laid, laid, viewport.top, cover);
+      if (delta) {
+        oldLaid = shiftLayout(before.laid, delta);
+        const frame1 = Math.min(viewport.maxHeight, laid.height);
+        scrollTo = Math.max(0, Math.min(viewport.top + delta, laid.height - frame1));
+        // Tall enough for the new offset before it is set (the height animates from the old layout's).
+        surface.frame.style.height = Math.max(oldLaid.height, laid.height) + 'px';
+        list.scrollTop = scrollTo;
+        viewport.top = scrollTo;
+      }
+    } else {
+      scrollTo = scrollForChanges(traced, before.laid, laid, { top: viewport.top, maxHeight: viewport.maxHeight, cover: cover });
+      if (scrollTo !== null) { list.scrollTop = scrollTo; viewport.top = scrollTo; }
+    }
     surface.frame.style.height = laid.height + 'px';
     surface.shown = { state: traced.state, views: views, laid: laid };
 
     const t = how.timing;
-    const plan = timeline({ trace: traced, before: before.laid, after: laid, styles: data.animations,
+    const plan = timeline({ trace: traced, before: oldLaid, after: laid, styles: data.animations,
       width: width, viewport: viewport, collection: collection });
     if (how.held) plan.parts.forEach(function (part) {
       if (part.type !== 'row' || part.side !== 'new') return;

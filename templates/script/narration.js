@@ -1,5 +1,6 @@
 // Counts and words: what a step does, said for the page and for screen readers.
 import { hasText, trace } from './model.js';
+import { sectionLayout } from './view.js';
 
 export function counts(step) {
   const c = { insert: 0, delete: 0, move: 0, reload: 0 };
@@ -58,7 +59,16 @@ function sectionName(section) {
   return hasText(section.header) && section.header !== '' ? 'section ' + section.header : 'section ' + section.id;
 }
 
-export function narrate(state, step) {
+// Where item r of a section is, in words its layout gives: a list's row, a
+// grid's line and column, an orthogonal line's place along it.
+function placeIn(kind, r) {
+  if (kind && kind.layout === 'grid') return 'line ' + (Math.floor(r / kind.columns) + 1) + ', column ' + (r % kind.columns + 1);
+  if (kind && kind.layout === 'orthogonal') return r === 0 ? 'the start of the line' : 'place ' + (r + 1) + ' along the line';
+  return r === 0 ? 'the top' : (kind ? 'item ' : 'row ') + (r + 1);
+}
+
+// `framing`: the player data's presentation (a collection view's layouts).
+export function narrate(state, step, framing) {
   let sentences = [];
   function list(names, verb) {
     if (!names.length) return;
@@ -78,13 +88,17 @@ export function narrate(state, step) {
         const name = rowName(traced.state[a].items[r]);
         if (row.how === 'insert') inserted.push(name);
         else if (row.how === 'reload') reloaded.push(name);
-        else if (row.how === 'move') moved.push(name + (r === 0 ? ' moved to the top' : ' moved to row ' + (r + 1)) + (traced.state.length > 1 ? ' of ' + sectionName(traced.state[a]) : ''));
+        else if (row.how === 'move') {
+          const place = placeIn(sectionLayout(framing, traced.state[a].id), r);
+          moved.push(name + ' moved to ' + place + (traced.state.length > 1 ? ' of ' + sectionName(traced.state[a]) : ''));
+        }
       });
     });
     sentences = sentences.concat(sections, moved);
     list(inserted, 'inserted');
     list(deleted, 'deleted');
-    list(reloaded, 'reloaded');
+    // A collection view reconfigures a changed item in place (reconfigureItems).
+    list(reloaded, framing && (framing.layout || framing.sections) ? 'updated in place' : 'reloaded');
     state = traced.state;
   });
   return sentences.length ? sentences.join('; ') : 'nothing changes';

@@ -86,12 +86,14 @@ export function makePlayer(element) {
     if (token !== generation) return Promise.resolve(player);
     clearMarks();
     showCompare(target);
-    if (target === current + 1 && !jumps) {
+    const skipped = target === current + 1 && !jumps ? skipReason(current) : '';
+    element.removeAttribute('data-shown-at-once');
+    if (target === current + 1 && !jumps && !skipped) {
       const step = data.steps[current];
       const from = current;
       // A stopped batch left its own state on screen: start from the step's.
       if (surface.shown.state !== stateAt(from)) showState(surface, stateAt(from));
-      announce(narrate(stateAt(from), step));
+      announce(narrate(stateAt(from), step, framing));
       let sequence = Promise.resolve();
       step.batches.forEach(function (batch, n) {
         sequence = sequence.then(function () {
@@ -108,9 +110,25 @@ export function makePlayer(element) {
     }
     showState(surface, stateAt(target));
     settle(target);
-    announce('Snapshot ' + target + ' of ' + data.steps.length + ((data.labels || [])[target] ? ': ' + data.labels[target] : ''));
+    if (skipped) element.setAttribute('data-shown-at-once', '');
+    announce(skipped ? narrate(stateAt(target - 1), data.steps[target - 1], framing) + '; ' + skipped
+      : 'Snapshot ' + target + ' of ' + data.steps.length + ((data.labels || [])[target] ? ': ' + data.labels[target] : ''));
     return Promise.resolve(player);
   }
+
+  // `skipAnimation:` a step that changes more than that share of the items
+  // is shown at once, as an app would call reloadData() (SwiftDataTables
+  // animates only below its threshold); the reason, in words, or ''.
+  function skipReason(k) {
+    const share = framing.skipAnimation;
+    if (!within(share, 0, 1) || !data.steps[k]) return '';
+    const c = counts(data.steps[k]);
+    const changes = c.insert + c.delete + c.move + c.reload;
+    const items = Math.max(1, Math.max(itemCount(stateAt(k)), itemCount(stateAt(k + 1))));
+    if (changes / items <= share) return '';
+    return 'shown at once, without animation: ' + changes + ' changes to ' + items + ' items, more than ' + Math.round(share * 100) + ' % (skipAnimation)';
+  }
+  function itemCount(state) { return state.reduce((sum, section) => sum + section.items.length, 0); }
 
   // One rule for superseding: next() waits behind the queue; goTo() and
   // prev() cancel it, and a cancelled step never touches the DOM again.
@@ -240,6 +258,7 @@ export function makePlayer(element) {
   // When animating is the wrong choice (as SwiftDataTables advises).
   function adviceFor(k) {
     if (k === 0) return 'first load: show it with reloadData(), not an animation';
+    if (skipReason(k - 1)) return skipReason(k - 1);
     const c = counts(data.steps[k - 1]);
     let total = c.insert + c.delete + c.move + c.reload;
     const rows = stateAt(k - 1).reduce((sum, section) => sum + section.items.length, 0);

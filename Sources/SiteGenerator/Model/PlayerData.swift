@@ -48,6 +48,9 @@ public struct PlayerData: Codable, Equatable, Sendable {
         public var widths: [Int]?
         public var titles: [String: String]?
         public var sections: [String: SectionLayout]?
+        /// `anchor` (absent: UIKit's keep-offset).
+        public var scroll: String?
+        public var skipAnimation: Double?
 
         public struct SectionLayout: Codable, Equatable, Sendable {
             public var layout: String
@@ -87,6 +90,8 @@ public struct PlayerData: Codable, Equatable, Sendable {
             fields = presentation.layout == .table ? presentation.fields : nil
             widths = presentation.layout == .table ? presentation.columnWidths : nil
             titles = presentation.titles.isEmpty ? nil : presentation.titles
+            scroll = presentation.scroll == .keepOffset ? nil : presentation.scroll.rawValue
+            skipAnimation = presentation.skipAnimation
             sections = presentation.sections.isEmpty ? nil
                 : presentation.sections.mapValues { SectionLayout(layout: $0.layout.rawValue, columns: $0.columns) }
         }
