@@ -22,4 +22,7 @@ enum ReaderLimits {
     static let durations = 0.05...10.0
     static let dampings = 0.05...1.0
     static let velocities = -50.0...50.0
+    /// A grid's items per line, and its spacing in points.
+    static let columns = 1.0...12.0
+    static let spacings = 0.0...64.0
 }

@@ -34,6 +34,8 @@ where Row.ID: CustomStringConvertible {
     private var steps: [RecordedStep] = []
     /// The steps' bytes in the file, each with a comma and its line's start.
     private var stepBytes = 0
+    /// Sections recorded so far: a section's own layout is written once, where it first appears.
+    private var sectionsSeen = Set<String>()
 
     public init(title: String, description: String? = nil, options: SequenceOptions = SequenceOptions(),
                 fields: @escaping (Row) -> KeyValuePairs<String, any RecordableValue> = { _ in [:] }) {
@@ -77,7 +79,8 @@ where Row.ID: CustomStringConvertible {
                 guard rowIDs.insert(recorded.id).inserted else { throw .duplicateRowID(recorded.id, step: index) }
                 rows.append(recorded)
             }
-            sections.append(RecordedSection(id: id, header: section.header, footer: section.footer, rows: rows))
+            let style = sectionsSeen.contains(id) ? nil : options.sectionLayouts[id]
+            sections.append(RecordedSection(id: id, header: section.header, footer: section.footer, rows: rows, style: style))
         }
         let step = RecordedStep(label: label, sections: sections)
         // The steps alone, each on its line with its comma: past the limit, the file is whatever its title.
@@ -85,6 +88,7 @@ where Row.ID: CustomStringConvertible {
         guard bytes - 1 <= ReaderLimits.fileBytes else { throw .fileTooLarge(bytes: bytes - 1, step: index) }
         stepBytes = bytes
         steps.append(step)
+        sectionsSeen.formUnion(sectionIDs)
     }
 
     /// What the reader would refuse in one row.
@@ -134,6 +138,10 @@ where Row.ID: CustomStringConvertible {
                         object.member("id") { $0.string(section.id) }
                         if let header = section.header { object.member("header") { $0.string(header) } }
                         if let footer = section.footer { object.member("footer") { $0.string(footer) } }
+                        if let style = section.style {
+                            object.member("layout") { $0.string(style.layout.rawValue) }
+                            if let columns = style.columns { object.member("columns") { $0.value(.int(columns)) } }
+                        }
                         object.member("items") { list in
                             list.array(section.rows) { item, row in
                                 item.inlineObject { object in
@@ -183,8 +191,28 @@ where Row.ID: CustomStringConvertible {
                       ("duration", options.duration, ReaderLimits.durations), ("springDamping", options.springDamping, ReaderLimits.dampings)]
         // The file gives a velocity only with a damping.
         if options.springDamping != nil { ranged.append(("springVelocity", options.springVelocity, ReaderLimits.velocities)) }
+        ranged += [("columns", options.columns.map(Double.init), ReaderLimits.columns), ("spacing", options.spacing, ReaderLimits.spacings)]
+        ranged += options.sectionLayouts.keys.sorted().map { ("sectionLayouts[\($0)].columns", options.sectionLayouts[$0]?.columns.map(Double.init), ReaderLimits.columns) }
         for (option, value, range) in ranged {
             if let value, !range.contains(value) { throw .optionOutOfRange(option, value, range) }
+        }
+        if let share = options.skipAnimation, !(share > 0 && share <= 1) { throw .optionOutOfRange("skipAnimation", share, 0...1) }
+        // Keys the reader refuses in a layout that does not read them.
+        let lines = options.layout == .grid || options.sectionLayouts.values.contains { $0.layout != .list }
+        if !lines, options.columns != nil { throw .optionNeedsLayout("columns", needs: "layout .grid, or a section laid out as .grid or .orthogonal") }
+        if !lines, options.spacing != nil { throw .optionNeedsLayout("spacing", needs: "layout .grid, or a section laid out as .grid or .orthogonal") }
+        if options.layout != .table, options.tableFields != nil { throw .optionNeedsLayout("tableFields", needs: "layout .table") }
+        if options.layout != .table, !options.titles.isEmpty { throw .optionNeedsLayout("titles", needs: "layout .table") }
+        if options.layout == .table, !options.sectionLayouts.isEmpty { throw .optionNeedsLayout("sectionLayouts", needs: "layout .list or .grid") }
+        if options.layout == .table, options.cell != nil { throw .optionNeedsLayout("cell", needs: "layout .list or .grid (a data table draws a column per field)") }
+        for (id, style) in options.sectionLayouts where style.layout == .list && style.columns != nil {
+            throw .optionNeedsLayout("sectionLayouts[\(id)].columns", needs: "the section laid out as .grid or .orthogonal")
+        }
+        if let fields = options.tableFields {
+            if fields.isEmpty { throw .optionNeedsLayout("tableFields", needs: "at least one field (nil shows every field rows have)") }
+            for title in options.titles.keys.sorted() where !fields.contains(title) {
+                throw .optionNeedsLayout("titles[\(title)]", needs: "'\(title)' among tableFields")
+            }
         }
     }
 }
@@ -210,6 +238,8 @@ public enum SequenceRecorderError: Error, Equatable, CustomStringConvertible {
     case fileTooLarge(bytes: Int, step: Int?)
     /// The option (`height`, `springDamping`), its value, and what the reader takes.
     case optionOutOfRange(String, Double, ClosedRange<Double>)
+    /// An option (`columns`, `fields`) that means nothing in the options' layout, and the layout it needs.
+    case optionNeedsLayout(String, needs: String)
 
     public var description: String {
         switch self {
@@ -248,6 +278,8 @@ public enum SequenceRecorderError: Error, Equatable, CustomStringConvertible {
             return "the file is \(bytes) bytes; files are limited to 64 MiB (\(ReaderLimits.fileBytes) bytes)"
         case .optionOutOfRange(let option, let value, let range):
             return "the options' \(option) is \(Self.number(value)); the file's reader takes \(Self.number(range.lowerBound)) to \(Self.number(range.upperBound))"
+        case .optionNeedsLayout(let option, let needs):
+            return "the options' \(option) needs \(needs); the file's reader refuses it otherwise"
         }
     }
 
@@ -356,6 +388,35 @@ public struct SequenceOptions: Equatable, Sendable {
     public var springDamping: Double?
     public var springVelocity: Double?
 
+    /// The view that lays the list out (`layout:`): a table view's list,
+    /// a collection view's grid, or a data table.
+    public enum Layout: String, CaseIterable, Sendable { case list, grid, table }
+    /// A section's own layout in a compositional collection view.
+    public enum SectionLayout: String, CaseIterable, Sendable { case list, grid, orthogonal }
+    /// What a batch does to the scroll offset.
+    public enum Scroll: String, CaseIterable, Sendable { case keepOffset = "keep-offset", anchor }
+
+    public var layout: Layout?
+    /// A grid's items per line, and its spacing in points.
+    public var columns: Int?
+    public var spacing: Double?
+    /// A data table's columns, in order, and their titles by field.
+    public var tableFields: [String]?
+    public var titles: [String: String] = [:]
+    public var scroll: Scroll?
+    /// The share of items past which a step is shown at once.
+    public var skipAnimation: Double?
+    /// Sections with a layout of their own, by id (as its `description`):
+    /// written where each first appears.
+    public var sectionLayouts: [String: SectionStyle] = [:]
+
+    /// A section's own layout, and for a grid or orthogonal line its items per line.
+    public struct SectionStyle: Equatable, Sendable {
+        public var layout: SectionLayout
+        public var columns: Int?
+        public init(_ layout: SectionLayout, columns: Int? = nil) { (self.layout, self.columns) = (layout, columns) }
+    }
+
     public init(animation: Animation? = nil, insertAnimation: Animation? = nil, deleteAnimation: Animation? = nil,
                 reloadAnimation: Animation? = nil, cell: Cell? = nil, version: String? = nil, moveHint: String? = nil,
                 prefer: MoveDirection? = nil, height: Double? = nil, width: Double? = nil, style: TableStyle? = nil,
@@ -396,6 +457,17 @@ public struct SequenceOptions: Equatable, Sendable {
         if let width { top.member("width") { $0.value(.double(width)) } }
         if let style { top.member("style") { $0.string(style.rawValue) } }
         if let duration { top.member("duration") { $0.value(.double(duration)) } }
+        if let layout { top.member("layout") { $0.string(layout.rawValue) } }
+        if let columns { top.member("columns") { $0.value(.int(columns)) } }
+        if let spacing { top.member("spacing") { $0.value(.double(spacing)) } }
+        if let tableFields { top.member("fields") { list in list.array(tableFields, multiline: false) { $0.string($1) } } }
+        if !titles.isEmpty {
+            top.member("titles") { value in
+                value.inlineObject { object in for key in titles.keys.sorted() { object.member(key) { $0.string(titles[key]!) } } }
+            }
+        }
+        if let scroll { top.member("scroll") { $0.string(scroll.rawValue) } }
+        if let skipAnimation { top.member("skipAnimation") { $0.value(.double(skipAnimation)) } }
         if let springDamping {
             top.member("spring") { value in
                 value.inlineObject { object in
@@ -417,6 +489,7 @@ struct RecordedSection {
     var header: String?
     var footer: String?
     var rows: [RecordedRow]
+    var style: SequenceOptions.SectionStyle?
 }
 
 struct RecordedRow {

@@ -248,6 +248,25 @@ struct CLITests {
         #expect(again.stderr.contains("site/index.md:1:1: error: already exists; rowmotion init does not overwrite files"))
     }
 
+    /// `init --layout grid` and `--layout table` start a collection view's
+    /// site that builds strictly, and `diff` speaks for its view.
+    @Test(arguments: [("grid", "photos"), ("table", "tasks")])
+    func initWithALayout_startsACollectionViewsSiteThatBuilds(layout: String, name: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-init-\(layout)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let created = try CLI.run(["init", "--layout", layout], in: folder)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.hasPrefix("created site/index.md\ncreated examples/\(name).yml\n"), "\(created.stdout)")
+        let build = try CLI.run(["build", "--strict"], in: folder)
+        #expect(build.status == 0, "\(build.stderr)")
+        let page = try String(contentsOf: folder.appendingPathComponent("_site/examples/\(name).html"), encoding: .utf8)
+        #expect(page.contains("data-layout=\"\(layout)\""))
+        let diff = try CLI.run(["diff", "examples/\(name).yml"], in: folder)
+        #expect(diff.stdout.contains("collectionView.performBatchUpdates"), "\(diff.stdout)")
+        #expect(try CLI.run(["init", "--layout", "carousel"], in: folder).status == 2, "wrong usage")
+    }
+
     @Test func buildReport_summarisesPagesExamplesAndDiagnostics() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

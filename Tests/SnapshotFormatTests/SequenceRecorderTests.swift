@@ -137,6 +137,72 @@ import Testing
         #expect(ReaderLimits.heights == Presentation.heights && ReaderLimits.widths == Presentation.widths)
         #expect(ReaderLimits.durations == Presentation.durations && ReaderLimits.dampings == Presentation.dampings)
         #expect(ReaderLimits.velocities == Presentation.velocities)
+        #expect(ReaderLimits.columns == Double(Presentation.columnRange.lowerBound)...Double(Presentation.columnRange.upperBound))
+        #expect(ReaderLimits.spacings == Presentation.spacings)
+    }
+
+    /// A collection view's options are written as the reader reads them: a
+    /// grid with its columns and spacing, a section's own layout where the
+    /// section first appears, a data table's columns and titles, the
+    /// scroll policy and the skip-animation share.
+    @Test func layoutOptions_readBackAsTheyWereGiven() throws {
+        var recorder = Self.recorder()
+        recorder.options = SequenceOptions()
+        recorder.options.layout = .grid
+        recorder.options.columns = 4
+        recorder.options.spacing = 2
+        recorder.options.scroll = .anchor
+        recorder.options.skipAnimation = 0.5
+        recorder.options.sectionLayouts = ["cards": .init(.orthogonal, columns: 2)]
+        try recorder.record(Snapshot(sections: [Section(id: "cards", rows: [Row(id: "a")]), Section(id: "s", rows: [Row(id: "b")])]))
+        try recorder.record(Snapshot(sections: [Section(id: "cards", rows: [Row(id: "b"), Row(id: "a")]), Section(id: "s", rows: [])]))
+        let json = try recorder.json()
+        #expect(json.components(separatedBy: "\"layout\": \"orthogonal\"").count == 2, "said once, where the section first appears")
+        let (read, diagnostics) = SnapshotReader.read(bytes: Array(json.utf8), file: "grid.json")
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let presentation = try #require(read?.presentation)
+        #expect(presentation.layout == .grid && presentation.columns == 4 && presentation.spacing == 2)
+        #expect(presentation.scroll == .anchor && presentation.skipAnimation == 0.5)
+        #expect(presentation.sections == ["cards": .init(layout: .orthogonal, columns: 2)])
+
+        var table = Self.recorder()
+        table.options.layout = .table
+        table.options.tableFields = ["name"]
+        table.options.titles = ["name": "Name"]
+        try table.record(Snapshot(sectionID: "s", rows: [Row(id: "a")]))
+        let tableJSON = try table.json()
+        #expect(tableJSON.contains(#""fields": ["name"]"#) && tableJSON.contains(#""titles": {"name": "Name"}"#))
+        let tableRead = SnapshotReader.read(bytes: Array(tableJSON.utf8), file: "table.json")
+        #expect(tableRead.1.isEmpty, "\(tableRead.1)")
+        #expect(tableRead.0?.presentation.titles == ["name": "Name"])
+        #expect(tableRead.0?.presentation.fields == ["name"])
+    }
+
+    @Test func layoutOptionsTheReaderWouldRefuse_areRefusedWhenWritten() throws {
+        var grid = SequenceOptions()
+        grid.columns = 3
+        var fields = SequenceOptions()
+        fields.tableFields = ["x"]
+        var columns = SequenceOptions()
+        columns.layout = .grid
+        columns.columns = 13
+        var titles = SequenceOptions()
+        titles.layout = .table
+        titles.tableFields = ["x"]
+        titles.titles = ["y": "Y"]
+        let cases: [(SequenceOptions, String)] = [
+            (grid, "the options' columns needs layout .grid, or a section laid out as .grid or .orthogonal; the file's reader refuses it otherwise"),
+            (fields, "the options' tableFields needs layout .table; the file's reader refuses it otherwise"),
+            (columns, "the options' columns is 13; the file's reader takes 1 to 12"),
+            (titles, "the options' titles[y] needs 'y' among tableFields; the file's reader refuses it otherwise"),
+        ]
+        for (options, message) in cases {
+            var recorder = Self.recorder()
+            recorder.options = options
+            try recorder.record(Snapshot(sectionID: "s", rows: [Row(id: "a")]))
+            #expect(throws: SequenceRecorderError.self) { try recorder.json() }
+            do { _ = try recorder.json() } catch { #expect(error.description == message) }
+        }
     }
 
     @Test func aFieldNameLongerThanTheReaderTakes_isRefusedWhereItIsRecorded() {

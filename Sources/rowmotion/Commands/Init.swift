@@ -12,32 +12,93 @@ struct Init: ParsableCommand {
     @Argument(help: "The folder to start in.")
     var folder = "."
 
-    static let files: [(path: String, text: String)] = [
-        ("site/index.md", """
-            ---
-            title: My list
-            ---
-            # My list
+    /// The list the first example draws.
+    enum Layout: String, ExpressibleByArgument, CaseIterable {
+        case list, grid, table
+    }
 
-            How the inbox animates when new mail arrives.
+    @Option(help: "The first example's layout: list (a table view), grid (a collection view's photo grid) or table (a data table).")
+    var layout: Layout = .list
 
-            ```rowmotion
-            example: inbox.yml
-            ```
+    static func files(for layout: Layout) -> [(path: String, text: String)] {
+        let (name, what, example): (String, String, String)
+        switch layout {
+        case .list:
+            (name, what) = ("inbox.yml", "How the inbox animates when new mail arrives.")
+            example = """
+                title: Inbox — new mail arrives at the top
+                description: A new message is inserted at the top while an old one is archived.
+                animation: fade
+                steps:
+                  - label: Initial
+                    items: [Welcome, Invoice, Newsletter]
+                  - label: New mail
+                    items: [Reminder, Welcome, Invoice]
 
-            """),
-        ("examples/inbox.yml", """
-            title: Inbox — new mail arrives at the top
-            description: A new message is inserted at the top while an old one is archived.
-            animation: fade
-            steps:
-              - label: Initial
-                items: [Welcome, Invoice, Newsletter]
-              - label: New mail
-                items: [Reminder, Welcome, Invoice]
+                """
+        case .grid:
+            (name, what) = ("photos.yml", "How the photo grid animates when a photo arrives.")
+            example = """
+                title: Photos — a new photo reflows the grid
+                description: A new photo is inserted at the start; every photo after it moves one place on.
+                layout: grid
+                columns: 3
+                cell: {image: emoji, title: place}
+                steps:
+                  - label: Initial
+                    items:
+                      - {id: p1, emoji: "🏔", place: Alps}
+                      - {id: p2, emoji: "🌊", place: Coast}
+                      - {id: p3, emoji: "🌵", place: Desert}
+                  - label: A new photo
+                    items:
+                      - {id: p4, emoji: "🌅", place: Harbour}
+                      - {id: p1, emoji: "🏔", place: Alps}
+                      - {id: p2, emoji: "🌊", place: Coast}
+                      - {id: p3, emoji: "🌵", place: Desert}
 
-            """),
-    ]
+                """
+        case .table:
+            (name, what) = ("tasks.yml", "How the task table animates when a task is done.")
+            example = """
+                title: Tasks — one cell changes, then a re-sort
+                description: Completing a task changes one cell; sorting by task moves the rows that change place.
+                layout: table
+                fields: [title, done]
+                titles: {title: Task, done: Done}
+                steps:
+                  - label: Initial
+                    items:
+                      - {id: t1, title: Write the notes, done: false}
+                      - {id: t2, title: Fix the crash, done: false}
+                  - label: A task is done
+                    items:
+                      - {id: t1, title: Write the notes, done: false}
+                      - {id: t2, title: Fix the crash, done: true}
+                  - label: Sorted by task
+                    items:
+                      - {id: t2, title: Fix the crash, done: true}
+                      - {id: t1, title: Write the notes, done: false}
+
+                """
+        }
+        return [
+            ("site/index.md", """
+                ---
+                title: My list
+                ---
+                # My list
+
+                \(what)
+
+                ```rowmotion
+                example: \(name)
+                ```
+
+                """),
+            ("examples/" + name, example),
+        ]
+    }
 
     func run() throws {
         let manager = FileManager.default
@@ -52,7 +113,7 @@ struct Init: ParsableCommand {
         // nowhere) included, or a linked folder on the way, stops init
         // before it writes: it never writes through a link.
         var problems: [Diagnostic] = []
-        for path in Self.files.map(\.path) + [".gitignore"] {
+        for path in Self.files(for: layout).map(\.path) + [".gitignore"] {
             var prefix = ""
             for part in path.split(separator: "/") {
                 prefix += prefix.isEmpty ? String(part) : "/" + part
@@ -74,7 +135,7 @@ struct Init: ParsableCommand {
         // followed inside the project, each file new (`O_EXCL`).
         let project = Project.ofWorkingFolder()
         do throws(Diagnostic) {
-            for file in Self.files {
+            for file in Self.files(for: layout) {
                 let path = root.appendingPathComponent(file.path).path
                 let target = try WritePath.prepare(path, in: project)
                 guard WritePath.writeNewFile(Array(file.text.utf8), to: target) else {
