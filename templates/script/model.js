@@ -134,7 +134,7 @@ function tileSection(kind, width, s, y, parts, count) {
     footer = { x: 0, y: y + (lines ? s : 0), w: width, h: parts.footer };
     y = footer.y + parts.footer;
   } else y += s;
-  return { x: 0, y: top, w: width, h: y - top, header: header, rows: rows, footer: footer };
+  return { x: 0, y: top, w: width, h: y - top, header: header, rows: rows, footer: footer, scrollX: kind.scrollX || 0 };
 }
 
 // An orthogonal line's sideways scroll for a batch: kept where it is when a
@@ -355,6 +355,14 @@ function gaps(t, before, after) {
   };
 }
 
+// Frames that also glide sideways by `dx`, as `shifted` does down.
+function shiftedX(frames, dx, arriving) {
+  if (!dx) return frames;
+  return frames.map(function (frame) {
+    return Object.assign({}, frame, { x: frame.x + dx * (arriving ? 1 - frame.offset : frame.offset) });
+  });
+}
+
 // Frames that also glide by `shift` pixels: from 0 to shift for a leaving
 // part, from shift to 0 for an arriving one (keyframes stay linear).
 function shifted(frames, shift, arriving) {
@@ -441,6 +449,16 @@ export function timeline(o) {
   const leavingSections = new Set(t.leftSections.map(l => l.from));
   t.sections.forEach(function (section) { if (section.how === 'move') leavingSections.add(section.from); });
   const collection = !!o.collection;
+  // An orthogonal line that scrolls sideways in the batch (to show its
+  // change, or because it got shorter) carries the items that appear and
+  // disappear in it, as a scroll view carries its cells: how far, for the
+  // line at old index s, and for the line at new index a.
+  const newIndexOf = new Map();
+  t.sections.forEach(function (section, a) { if (section.how === 'stay' || section.how === 'move') newIndexOf.set(section.from, a); });
+  function lineScroll(s, a) {
+    const old = before.sections[s], now = after.sections[a];
+    return old && now && old.kind === 'orthogonal' && now.kind === 'orthogonal' ? (old.scrollX || 0) - (now.scrollX || 0) : 0;
+  }
   // The style a part arrives or leaves with: a collection view fades.
   function styleFor(kind, atEnd, reload) { return collection ? 'fade' : resolveStyle(kind, atEnd, reload); }
   t.leftSections.forEach(function (left) {
@@ -470,7 +488,8 @@ export function timeline(o) {
     if (style === 'none') return;
     add({ type: 'row', unit: 'row', side: 'old', s: left.from[0], r: left.from[1], role: reload ? 'reload-old' : 'delete', layer: 'leaving',
       style: style, shown: true, animated: true,
-      frames: shifted(styledFrames(style, false, rect, rect, width), collection ? 0 : gap.row(left.from[0], left.from[1]) - rect.y, false) });
+      frames: shiftedX(shifted(styledFrames(style, false, rect, rect, width), collection ? 0 : gap.row(left.from[0], left.from[1]) - rect.y, false),
+        newIndexOf.has(left.from[0]) ? lineScroll(left.from[0], newIndexOf.get(left.from[0])) : 0, false) });
   });
 
   // Everything in the new state: arriving blocks, rows that glide.
@@ -513,7 +532,8 @@ export function timeline(o) {
         const shown = seen(rect, view1);
         add({ type: 'row', unit: 'row', side: 'new', s: a, r: r, from: row.from, role: reload ? 'reload-new' : 'insert', layer: 'arriving',
           style: style, shown: shown, animated: shown,
-          frames: shown ? shifted(styledFrames(style, true, rect, rect, width), collection ? 0 : gap.arrivingRow(a, r) - rect.y, true) : glideFrames(rect, rect) });
+          frames: shown ? shiftedX(shifted(styledFrames(style, true, rect, rect, width), collection ? 0 : gap.arrivingRow(a, r) - rect.y, true),
+            -lineScroll(section.from, a), true) : glideFrames(rect, rect) });
         return;
       }
       const from = before.sections[row.from[0]].rows[row.from[1]];

@@ -13,8 +13,10 @@ import { CALL_WORDS, REDUCED, arrange, arrivingLabel, describeSection, fillRow, 
 // every row again every frame.
 // The page's HTML has the two boxes already (the default theme's does), so
 // adopting them moves no row: moving them would lay every row out again.
-// `framing` is the player data's presentation (its layout), or nothing.
-export function makeSurface(host, framing) {
+// `framing` is the player data's presentation (its layout), or nothing;
+// `initial`, a virtual grid's first snapshot (its page shows only the
+// first of its items).
+export function makeSurface(host, framing, initial) {
   let frame = host.firstElementChild, container = frame && frame.firstElementChild;
   const adopted = frame && frame.classList.contains('rowmotion-sections') && container && container.classList.contains('rowmotion-content');
   if (!adopted) {
@@ -49,7 +51,27 @@ export function makeSurface(host, framing) {
     if (!adopted) container.appendChild(el);
   });
   if (!adopted) host.replaceChildren(frame);
-  const surface = { host: host, frame: frame, container: container, shown: null, known: new WeakMap(), width: -1, framing: framing || null };
+  const surface = { host: host, frame: frame, container: container, shown: null, known: new WeakMap(), width: -1, framing: framing || null,
+    virtual: !!(framing && framing.virtual && initial) };
+  if (surface.virtual) {
+    // The page's first items are adopted where they are; the others exist
+    // only when they come into sight (realize).
+    const byId = new Map(views.map(function (view, s) { return [state[s].id, { view: view, section: state[s] }]; }));
+    state = initial;
+    views = initial.map(function (section) {
+      const shown = byId.get(section.id);
+      const view = shown ? shown.view : { el: makeSection(section, surface.framing), header: null, footer: null, rows: [] };
+      const rows = new Array(section.items.length).fill(null);
+      if (shown) shown.view.rows.forEach(function (el, r) { if (section.items[r] && section.items[r].id === el.getAttribute('data-item-id')) rows[r] = el; else el.remove(); });
+      view.rows = rows;
+      return view;
+    });
+    if (views.length) arrange(container, views);
+    host.addEventListener('scroll', function () {
+      if (surface.realizing) return;
+      surface.realizing = requestAnimationFrame(function () { surface.realizing = 0; if (!surface.playing) realize(surface); });
+    }, { passive: true });
+  }
   if (views.length) surface.shown = { state: state, views: views, laid: null };
   return surface;
 }
@@ -100,7 +122,7 @@ function measureAside(surface, elements) {
 // (a 1,000-row page spent its longest load task laying every row out
 // while measuring) or when a batch needs it, whichever comes first.
 export function showState(surface, state, later) {
-  let views = viewsByKey(state, surface.shown && surface.shown.views, surface.shown && surface.shown.state, surface.known, surface.framing);
+  let views = viewsByKey(state, surface.shown && surface.shown.views, surface.shown && surface.shown.state, surface.known, surface.framing, surface.virtual);
   arrange(surface.container, views);
   surface.shown = { state: state, views: views, laid: null };
   if (!later) { relayout(surface); return; }
@@ -130,6 +152,46 @@ export function relayout(surface) {
   surface.frame.style.height = laid.height + 'px';
   surface.frame.removeAttribute('data-unmeasured');
   surface.shown.laid = laid;
+  if (surface.virtual) realize(surface);
+}
+
+// A virtual grid (thousands of items) keeps in the DOM only the items in
+// sight and a screen above and below, as a collection view keeps cells
+// only for the items in its visible bounds: each is placed at its layout
+// frame; the others have no element. Costs what is in sight, whatever the
+// list's length.
+const KEPT_SCREENS = 1;
+export function realize(surface) {
+  const shown = surface.shown;
+  if (!shown || !shown.laid) return;
+  const list = surface.host, screen = list.clientHeight || 600;
+  const low = list.scrollTop - KEPT_SCREENS * screen, high = list.scrollTop + (1 + KEPT_SCREENS) * screen;
+  shown.views.forEach(function (view, s) {
+    const laid = shown.laid.sections[s], rects = laid.rows, items = shown.state[s].items;
+    view.el.setAttribute('data-virtual', '');
+    view.el.style.height = laid.h + 'px';
+    if (view.footer) view.footer.style.top = laid.footer.y - laid.y + 'px';
+    // The first item whose frame reaches below `low` (frames go down line by line).
+    let from = 0, to = rects.length;
+    while (from < to) { const mid = (from + to) >> 1; if (rects[mid].y + rects[mid].h > low) to = mid; else from = mid + 1; }
+    let end = from;
+    while (end < rects.length && rects[end].y < high) end++;
+    view.rows.forEach(function (el, r) { if (el && (r < from || r >= end)) { el.remove(); view.rows[r] = null; } });
+    for (let r = from; r < end; r++) {
+      if (!view.rows[r]) view.rows[r] = makeRow(items[r]);
+      place(view.rows[r], rects[r], laid);
+    }
+  });
+  arrange(surface.container, shown.views);
+}
+
+// An item of a virtual grid at its frame, in its section's box.
+function place(el, rect, section) {
+  const left = rect.x + 'px', top = rect.y - section.y + 'px';
+  if (el.style.left !== left) el.style.left = left;
+  if (el.style.top !== top) el.style.top = top;
+  const width = rect.w + 'px', height = rect.h + 'px';
+  if (el.style.width !== width) { el.style.width = width; el.style.height = height; }
 }
 
 // iOS's scroll indicator, over the rows while the list scrolls and a
@@ -175,6 +237,9 @@ export function makeMotion(element, list, surface, data) {
     stopping.lifted.forEach(function (el) { el.style.zIndex = ''; el.removeAttribute('data-rowmotion-part'); el.removeAttribute('data-moving'); });
     surface.container.querySelectorAll('[data-path]').forEach(function (el) { el.removeAttribute('data-path'); });
     element.removeAttribute('data-playing-batch');
+    // A virtual grid keeps what is now in sight, and no more.
+    surface.playing = false;
+    if (surface.virtual) realize(surface);
   }
 
   // Plays one batch from what is shown. Resolves when it has settled, or
@@ -243,9 +308,9 @@ export function makeMotion(element, list, surface, data) {
       describeSection(view, section, a);
       view.rows = section.items.map(function (row, r) {
         const from = traced.rows[a][r];
-        if (!from.from) return makeRow(row);
+        if (!from.from) return surface.virtual ? null : makeRow(row);
         let line = before.views[from.from[0]].rows[from.from[1]];
-        if (from.how === 'reload') refills.push({ line: line, row: row, a: a });
+        if (from.how === 'reload' && line) refills.push({ line: line, row: row, a: a });
         return line;
       });
       return view;
@@ -325,10 +390,29 @@ export function makeMotion(element, list, surface, data) {
     const t = how.timing;
     const plan = timeline({ trace: traced, before: oldLaid, after: laid, styles: data.animations,
       width: width, viewport: viewport, collection: collection });
+    if (surface.virtual) {
+      // A virtual grid: a cell for every item the batch shows (a collection
+      // view dequeues one for each item entering its bounds), every cell at
+      // its new frame.
+      surface.playing = true;
+      plan.parts.forEach(function (part) {
+        if (part.side !== 'new' || part.type !== 'row' || !part.shown || views[part.s].rows[part.r]) return;
+        views[part.s].rows[part.r] = makeRow(traced.state[part.s].items[part.r]);
+      });
+      views.forEach(function (view, a) {
+        const section = laid.sections[a];
+        view.el.setAttribute('data-virtual', '');
+        view.el.style.height = section.h + 'px';
+        if (view.footer) view.footer.style.top = section.footer.y - section.y + 'px';
+        view.rows.forEach(function (el, r) { if (el) place(el, section.rows[r], section); });
+      });
+      arrange(surface.container, views);
+    }
     if (how.held) plan.parts.forEach(function (part) {
       if (part.type !== 'row' || part.side !== 'new') return;
       let text = arrivingLabel(traced, part.s, part.r, words);
-      if (text) partElement(views, part).setAttribute('data-path', text);
+      const el = partElement(views, part);
+      if (text && el) el.setAttribute('data-path', text);
     });
     function labelLeaving(ghost, part) {
       let text = how.held && part.type === 'row' ? leavingLabel(traced, part, words) : null;
@@ -348,7 +432,7 @@ export function makeMotion(element, list, surface, data) {
       const section = before.laid.sections[part.s];
       if (part.type !== 'row' || !section || !section.kind) return null;
       const frame = part.frames[0];
-      return { x: frame.x, w: frame.w, h: frame.h };
+      return { x: frame.x, w: frame.w, h: frame.h, kind: section.kind };
     }
     running = ongoing;
     // Every animation at the player's pace, paused where the player
@@ -368,6 +452,7 @@ export function makeMotion(element, list, surface, data) {
       plan.parts.forEach(function (part) {
         if (part.side !== 'new' || part.type !== 'row') return;
         let el = partElement(views, part);
+        if (!el) return;
         if (part.role === 'insert') el.setAttribute('data-change', 'inserted');
         else if (part.role === 'reload-new') el.setAttribute('data-change', 'reloaded');
         else if (part.role === 'move' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-change', 'moved');
@@ -402,7 +487,7 @@ export function makeMotion(element, list, surface, data) {
         ongoing.ghosts.push(el);
       } else {
         el = partElement(views, part);
-        if (!part.shown && !inspect) return;
+        if (!el || !part.shown && !inspect) return;
         ongoing.lifted.push(el);
       }
       if (inspect) el.setAttribute('data-rowmotion-part', String(k));

@@ -21,7 +21,7 @@ export function makePlayer(element) {
   // The reloadData() pane of a strategy comparison jumps, as reloadData does.
   const jumps = element.getAttribute('data-strategy') === 'reloadData';
   const list = element.querySelector('.rowmotion-list');
-  const surface = makeSurface(list, data.presentation);
+  const surface = makeSurface(list, data.presentation, data.initial);
   showScrolling(element, list);
   const states = [surface.shown ? surface.shown.state : []];
   let timer = null, current = 0, pending = 0, speed = 1, linear = false;
@@ -244,7 +244,7 @@ export function makePlayer(element) {
     pane.setAttribute('role', 'group');
     pane.setAttribute('aria-label', 'The same steps with reloadData()');
     column('reloadData()').appendChild(pane);
-    compare = makeSurface(pane, data.presentation);
+    compare = makeSurface(pane, data.presentation, data.initial);
   }
 
   function showCompare(target) {
@@ -334,6 +334,8 @@ export function makePlayer(element) {
     setSpeed: function (value) { setSpeed(String(value)); return player; },
     hold: function (position) { holdAt(Number(position) || 0); return player; },
     state: function () {
+      // A virtual grid has elements for what is in sight only: its state is the shown one.
+      if (surface.virtual && surface.shown) return surface.shown.state.map(section => ({ id: section.id, items: section.items.map(item => item.id) }));
       return Array.prototype.map.call(surface.container.querySelectorAll(':scope > [data-section-id]'), function (section) {
         return {
           id: section.getAttribute('data-section-id'),

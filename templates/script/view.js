@@ -136,6 +136,8 @@ export function makeSection(section, framing) {
   if (kind) {
     block.setAttribute('data-layout', kind.layout);
     if (kind.layout === 'grid' || kind.layout === 'orthogonal') block.style.setProperty('--columns', String(kind.columns));
+    // A line that scrolls sideways is reached from the keyboard, as any scrolling region.
+    if (kind.layout === 'orthogonal') block.tabIndex = 0;
   }
   return block;
 }
@@ -176,7 +178,7 @@ export function arrange(container, views) {
   views.forEach(function (view) {
     const parts = [];
     if (view.header) parts.push(view.header);
-    for (let r = 0; r < view.rows.length; r++) parts.push(view.rows[r]);
+    for (let r = 0; r < view.rows.length; r++) if (view.rows[r]) parts.push(view.rows[r]);
     if (view.footer) parts.push(view.footer);
     order(view.el, parts);
   });
@@ -220,13 +222,15 @@ function increasingRun(values) {
 }
 
 // The view of `state`, reusing the elements of `views` by key (for jumps).
-export function viewsByKey(state, views, oldState, known, framing) {
+// `lazy` (a virtual grid): a row with no element keeps none (realize makes
+// the ones in sight).
+export function viewsByKey(state, views, oldState, known, framing, lazy) {
   let rowsByKey = new Map(), sectionsById = new Map();
   if (views) {
     const oldKeys = rowKeys(oldState);
     views.forEach(function (view, s) {
       sectionsById.set(oldState[s].id, view);
-      view.rows.forEach(function (row, r) { rowsByKey.set(oldKeys[s][r], row); });
+      view.rows.forEach(function (row, r) { if (row) rowsByKey.set(oldKeys[s][r], row); });
     });
   }
   const keys = rowKeys(state);
@@ -238,7 +242,7 @@ export function viewsByKey(state, views, oldState, known, framing) {
     describeSection(view, section, s);
     view.rows = section.items.map(function (row, r) {
       let line = rowsByKey.get(keys[s][r]);
-      if (line) { if (fillRow(line, row)) known.delete(line); } else line = makeRow(row);
+      if (line) { if (fillRow(line, row)) known.delete(line); } else line = lazy ? null : makeRow(row);
       return line;
     });
     return view;
@@ -269,7 +273,7 @@ export function ghostOf(element, y, tile) {
     ghost.style.left = tile.x + 'px';
     ghost.style.width = tile.w + 'px';
     ghost.style.height = tile.h + 'px';
-    ghost.setAttribute('data-tile', '');
+    ghost.setAttribute('data-tile', tile.kind || '');
   }
   return ghost;
 }

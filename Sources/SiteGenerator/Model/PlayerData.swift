@@ -28,6 +28,15 @@ public struct PlayerData: Codable, Equatable, Sendable {
     /// the sequence sets any (`height`, `width`, `style`, `duration`,
     /// `spring`); absent otherwise.
     public var presentation: Framing?
+    /// A virtual grid's first snapshot (its page shows only its first
+    /// items as HTML); absent otherwise, the page's rows being the first snapshot.
+    public var initial: [Section]?
+
+    /// Past this many items in a snapshot, a grid is virtual: only the
+    /// items in sight have elements, as a collection view keeps cells.
+    public static let virtualItems = 1_000
+    /// The items a virtual grid's page shows as HTML, before its script runs.
+    public static let virtualFirstItems = 60
 
     /// `Presentation` as the script reads it: sizes in points, the duration
     /// in seconds, the spring's damping ratio and initial velocity.
@@ -51,6 +60,8 @@ public struct PlayerData: Codable, Equatable, Sendable {
         /// `anchor` (absent: UIKit's keep-offset).
         public var scroll: String?
         public var skipAnimation: Double?
+        /// A grid of more than `virtualItems` items in a snapshot.
+        public var virtual: Bool?
 
         public struct SectionLayout: Codable, Equatable, Sendable {
             public var layout: String
@@ -260,7 +271,17 @@ public struct PlayerData: Codable, Equatable, Sendable {
                   animations: Animations(insert: animations.insert.rawValue, delete: animations.delete.rawValue,
                                          reload: animations.reload.rawValue),
                   labels: sequence.steps.map(\.label), steps: steps, cell: sequence.drawnCellStyle.rawValue)
-        presentation = Framing(sequence.presentation)
+        presentation = Self.framing(of: sequence)
+        if presentation?.virtual == true { initial = sequence.steps[0].snapshot.sections.map { Self.section($0, of: sequence) } }
+    }
+
+    /// The framing of `sequence`, a grid with more than `virtualItems` items in a snapshot made virtual.
+    static func framing(of sequence: SnapshotSequence) -> Framing? {
+        var framing = Framing(sequence.presentation)
+        guard sequence.presentation.layout == .grid, sequence.presentation.sections.isEmpty else { return framing }
+        let most = sequence.steps.lazy.map { $0.snapshot.sections.reduce(0) { $0 + $1.rows.count } }.max() ?? 0
+        if most > virtualItems { framing?.virtual = true }
+        return framing
     }
 
     public init(example: String, title: String, animations: Animations, labels: [String], steps: [Step], cell: String? = nil) {

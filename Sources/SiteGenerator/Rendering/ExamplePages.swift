@@ -49,7 +49,7 @@ extension SiteRendering {
                           autoplay: spec?.autoplay ?? false, compare: spec?.compare,
                           initialHTML: parts.initialHTML, data: parts.data, cellStyle: sequence.drawnCellStyle.rawValue,
                           tableStyle: sequence.presentation.style == .plain ? nil : sequence.presentation.style.rawValue,
-                          framing: framingStyle(PlayerData.Framing(sequence.presentation)))
+                          framing: framingStyle(PlayerData.framing(of: sequence)))
     }
 
     /// The list's size as the player's CSS reads it (`--rowmotion-height`,
@@ -67,7 +67,7 @@ extension SiteRendering {
     /// The first snapshot as HTML, so a page shows the list before (and
     /// without) its script. Row text is escaped: it never becomes markup.
     static func staticList(_ snapshot: Snapshot<String, Record<String>>, of sequence: SnapshotSequence) -> String {
-        SiteRendering.staticList(snapshot.sections.map { PlayerData.section($0, of: sequence) }, framing: PlayerData.Framing(sequence.presentation))
+        SiteRendering.staticList(snapshot.sections.map { PlayerData.section($0, of: sequence) }, framing: PlayerData.framing(of: sequence))
     }
 
     /// The same, from the sections as player data holds them (a baseline's).
@@ -83,18 +83,21 @@ extension SiteRendering {
             }
             html += "</div>\n"
         }
+        // A virtual grid's page shows its first items; the script makes the rest as they come into sight.
+        var budget = framing?.virtual == true ? PlayerData.virtualFirstItems : Int.max
         for (index, section) in sections.enumerated() {
             // Named as the script names it: by header, id, or place.
             let label = section.header.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(section.id.isEmpty ? String(index + 1) : section.id)"
             var layout = ""
             if let own = framing?.sectionLayout(section.id) {
                 layout = " data-layout=\"\(own.layout)\"" + (own.layout == "table" || own.layout == "list" ? ""
-                    : " style=\"--columns: \(own.columns)" + (own.layout == "orthogonal" ? "; --count: \(section.items.count)" : "") + "\"")
+                    : " style=\"--columns: \(own.columns)" + (own.layout == "orthogonal" ? "; --count: \(section.items.count)\" tabindex=\"0" : "") + "\"")
             }
             // A list needs items: an empty section is a group, as the script makes it.
             html += "<div class=\"rowmotion-section\" role=\"\(section.items.isEmpty ? "group" : "list")\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\"\(layout)>"
             if let header = section.header { html += "<h3 class=\"rowmotion-header\" role=\"presentation\">\(HTMLText.escape(header))</h3>" }
-            for row in section.items { html += rowHTML(row) }
+            for row in section.items.prefix(max(0, budget)) { html += rowHTML(row) }
+            budget -= section.items.count
             if let footer = section.footer { html += "<p class=\"footer\" role=\"presentation\">\(HTMLText.escape(footer))</p>" }
             html += "</div>\n"
         }

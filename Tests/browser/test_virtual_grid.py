@@ -1,0 +1,120 @@
+"""A 10,000-item grid (issue 43, item 8): as a collection view keeps cells
+only for the items in its bounds, the player keeps elements only for the
+items in sight and a screen above and below; the page's HTML holds its
+first items, the rest come as they scroll into sight. What the DOM holds is
+asserted (it is the design); the load's longest task and the frame rate of
+a played step are measured and reported, never asserted (a shared 2-core
+machine is not a timer)."""
+import json
+import random
+
+from chrome import new_browser
+from conftest import build_site, record_figures
+from test_page_weight import traced_load
+
+COLUMNS, SPACING, ITEMS = 4, 8, 10_000
+
+
+def grid_sequence(seed=43):
+    rng = random.Random(seed)
+    items = [{"id": f"p{i}", "emoji": "📷", "place": f"Photo {i}"} for i in range(ITEMS)]
+    current = list(items)
+    steps = [{"label": "Library", "items": list(current)}]
+    current.insert(0, {"id": "new", "emoji": "🌅", "place": "New"})
+    steps.append({"label": "A new photo at the top", "items": list(current)})
+    for _ in range(3):
+        current.pop(rng.randrange(40))
+    steps.append({"label": "Three deleted", "items": list(current)})
+    current.insert(2, current.pop(25))
+    steps.append({"label": "One moved up", "items": list(current)})
+    return {"title": "Ten thousand photos", "layout": "grid", "columns": COLUMNS, "spacing": SPACING,
+            "cell": {"image": "emoji", "title": "place"}, "steps": steps}
+
+
+DOM = """
+const p = window.Rowmotion.players[0], list = p.element.querySelector('.rowmotion-list');
+const content = p.element.querySelector('.rowmotion-content').getBoundingClientRect();
+const items = Array.from(p.element.querySelectorAll('[data-item-id]')).map((el) => {
+  const box = el.getBoundingClientRect();
+  return {id: el.getAttribute('data-item-id'), x: box.left - content.left, y: box.top - content.top, w: box.width, h: box.height};
+});
+const section = p.element.querySelector('[data-section-id]');
+const header = section.querySelector('.rowmotion-header');
+return {items, state: p.state(), scrollTop: list.scrollTop, screen: list.clientHeight, width: content.width,
+        top: section.getBoundingClientRect().top - content.top + (header ? header.getBoundingClientRect().height : 0)};
+"""
+
+
+def dom_problems(snap, ids, label):
+    """The elements are the items in sight (and a screen above and below),
+    each at the flow layout's frame for its index, in index order."""
+    problems = []
+    w = (snap["width"] - 2 * SPACING - (COLUMNS - 1) * SPACING) / COLUMNS
+    index = {item: k for k, item in enumerate(ids)}
+    low, high = snap["scrollTop"] - snap["screen"], snap["scrollTop"] + 2 * snap["screen"]
+    shown = [item["id"] for item in snap["items"]]
+    if shown != sorted(shown, key=lambda i: index[i]):
+        problems.append(f"{label}: the elements are not in index order")
+    for item in snap["items"]:
+        k = index[item["id"]]
+        x, y = SPACING + (k % COLUMNS) * (w + SPACING), snap["top"] + SPACING + (k // COLUMNS) * (w + SPACING)
+        if abs(item["x"] - x) > 1 or abs(item["y"] - y) > 1 or abs(item["w"] - w) > 1:
+            problems.append(f"{label}: {item['id']} (item {k}) at {item['x']:.1f},{item['y']:.1f} ({item['w']:.1f}), layout {x:.1f},{y:.1f} ({w:.1f})")
+            break
+    wanted = [i for i, k in index.items() if (snap["top"] + SPACING + (k // COLUMNS) * (w + SPACING) + w > low
+                                               and snap["top"] + SPACING + (k // COLUMNS) * (w + SPACING) < high)]
+    if set(shown) != set(wanted):
+        problems.append(f"{label}: {len(shown)} elements, the items in sight and a screen around are {len(wanted)} "
+                        f"(missing {sorted(set(wanted) - set(shown), key=lambda i: index[i])[:3]}, extra {sorted(set(shown) - set(wanted), key=lambda i: index[i])[:3]})")
+    return problems
+
+
+def test_a_10000_item_grid_keeps_only_the_items_in_sight_in_the_dom(tmp_path):
+    sequence = grid_sequence()
+    site = build_site(tmp_path, "photos.json", sequence, "# Photos\n\n```rowmotion\nexample: photos.json\n```\n")
+    page = site / "examples" / "photos.html"
+    html = page.read_text()
+    assert html.count("data-item-id=") <= 60, "the page's HTML holds the grid's first items only"
+    snapshots = [[row["id"] for row in step["items"]] for step in sequence["steps"]]
+    browser = new_browser(window_size="1280,1000")
+    problems = []
+    try:
+        browser.get(page.as_uri())
+        snap = browser.execute_script(DOM)
+        assert snap["state"] == [{"id": "", "items": snapshots[0]}]
+        problems += dom_problems(snap, snapshots[0], "loaded")
+        for scroll in (40_000, 200_000, 10**9):
+            browser.execute_script("arguments[0].scrollTop = arguments[1]", browser.find_element("css selector", ".rowmotion-list"), scroll)
+            browser.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done))")
+            problems += dom_problems(browser.execute_script(DOM), snapshots[0], f"scrolled to {scroll}")
+        browser.execute_script("document.querySelector('.rowmotion-list').scrollTop = 0")
+        for step in range(1, len(snapshots)):
+            browser.execute_async_script("const done = arguments[0]; window.Rowmotion.players[0].next().then(() => done())")
+            snap = browser.execute_script(DOM)
+            if snap["state"] != [{"id": "", "items": snapshots[step]}]:
+                problems.append(f"step {step}: state() is not the snapshot")
+            problems += dom_problems(snap, snapshots[step], f"step {step}")
+        # Held mid-way, a batch has cells for what it shows: a bounded number.
+        browser.execute_async_script("const done = arguments[0]; window.Rowmotion.players[0].goTo(0).then(() => done())")
+        browser.execute_script("window.Rowmotion.players[0].hold(0.5)")
+        held = browser.execute_script("return document.querySelectorAll('[data-item-id], .rowmotion-ghost').length")
+        if held > 3 * len(snap["items"]):
+            problems.append(f"held: {held} elements")
+        # The frame rate of a played step (reported).
+        fps = browser.execute_async_script("""
+            const done = arguments[0], p = window.Rowmotion.players[0];
+            p.goTo(0).then(() => {
+              let frames = 0, running = true;
+              const count = () => { frames += 1; if (running) requestAnimationFrame(count); };
+              const start = performance.now();
+              requestAnimationFrame(count);
+              p.next().then(() => { running = false; done(frames / ((performance.now() - start) / 1000)); });
+            });""")
+    finally:
+        browser.quit()
+    runs = traced_load(page, 4)[1:]
+    longest = sorted(round(max(t["dur"] for t in events if t["name"] == "ThreadControllerImpl::RunTask") / 1000, 1) for events in runs)
+    record_figures("grid_10000", {"elements_in_dom": len(snap["items"]), "page_bytes": len(html.encode()),
+                                  "median_longest_load_task_ms": longest[len(longest) // 2], "frames_per_second_playing": round(fps, 1)})
+    print(f"10,000-item grid: {len(snap['items'])} elements, longest load task {longest} ms, {fps:.1f} frames per second playing")
+    assert problems == [], "\n".join(problems[:20])
