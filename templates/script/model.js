@@ -630,7 +630,11 @@ export function scrollForChanges(t, before, after, viewport) {
 // or a table that keeps its place, as SwiftDataTables does, returns).
 //   t: trace(before, batch); before, after: layouts; top: the list's
 //   scroll offset; cover: what covers its top (pinned titles, headers).
+// At the top of the list (offset 0) nothing is above what is seen, and
+// nothing is compensated: a row inserted first is seen arriving (as a
+// browser's scroll anchoring leaves a scroller at offset 0 alone).
 export function anchorShift(t, before, after, top, cover) {
+  if (top <= 0) return 0;
   const landing = new Map();
   t.rows.forEach(function (list, a) {
     list.forEach(function (row, r) { if (row.from && row.how !== 'section') landing.set(row.from[0] + ':' + row.from[1], after.sections[a].rows[r]); });
@@ -673,5 +677,5 @@ function sampleHeight(height, p) {
   return sample(frames, p).h;
 }
 
-export const model = Object.freeze({ trace: trace, applyBatch: applyBatch, layout: layout, timeline: timeline, anchorShift: anchorShift, shiftLayout: shiftLayout,
+export const model = Object.freeze({ trace: trace, applyBatch: applyBatch, layout: layout, timeline: timeline, anchorShift: anchorShift, shiftLayout: shiftLayout, sidewaysScroll: sidewaysScroll,
   sample: sample, sampleHeight: sampleHeight, ease: ease, spring: spring, scrollForChanges: scrollForChanges });
