@@ -142,6 +142,22 @@ extension SiteRendering {
         return html + "</div>"
     }
 
+    /// Why a step is shown at once (`skipAnimation:`): more of its items
+    /// change than the share allows, counted as the player counts them
+    /// (every insert, delete, move and reload of rows and sections, against
+    /// the larger of the two snapshots); nil when it animates.
+    static func skipReason(_ step: DiffReport.Step, of sequence: SnapshotSequence) -> String? {
+        guard let share = sequence.presentation.skipAnimation else { return nil }
+        let changes = step.changeset.stages.reduce(0) { total, stage in
+            let batch = stage.batch
+            return total + batch.rowInserts.count + batch.rowDeletes.count + batch.rowMoves.count + batch.rowReloads.count
+                + batch.sectionInserts.count + batch.sectionDeletes.count + batch.sectionMoves.count + batch.sectionReloads.count
+        }
+        let items = max(1, [step.from, step.to].map { sequence.steps[$0].snapshot.sections.reduce(0) { $0 + $1.rows.count } }.max() ?? 1)
+        guard Double(changes) / Double(items) > share else { return nil }
+        return "shown at once, without animation: \(changes) changes to \(items) items, more than \(Int((share * 100).rounded())) % (skipAnimation)"
+    }
+
     /// An accessory's glyph, and its name for a screen reader when it says
     /// something about the row (a checkmark); as `ACCESSORIES` in rowmotion.js.
     static func accessory(_ type: String) -> (glyph: String, name: String?) {
@@ -199,6 +215,7 @@ extension SiteRendering {
                 return BatchView(number: number + 1, explanation: DiffReport.explanation(of: step.changeset.stages, at: number),
                                  calls: calls.joined(separator: "\n"), callsHTML: callLinesHTML(calls))
             }
+            if let reason = skipReason(step, of: sequence) { counts.append(reason) }
             return StepView(number: step.to, label: step.label, counts: counts.isEmpty ? "no row changes" : counts.joined(separator: ", "),
                             deferred: batches.count > 1, batchCount: batches.count, batches: batches)
         }
