@@ -69,6 +69,26 @@ struct ReviewGateTests {
         }
     }
 
+    /// A collection view's layout is part of what animates: a grid's
+    /// columns and spacing, a section's own layout, the scroll policy.
+    @Test func aCollectionViewsLayout_failsTheGate_inWords() throws {
+        for (file, edit, words) in [
+            ("examples/photo-grid.yml", { (text: String) in text.replacingOccurrences(of: "columns: 3\nspacing: 4\n", with: "columns: 4\nspacing: 12\n") },
+             ["columns 3 → 4", "spacing 4 pt → 12 pt"]),
+            ("examples/app-store.yml", { (text: String) in text.replacingOccurrences(of: "        columns: 2\n", with: "        columns: 3\n") },
+             ["section ‘featured’ layout orthogonal, 2 columns → orthogonal, 3 columns"]),
+            ("examples/stock-table.yml", { (text: String) in text.replacingOccurrences(of: "scroll: anchor\n", with: "") },
+             ["scroll anchor → keep-offset"]),
+        ] {
+            let repository = try Repository()
+            defer { repository.remove() }
+            try repository.edit(file, edit)
+            let review = try Self.review(repository)
+            #expect(review.status == 1, "\(file): \(review.stderr)")
+            for word in words { #expect(review.summary.contains("- \(word)"), "\(file): \(review.summary)") }
+        }
+    }
+
     @Test func aBlocksCellLayout_failsTheGate() throws {
         let repository = try Repository()
         defer { repository.remove() }

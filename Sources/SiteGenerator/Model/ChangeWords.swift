@@ -42,6 +42,31 @@ enum ChangeWords {
         func points(_ value: Double?) -> String { value.map { "\(Presentation.text($0)) pt" } ?? "the default" }
         if p?.height != q?.height { words.append("height \(points(p?.height)) → \(points(q?.height))") }
         if p?.width != q?.width { words.append("width \(points(p?.width)) → \(points(q?.width))") }
+        words += layout(from: p, to: q)
+        return words
+    }
+
+    /// A collection view's layout, said as the sequence file says it.
+    static func layout(from p: PlayerData.Framing?, to q: PlayerData.Framing?) -> [String] {
+        var words: [String] = []
+        if p?.layout != q?.layout { words.append("layout \(p?.layout ?? "list") → \(q?.layout ?? "list")") }
+        func count(_ value: Int?) -> String { value.map(String.init) ?? "the default" }
+        if p?.columns != q?.columns { words.append("columns \(count(p?.columns)) → \(count(q?.columns))") }
+        func points(_ value: Double?) -> String { value.map { "\(Presentation.text($0)) pt" } ?? "the default" }
+        if p?.spacing != q?.spacing { words.append("spacing \(points(p?.spacing)) → \(points(q?.spacing))") }
+        func list(_ value: [String]?) -> String { value.map { "[" + $0.joined(separator: ", ") + "]" } ?? "none" }
+        if p?.fields != q?.fields { words.append("fields \(list(p?.fields)) → \(list(q?.fields))") }
+        if p?.titles != q?.titles { words.append("column titles changed") }
+        if p?.scroll != q?.scroll { words.append("scroll \(p?.scroll ?? "keep-offset") → \(q?.scroll ?? "keep-offset")") }
+        func share(_ value: Double?) -> String { value.map { Presentation.text($0) } ?? "none" }
+        if p?.skipAnimation != q?.skipAnimation { words.append("skipAnimation \(share(p?.skipAnimation)) → \(share(q?.skipAnimation))") }
+        let (a, b) = (p?.sections ?? [:], q?.sections ?? [:])
+        for id in Set(a.keys).union(b.keys).sorted() where a[id] != b[id] {
+            func said(_ style: PlayerData.Framing.SectionLayout?) -> String {
+                style.map { $0.layout + ($0.columns.map { ", \($0) columns" } ?? "") } ?? "the sequence's"
+            }
+            words.append("section ‘\(id)’ layout \(said(a[id])) → \(said(b[id]))")
+        }
         return words
     }
 
