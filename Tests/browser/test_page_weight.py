@@ -32,8 +32,11 @@ def test_theme_js_and_css_are_under_28_kb_gzipped():
     assert len(shipped) == 2, shipped
     total = sum(len(gzip.compress(path.read_bytes(), compresslevel=9)) for path in shipped)
     print(f"theme script and styles: {total} bytes gzipped")
-    # 26.1 KB once bundled without comment lines (issue 31): 28 KB now.
-    assert total < 28 * 1024, f"{total} bytes gzipped"
+    # 26.1 KB once bundled without comment lines (issue 31): 28 KB until
+    # issue 43's collection views (layouts in two dimensions, grids,
+    # orthogonal lines, data tables with their crossfading cells, scroll
+    # anchoring, skipping animation, virtual grids: 32.4 KB): 34 KB now.
+    assert total < 34 * 1024, f"{total} bytes gzipped"
 
 
 def sequence(rows, steps, changes, seed):
