@@ -106,7 +106,7 @@ public struct DiffReport {
             var indent = ""
             for (number, stage) in stages.enumerated() {
                 let last = number == stages.count - 1
-                lines.append(indent + "// Batch \(number + 1) of \(stages.count): \(Self.explanation(of: stages, at: number))")
+                lines.append(indent + "// Batch \(number + 1) of \(stages.count): \(Self.explanation(of: stages, at: number, flavor: flavor))")
                 lines.append(indent + "\(flavor.view).performBatchUpdates" + (last ? " {" : "({"))
                 lines.append(indent + "    // Update the data source to " + (last
                     ? "snapshot \(step.to) here, then:"
@@ -129,30 +129,33 @@ public struct DiffReport {
         return lines.joined(separator: "\n")
     }
 
-    public static func explanation(of role: BatchRole) -> String {
+    /// In a collection view's words (`flavor`), rows are items and a reload is a reconfigure.
+    public static func explanation(of role: BatchRole, flavor: CallFlavor = .table) -> String {
+        let (row, reloads) = flavor == .collection ? ("item", "reconfigures") : ("row", "reloads")
         switch role {
-        case .structure: return "deletes, inserts, moves and the reloads that can share them"
-        case .sections: return "sections first: rows change inside a section that moves, which must not share its batch"
-        case .rows: return "the row changes that waited for the section batch"
-        case .reloads: return "reloads that wait until the moves have finished"
+        case .structure: return "deletes, inserts, moves and the \(reloads) that can share them"
+        case .sections: return "sections first: \(row)s change inside a section that moves, which must not share its batch"
+        case .rows: return "the \(row) changes that waited for the section batch"
+        case .reloads: return "\(reloads) that wait until the moves have finished"
         }
     }
 
     /// What the batch at `index` of `stages` holds, in words that fit it: a
     /// batch of reloads alone says so (a header that changed is not "after
     /// the moves"), and deferred reloads say what they waited for.
-    public static func explanation<ID: Hashable, Row>(of stages: [Changeset<ID, Row>.Stage], at index: Int) -> String {
+    public static func explanation<ID: Hashable, Row>(of stages: [Changeset<ID, Row>.Stage], at index: Int, flavor: CallFlavor = .table) -> String {
         let stage = stages[index], batch = stage.batch
         let reloads = batch.rowReloads.count + batch.sectionReloads.count
+        let (row, reloadWord) = flavor == .collection ? ("item", "reconfigures") : ("row", "reloads")
         if reloads > 0, reloads == batch.operationCount {
-            let what = [batch.sectionReloads.isEmpty ? nil : "section\(batch.sectionReloads.count == 1 ? "" : "s") (header, footer and rows)",
-                        batch.rowReloads.isEmpty ? nil : "row\(batch.rowReloads.count == 1 ? "" : "s")"].compactMap { $0 }
-            guard index > 0 else { return "reloads only: " + what.joined(separator: " and ") + " whose content changed; nothing moves" }
+            let what = [batch.sectionReloads.isEmpty ? nil : "section\(batch.sectionReloads.count == 1 ? "" : "s") (header, footer and \(row)s)",
+                        batch.rowReloads.isEmpty ? nil : "\(row)\(batch.rowReloads.count == 1 ? "" : "s")"].compactMap { $0 }
+            guard index > 0 else { return "\(reloadWord) only: " + what.joined(separator: " and ") + " whose content changed; nothing moves" }
             let earlier = stages[..<index].map(\.batch)
             let moved = earlier.contains { !$0.rowMoves.isEmpty || !$0.sectionMoves.isEmpty }
-            return "reloads that wait until the " + (moved ? "moves" : "deletes and inserts") + " have finished"
+            return "\(reloadWord) that wait until the " + (moved ? "moves" : "deletes and inserts") + " have finished"
         }
-        return explanation(of: stage.role)
+        return explanation(of: stage.role, flavor: flavor)
     }
 
     public static func calls(for batch: Batch, animations: RowAnimations, flavor: CallFlavor = .table) -> [String] {

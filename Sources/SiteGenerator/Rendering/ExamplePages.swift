@@ -212,7 +212,7 @@ extension SiteRendering {
             }
             let batches = step.changeset.stages.enumerated().map { number, stage in
                 let calls = DiffReport.calls(for: stage.batch, animations: sequence.animations, flavor: report.flavor)
-                return BatchView(number: number + 1, explanation: DiffReport.explanation(of: step.changeset.stages, at: number),
+                return BatchView(number: number + 1, explanation: DiffReport.explanation(of: step.changeset.stages, at: number, flavor: report.flavor),
                                  calls: calls.joined(separator: "\n"), callsHTML: callLinesHTML(calls))
             }
             if let reason = skipReason(step, of: sequence) { counts.append(reason) }
