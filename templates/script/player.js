@@ -245,6 +245,9 @@ export function makePlayer(element) {
     pane.setAttribute('aria-label', 'The same steps with reloadData()');
     column('reloadData()').appendChild(pane);
     compare = makeSurface(pane, data.presentation, data.initial);
+    // A data table's pane has its column titles too.
+    const titles = surface.container.querySelector(':scope > .rowmotion-columns');
+    if (titles) compare.container.insertBefore(titles.cloneNode(true), compare.container.firstChild);
   }
 
   function showCompare(target) {
