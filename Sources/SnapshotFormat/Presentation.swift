@@ -225,6 +225,16 @@ public struct Presentation: Hashable, Sendable {
                         diagnostics.append(.error("wrong-type", at: element.location, "each of 'fields' must be a field's name, not \(element.typeName)"))
                         continue
                     }
+                    guard name.utf8.count <= SnapshotLimits.standard.keyBytes else {
+                        diagnostics.append(.error("key-too-long", at: element.location,
+                                                  "a field name is \(name.utf8.count) bytes long; field names are limited to \(SnapshotLimits.standard.keyBytes) bytes"))
+                        continue
+                    }
+                    guard names.count < SnapshotLimits.standard.fieldsPerRow else {
+                        diagnostics.append(.error("too-many-fields", at: element.location,
+                                                  "'fields' names more than \(SnapshotLimits.standard.fieldsPerRow) columns, the limit for a row's fields"))
+                        break
+                    }
                     if let first = seen[name] {
                         diagnostics.append(.error("duplicate-field", at: element.location, "'\(name)' is already a column",
                                                   notes: [Diagnostic.Note(location: first, message: "'\(name)' first appears here")]))

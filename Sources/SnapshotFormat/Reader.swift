@@ -269,6 +269,9 @@ struct TreeReader {
             presentation.fields = columns.isEmpty ? [{ if case .field(let name) = rules.identity { return name }; return "id" }()] : columns
         }
         if presentation.layout == .table, let columns = presentation.fields {
+            checkTableSize(columns, steps: steps, at: (keys["fields"] ?? keys["layout"])?.keyLocation ?? root.location, identity: rules.identity)
+        }
+        if presentation.layout == .table, let columns = presentation.fields {
             // Widths from the content, as a data table sizes its columns:
             // the longest text of each (in characters; a long one wraps).
             var widths = columns.map { min(40, max(3, (presentation.titles[$0] ?? $0).count)) }
@@ -321,6 +324,31 @@ struct TreeReader {
                 }
             }
         }
+    }
+
+    /// The cells a data table draws beyond the values its rows have: every
+    /// column of every row is a cell, an empty one where the row has no
+    /// such field, so many columns over rows that lack them would make the
+    /// site grow far past its input. The cells may be at most four times
+    /// the values plus 100,000 (a table whose rows have their columns' values
+    /// is one cell per value).
+    static let emptyCellRoom = 100_000
+    mutating func checkTableSize(_ columns: [String], steps: [SnapshotSequence.Step], at location: SourceLocation, identity: RowIdentity) {
+        let wanted = Set(columns)
+        var cells = 0, values = 0
+        for step in steps {
+            for section in step.snapshot.sections {
+                cells += section.rows.count * columns.count
+                for row in section.rows {
+                    values += row.fields.reduce(0) { $0 + (wanted.contains($1.name) ? 1 : 0) }
+                    if case .field(let name) = identity, wanted.contains(name) { values += 1 }
+                }
+            }
+        }
+        guard cells > 4 * values + Self.emptyCellRoom else { return }
+        error("table-too-sparse", location,
+              "a data table draws every column of every row: \(columns.count) columns over these rows are \(cells) cells, "
+                + "but the rows have \(values) of their values; a table may have at most four cells per value, plus \(Self.emptyCellRoom)")
     }
 
     /// How many names one warning lists.

@@ -104,6 +104,22 @@ struct LayoutKeysTests {
         #expect(sequence.shownFields(of: row) == [ShownField(name: "title", text: "Write", slot: nil), ShownField(name: "assignee", text: "", slot: nil)])
     }
 
+    /// A data table draws every column of every row: columns that rows
+    /// lack are empty cells, and many of them over many rows would make the
+    /// site grow far past its input (a 40 KB file, 600 columns over 1,000 ids:
+    /// 600,000 empty cells). Refused at 'fields', not rendered.
+    @Test func aTableOfMostlyEmptyCells_isRefused_theSiteWouldGrowPastItsInput() throws {
+        let columns = (0..<600).map { "c\($0)" }.joined(separator: ", ")
+        let rows = (0..<1_000).map { "r\($0)" }.joined(separator: ", ")
+        let (sequence, diagnostics) = read("layout: table\nfields: [\(columns)]\nsteps:\n  - items: [\(rows)]\n")
+        #expect(sequence == nil)
+        #expect(diagnostics.contains { $0.hasPrefix("test.yml:2:1: error: a data table draws every column of every row: 600 columns over these rows are 600000 cells, but the rows have 0 of their values") },
+                "\(diagnostics.map { String($0.prefix(200)) })")
+        // The same columns over rows that have them: one cell per value.
+        let full = (0..<20).map { k in "{id: r\(k), " + (0..<600).map { "c\($0): 1" }.joined(separator: ", ") + "}" }.joined(separator: ", ")
+        #expect(read("layout: table\nfields: [\(columns)]\nsteps:\n  - items: [\(full)]\n").diagnostics == [])
+    }
+
     @Test func aTableField_noRowHas_isAWarningWithASuggestion() throws {
         let (_, diagnostics) = read("layout: table\nfields: [title, asignee]\nsteps:\n  - items: [{id: a, title: A, assignee: B}]\n")
         #expect(diagnostics == ["test.yml:2:17: warning: no row has a field 'asignee'; did you mean 'assignee'?"])
