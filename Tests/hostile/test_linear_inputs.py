@@ -143,6 +143,16 @@ GENERATORS = {
     # Demo blocks: sequences written in a page.
     "inline-blocks": (lambda n: page("# T\n\n" + "".join(f"```rowmotion\nsteps:\n  - items: [a{i}, b]\n  - items: [b, a{i}]\n```\n\n"
                                                           for i in range(n))), 1_000),
+    # Collection views (issue 43): a grid past 1,000 items (virtual), a data
+    # table whose rows have half of its columns, sections each with a layout of their own.
+    "grid-rows": (lambda n: with_example('{"layout": "grid", "columns": 4, "steps": [{"items": [' + ", ".join(f'"r{i}"' for i in range(n))
+                                         + ']}, {"items": [' + ", ".join(f'"r{i}"' for i in reversed(range(n))) + "]}]}"), 20_000),
+    "data-table-half-empty-cells": (lambda n: with_example('{"layout": "table", "fields": [' + ", ".join(f'"c{i}"' for i in range(40))
+                                                           + '], "steps": [{"items": [' + ", ".join('{"id": "r%d", %s}' % (j, ", ".join(f'"c{i}": {j}' for i in range(0, 40, 2)))
+                                                                                                  for j in range(n)) + "]}]}"), 5_000),
+    "sections-with-own-layouts": (lambda n: with_example('{"steps": [{"sections": [' + ", ".join(
+        f'{{"id": "s{i}", "layout": "{("grid", "orthogonal", "list")[i % 3]}", "items": ["a{i}", "b{i}"]}}' for i in range(n))
+        + ']}, {"sections": [' + ", ".join(f'{{"id": "s{i}", "items": ["b{i}", "a{i}"]}}' for i in range(n)) + "]}]}"), 5_000),
     "missing-cell-fields": (lambda n: with_example(
         '{"cell": {"hide": [' + ", ".join(f'"missing{i}"' for i in range(100)) + ']}, "steps": [{"items": ['
         + ", ".join('{"id": "r%d", %s}' % (j, ", ".join(f'"f{j}_{i}": {i}' for i in range(999))) for j in range(n)) + "]}]}"), 200),
