@@ -212,10 +212,14 @@ extension SnapshotSequence {
     /// shows its id.
     public func shownFields(of row: Record<String>) -> [ShownField] {
         if presentation.layout == .table, let columns = presentation.fields {
-            // A data table: a cell per column, empty where the row has no such field.
+            // A data table: a cell per column, empty where the row has no
+            // such field (the row's fields by name once: a row of a thousand
+            // fields in a table of a thousand columns is not a million compares).
+            var values: [String: FieldValue] = [:]
+            values.reserveCapacity(row.fields.count)
+            for field in row.fields where values[field.name] == nil { values[field.name] = field.value }
             return columns.map { name in
-                let text = row.fields.first { $0.name == name }.map { $0.value == .null ? "" : $0.value.description }
-                    ?? (name == identityFieldName ? row.id : "")
+                let text = values[name].map { $0 == .null ? "" : $0.description } ?? (name == identityFieldName ? row.id : "")
                 return ShownField(name: name, text: text, slot: nil)
             }
         }

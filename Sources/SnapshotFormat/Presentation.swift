@@ -218,7 +218,9 @@ public struct Presentation: Hashable, Sendable {
             }
         }
         if let member = members["fields"] {
-            if case .array(let list) = member.value.kind, !list.isEmpty {
+            if case .array(let list) = member.value.kind, list.isEmpty {
+                diagnostics.append(.error("empty-fields", at: member.value.location, "'fields' is empty; a data table needs a column (leave 'fields' out to show every field rows have)"))
+            } else if case .array(let list) = member.value.kind {
                 var names: [String] = [], seen: [String: SourceLocation] = [:]
                 for element in list {
                     guard case .string(let name) = element.kind, !name.isEmpty else {
@@ -281,6 +283,17 @@ public struct Presentation: Hashable, Sendable {
 
     /// A count of items per line, from 1 to 12.
     static func columnCount(_ member: LocatedValue.Member, into diagnostics: inout [Diagnostic]) -> Int? {
+        // A whole number too big for an integer is read as text (YAML) or a double (JSON): it is out of range, not of the wrong type.
+        let tooBig: String?
+        switch member.value.kind {
+        case .string(let text) where !text.isEmpty && text.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy(\.isASCII) && text.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy(\.isNumber): tooBig = text
+        case .number(let value) where value.isFinite && value == value.rounded() && abs(value) > Double(Int32.max): tooBig = text(value)
+        default: tooBig = nil
+        }
+        if let tooBig {
+            diagnostics.append(.error("out-of-range", at: member.value.location, "'columns' must be from 1 to 12 (items per line), not \(tooBig)"))
+            return nil
+        }
         guard case .integer(let count) = member.value.kind else {
             diagnostics.append(.error("wrong-type", at: member.value.location, "'columns' must be a whole number (items per line), not \(member.value.typeName)"))
             return nil

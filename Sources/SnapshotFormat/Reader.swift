@@ -266,7 +266,20 @@ struct TreeReader {
             var seen = Set<String>(), columns: [String] = []
             for step in steps { for section in step.snapshot.sections { for row in section.rows { for field in row.fields
             where !bookkeeping.contains(field.name) && seen.insert(field.name).inserted { columns.append(field.name) } } } }
+            if columns.count > limits.fieldsPerRow, let member = keys["layout"] {
+                error("too-many-fields", member.value.location,
+                      "a data table without 'fields' shows every field rows have: these rows have \(columns.count), over the limit of \(limits.fieldsPerRow) columns; name the columns with 'fields'")
+                columns.removeLast(columns.count - limits.fieldsPerRow)
+            }
             presentation.fields = columns.isEmpty ? [{ if case .field(let name) = rules.identity { return name }; return "id" }()] : columns
+        }
+        if presentation.layout == .table, let columns = presentation.fields, let member = keys["titles"], keys["fields"] == nil,
+           case .object(let entries) = member.value.kind {
+            // Without 'fields', a title is checked against the fields rows have.
+            for entry in entries where !columns.contains(entry.key) {
+                diagnostics.append(.warning("table-unknown-field", at: entry.keyLocation, "no row has a field '\(entry.key)', so no column has this title"
+                                            + KeySuggestions.hint(for: entry.key, in: columns)))
+            }
         }
         if presentation.layout == .table, let columns = presentation.fields {
             checkTableSize(columns, steps: steps, at: (keys["fields"] ?? keys["layout"])?.keyLocation ?? root.location, identity: rules.identity)

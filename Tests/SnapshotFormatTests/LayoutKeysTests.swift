@@ -82,6 +82,27 @@ struct LayoutKeysTests {
         #expect(sequence == nil, "nothing is half-read")
     }
 
+    /// Found by an outside attacker (issue 43): a number too big for an
+    /// integer is out of range, not of the wrong type; an empty 'fields'
+    /// says it is empty; a title without 'fields' is checked against the
+    /// fields rows have; a table without 'fields' over rows of thousands of
+    /// different fields is refused, not drawn with thousands of columns.
+    @Test func whatAnAttackerFound_isALocatedErrorThatSaysWhatIsWrong() throws {
+        #expect(read("layout: grid\ncolumns: 9999999999999999999\nsteps:\n  - items: [a]\n").diagnostics
+                == ["test.yml:2:10: error: 'columns' must be from 1 to 12 (items per line), not 9999999999999999999"])
+        #expect(read(#"{"layout": "grid", "columns": 99999999999999999999, "steps": [{"items": ["a"]}]}"#, name: "t.json").diagnostics
+                == ["t.json:1:31: error: 'columns' must be from 1 to 12 (items per line), not 1e+20"])
+        #expect(read("layout: table\nfields: []\nsteps:\n  - items: [a]\n").diagnostics
+                == ["test.yml:2:9: error: 'fields' is empty; a data table needs a column (leave 'fields' out to show every field rows have)"])
+        let (titled, warnings) = read("layout: table\ntitles: {title: T, zzz: Z}\nsteps:\n  - items: [{id: a, title: A}]\n")
+        #expect(titled != nil)
+        #expect(warnings == ["test.yml:2:20: warning: no row has a field 'zzz', so no column has this title"])
+        let rows = (0..<3).map { j in "{id: r\(j), " + (0..<400).map { "f\(j)_\($0): 1" }.joined(separator: ", ") + "}" }.joined(separator: ", ")
+        let (wide, errors) = read("layout: table\nsteps:\n  - items: [\(rows)]\n")
+        #expect(wide == nil)
+        #expect(errors.contains("test.yml:1:9: error: a data table without 'fields' shows every field rows have: these rows have 1200, over the limit of 1000 columns; name the columns with 'fields'"), "\(errors.map { String($0.prefix(160)) })")
+    }
+
     @Test func rowAnimationsOnACollectionView_areAWarning_theyWouldDoNothing() throws {
         let (sequence, diagnostics) = read("layout: grid\nanimation: left\nsteps:\n  - items: [a]\n")
         #expect(sequence != nil)
