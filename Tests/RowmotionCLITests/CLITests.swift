@@ -267,6 +267,24 @@ struct CLITests {
         #expect(try CLI.run(["init", "--layout", "carousel"], in: folder).status == 2, "wrong usage")
     }
 
+    /// A page's block that sets what its example's view has no use for is
+    /// told so at the block's key, as the example's own file would be: a
+    /// data table draws no cells, a collection view has no row animations.
+    @Test func aBlocksCellOrAnimation_onACollectionViewsExample_isToldAtItsKey() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-block-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("site"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("examples"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "layout: table\nsteps:\n  - items: [{id: a, t: 1}]\n  - items: [{id: a, t: 2}]\n"
+            .write(to: folder.appendingPathComponent("examples/t.yml"), atomically: true, encoding: .utf8)
+        try "# B\n\n```rowmotion\nexample: t.yml\ncell: {title: t}\n```\n\n```rowmotion\nexample: t.yml\nanimation: fade\n```\n"
+            .write(to: folder.appendingPathComponent("site/index.md"), atomically: true, encoding: .utf8)
+        let check = try CLI.run(["check"], in: folder)
+        #expect(check.status == 1)
+        #expect(check.stderr.contains("site/index.md:5:1: error: 'cell' draws a table view's cells; 't.yml' is a data table ('layout: table'), which draws a column per field"), "\(check.stderr)")
+        #expect(check.stderr.contains("site/index.md:10:1: warning: 'animation' has no effect on 't.yml', a collection view"), "\(check.stderr)")
+    }
+
     @Test func buildReport_summarisesPagesExamplesAndDiagnostics() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

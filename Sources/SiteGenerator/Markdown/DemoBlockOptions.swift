@@ -17,6 +17,10 @@ public struct DemoSpec: Sendable {
     public var step = 0
     /// Where `step` was written, to report a step past the last snapshot.
     public var stepLocation: SourceLocation?
+    /// Where the block sets `cell` and `animation`: a data table draws no
+    /// cells, and a collection view has no row animations.
+    public var cellLocation: SourceLocation?
+    public var animationLocation: SourceLocation?
     public var autoplay = false
     public var animation: RowAnimation?
     /// `reloadData`: a second pane that jumps without animation.
@@ -57,12 +61,15 @@ public struct DemoSpec: Sendable {
                 spec.step = step
                 spec.stepLocation = location
             case ("autoplay", .bool(let flag)): spec.autoplay = flag
-            case ("animation", .string(let name)) where RowAnimation(rawValue: name) != nil: spec.animation = RowAnimation(rawValue: name)
+            case ("animation", .string(let name)) where RowAnimation(rawValue: name) != nil:
+                spec.animation = RowAnimation(rawValue: name)
+                spec.animationLocation = member.keyLocation
             case ("compare", .string(let name)) where comparisons.contains(name): spec.compare = name
             case ("cell", _):
                 let (layout, problems) = CellLayout.read(member.value)
                 diagnostics += problems
                 spec.cell = layout
+                spec.cellLocation = member.keyLocation
             case (let key, _) where Presentation.blockKeys.contains(key): framingKeys[key] = member
             case ("example", _): diagnostics.append(.error("wrong-type", at: location, "'example' must be a file name under examples/"))
             case ("step", _): diagnostics.append(.error("wrong-type", at: location, "'step' must be a whole number from 0"))

@@ -61,6 +61,18 @@ extension SiteRendering {
                 fromExamples = true
                 result.examples.insert(path)
             }
+            // What a block sets that its example's view has no use for,
+            // as its own file would be told (TreeReader.checkLayout).
+            let presentation = example.sequence.presentation
+            if presentation.layout == .table, spec.cell != nil, let location = spec.cellLocation {
+                result.diagnostics.append(.error("layout-key", at: location,
+                                                 "'cell' draws a table view's cells; '\(example.name)' is a data table ('layout: table'), which draws a column per field"))
+                return nil
+            }
+            if presentation.isCollectionView, spec.animation != nil, let location = spec.animationLocation {
+                result.diagnostics.append(.warning("collection-animation", at: location,
+                                                   "'animation' has no effect on '\(example.name)', a collection view: UICollectionView fades items in and out, moves them from frame to frame, and has no row animations"))
+            }
             // A step past the last snapshot would quietly show the last one.
             let snapshots = example.sequence.steps.count
             if spec.step >= snapshots, let location = spec.stepLocation {
