@@ -8,7 +8,10 @@ extension BuiltSite {
     /// theme's alone, its templates and its player script (added to the
     /// site's assets), drawn with the baseline's stylesheet (the built-in
     /// one for a report): never the pull request's own.
-    mutating func compare(with baseline: Baseline, inputs: SiteInputs, root: String) -> ChangesLink? {
+    /// The review counts against `budget`, the site's limit, as every page
+    /// does: a review of examples that draw mostly empty cells wrote a
+    /// second copy of them past it.
+    mutating func compare(with baseline: Baseline, inputs: SiteInputs, root: String, budget: OutputBudget? = nil) -> ChangesLink? {
         if let page = inputs.pages.first(where: { $0.output.lowercased() == SiteBuilder.changesPath }) {
             diagnostics.append(.error("output-collision", at: SourceLocation(file: page.source, line: 1, column: 1),
                                       "this page becomes \(SiteBuilder.changesPath), which --baseline writes; rename the page"))
@@ -36,6 +39,7 @@ extension BuiltSite {
             let page = try ChangesPage.changesPage(changes, baseline: baseline.report, currentReport: current, theme: theme, chrome: chrome)
             files[SiteBuilder.changesPath] = Array(page.html.utf8)
             files.merge(page.files) { _, new in new }
+            budget?.take(page.html.utf8.count + page.files.values.reduce(0) { $0 + $1.count } + css.utf8.count)
         } catch {
             diagnostics.append(error)
         }

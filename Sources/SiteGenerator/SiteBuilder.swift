@@ -158,7 +158,7 @@ public enum SiteBuilder {
         site.markup = { SiteRendering.pageMarkup(inputs) }
         site.scripts = StaticFiles.scriptKeys(inputs.staticFiles)
         let changesLink = options.baseline.flatMap { baseline in
-            site.compare(with: baseline, inputs: inputs, root: root(of: OutputPaths.changes))
+            site.compare(with: baseline, inputs: inputs, root: root(of: OutputPaths.changes), budget: budget)
         }
 
         let homeClean = !(inputs.home.map { page in site.diagnostics.contains { $0.location.file == page.source } } ?? false)

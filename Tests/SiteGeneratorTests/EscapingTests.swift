@@ -42,6 +42,15 @@ struct EscapingTests {
         }
     }
 
+    /// A pull request's section id or title must not mention anyone when
+    /// the summary is posted (found by an outside attack on issue 43).
+    @Test func summaryText_neverMentionsAnyone() {
+        for title in ["hi @octocat", "@org/team please", "a@b"] {
+            let text = ChangesSummary.cellText(title)
+            #expect(text.range(of: #"@[A-Za-z0-9]"#, options: .regularExpression) == nil, "\(text.debugDescription)")
+        }
+    }
+
     @Test func everyMarkupByte_followedByAnyJoiningCodePoint_isEscaped() {
         #expect(Self.extenders.count > 2_000)
         for (special, entity) in Self.specials {

@@ -383,6 +383,29 @@ struct SiteBuilderTests {
         }
     }
 
+    /// The review page (`--baseline`) counts against the site's limit as
+    /// every page does (an outside attack on issue 43 wrote a review of
+    /// empty table cells past it): a site that fits alone fails with the
+    /// review, and nothing is written.
+    @Test func aReview_countsAgainstTheSitesLimit() throws {
+        let project = try FixtureProject(files: sampleFiles)
+        defer { project.remove() }
+        let changed = try FixtureProject(files: sampleFiles.map { path, text in (path, path == "examples/list.yml" ? text + "duration: 2\n" : text) })
+        defer { changed.remove() }
+        let baseline = Baseline(name: "main", report: SiteBuilder.build(changed.options).report)
+        var options = project.options
+        let alone = SiteBuilder.build(options)
+        #expect(!alone.hasErrors)
+        let counted = alone.files.filter { $0.key.hasSuffix(".html") && $0.key != "index.html" || $0.key.hasSuffix(".svg") }
+        options.siteByteLimit = counted.values.reduce(0) { $0 + $1.count }
+        #expect(!SiteBuilder.build(options).hasErrors, "the site alone fits")
+        options.baseline = baseline
+        let result = SiteBuilder.buildAndWrite(options)
+        #expect(result.written == nil)
+        #expect(result.site.diagnostics.contains { $0.description.contains("error: the site's pages") }, "\(result.site.diagnostics)")
+        #expect(!FileManager.default.fileExists(atPath: options.out))
+    }
+
     @Test func siteLimit_is64TimesTheInputAnd64MiB_underTheLimitGiven() {
         #expect(OutputLimits.siteBytes(forInput: 0) == 64 << 20)
         #expect(OutputLimits.siteBytes(forInput: 10_000_000) == 640_000_000 + (64 << 20))

@@ -77,7 +77,8 @@ public enum ChangesSummary {
          shown.counts.map(\.deleted).reduce(0, +), shown.counts.map(\.moved).reduce(0, +), shown.counts.map(\.reloaded).reduce(0, +)]
     }
 
-    /// Text that cannot end a table cell or a line, or start markup. Read
+    /// Text that cannot end a table cell or a line, start markup, or
+    /// mention anyone. Read
     /// scalar by scalar: as Characters, CR LF is one character that is
     /// neither CR nor LF, and a title holding it forged a heading.
     static func cellText(_ text: String) -> String {
@@ -88,6 +89,9 @@ public enum ChangesSummary {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "*", "_", "`", "[", "]", "\\": out += "\\" + String(scalar)
+            // A mention (`@octocat`, `@org/team`) would notify whoever it names
+            // when the summary is posted: a word joiner after the @ keeps it text.
+            case "@": out += "@\u{2060}"
             default:
                 // Every line break (LF, CR, NEL, U+2028/9) and control character is a space.
                 let breaks = scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .lineSeparator
