@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BINARY, SITE
+from conftest import BINARY, SITE, build_site
 
 RANDOM_SEQUENCES = int(os.environ.get("ROWMOTION_FRAME_SEQUENCES", "12"))
 RANDOM_SEED = int(os.environ.get("ROWMOTION_FRAME_SEED", "20261123"))
@@ -63,6 +63,30 @@ def test_every_batch_matches_the_model_at_every_fifth_of_its_animation(driver, p
             reload_calls = len(batch_data["rows"]["reload"])
             if result["reloadsNew"] != reload_calls and page.stem != "large-list":
                 problems.append(f"step {step} batch {batch + 1}: {result['reloadsNew']} rows reload, the batch has {reload_calls} reload calls")
+    assert checked > 0
+    assert problems == [], "\n".join(problems[:20])
+
+
+def test_an_orthogonal_line_that_empties_and_refills_is_drawn_as_the_model_says(driver, tmp_path):
+    """An orthogonal line is a scroller: while its line emptied, its footer
+    glided below the line's new box and was clipped, drawn under a card
+    moving out (found in issue 43). While a batch plays the line neither
+    scrolls nor clips; every batch of a line that empties, refills and moves
+    below a list is held and checked."""
+    sequence = {"spacing": 10, "steps": [
+        {"sections": [{"id": "f", "header": "Featured", "footer": "End", "layout": "orthogonal", "items": ["a", "b", "c", "d"]},
+                      {"id": "l", "header": "List", "items": ["x", "y"]}]},
+        {"sections": [{"id": "f", "header": "Featured", "footer": "End", "items": []}, {"id": "l", "header": "List", "items": ["x", "y", "a"]}]},
+        {"sections": [{"id": "f", "header": "Featured", "footer": "End", "items": ["c", "b", "d"]}, {"id": "l", "header": "List", "items": ["y"]}]},
+        {"sections": [{"id": "l", "header": "List", "items": ["y", "x"]}, {"id": "f", "header": "Featured", "footer": "End", "items": ["d", "b"]}]}]}
+    page = build_site(tmp_path, "edge.json", sequence, "# E\n\n```rowmotion\nexample: edge.json\n```\n") / "examples" / "edge.html"
+    open_page(driver, page)
+    problems, checked = [], 0
+    for step, step_data in enumerate(page_data(page)["steps"], start=1):
+        for batch in range(len(step_data["batches"])):
+            result = hold_and_check(driver, step, batch)
+            problems += result["problems"]
+            checked += result["checked"]
     assert checked > 0
     assert problems == [], "\n".join(problems[:20])
 

@@ -237,6 +237,11 @@ export function makeMotion(element, list, surface, data) {
     stopping.lifted.forEach(function (el) { el.style.zIndex = ''; el.removeAttribute('data-rowmotion-part'); el.removeAttribute('data-moving'); });
     surface.container.querySelectorAll('[data-path]').forEach(function (el) { el.removeAttribute('data-path'); });
     element.removeAttribute('data-playing-batch');
+    // Orthogonal lines scroll again, where the batch left them.
+    (stopping.unclipped || []).forEach(function (line) {
+      line.el.removeAttribute('data-unclipped');
+      if (line.el.scrollLeft !== line.scrollX) line.el.scrollLeft = line.scrollX;
+    });
     // A virtual grid keeps what is now in sight, and no more.
     surface.playing = false;
     if (surface.virtual) realize(surface);
@@ -426,7 +431,7 @@ export function makeMotion(element, list, surface, data) {
         duration: t.duration, easing: t.easing, spring: t.curve ? how.spring : null, scrolledTo: scrollTo, timeline: plan } }));
     }
 
-    const ongoing = { animations: [], ghosts: [], lifted: [] };
+    const ongoing = { animations: [], ghosts: [], lifted: [], unclipped: [] };
     // Where a leaving tile was, in both axes (a list's rows span the width).
     function tileOf(part) {
       const section = before.laid.sections[part.s];
@@ -476,6 +481,19 @@ export function makeMotion(element, list, surface, data) {
       ongoing.animations.push(surface.frame.animate([{ opacity: 1 }, { opacity: 1 }], t));
       return launch();
     }
+    // An orthogonal line is a scroller, which would clip its header,
+    // footer and cards where they glide outside its new box (a line that
+    // empties, a card moving in from another section): during the batch it
+    // does not scroll or clip, its cards drawn where its scroll put them.
+    const unclipped = new Map();
+    views.forEach(function (view, a) {
+      const kind = geometry.sections[a];
+      if (!kind || kind.layout !== 'orthogonal') return;
+      unclipped.set(a, kind.scrollX || 0);
+      ongoing.unclipped.push({ el: view.el, scrollX: kind.scrollX || 0 });
+      view.el.setAttribute('data-unclipped', '');
+    });
+    const moved = new Set();
     plan.parts.forEach(function (part, k) {
       let el;
       if (part.side === 'old') {
@@ -497,7 +515,19 @@ export function makeMotion(element, list, surface, data) {
       if (!part.animated) return;
       const home = part.side === 'old' ? part.frames[0] : part.frames[part.frames.length - 1];
       if (part.role === 'move' && traced.rows[part.s] && part.type === 'row' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-moving', '');
-      ongoing.animations.push(el.animate(keyframes(part, home.y, home.x), t));
+      // An unclipped line's card is laid out as if unscrolled.
+      const sideways = part.side === 'new' && part.type === 'row' && unclipped.has(part.s) ? unclipped.get(part.s) : 0;
+      moved.add(el);
+      ongoing.animations.push(el.animate(keyframes(part, home.y, home.x + sideways), t));
+    });
+    // Its cards that do not move keep their scrolled place.
+    unclipped.forEach(function (scrollX, a) {
+      if (!scrollX) return;
+      views[a].rows.forEach(function (el) {
+        if (!el || moved.has(el)) return;
+        const still = 'translate(' + (-scrollX) + 'px,0px)';
+        ongoing.animations.push(el.animate([{ transform: still }, { transform: still }], t));
+      });
     });
     // A data table's changed cells crossfade, the rest of the row untouched.
     refills.forEach(function (refill) {

@@ -164,8 +164,10 @@ export function describeSection(view, section, index) {
     : 'Section ' + (section.id !== '' ? section.id : String(index + 1));
   if (view.el.getAttribute('aria-label') !== label) view.el.setAttribute('aria-label', label);
   // An orthogonal line has a column per item.
-  if (view.el.getAttribute('data-layout') === 'orthogonal' && view.el.style.getPropertyValue('--count') !== String(section.items.length)) {
-    view.el.style.setProperty('--count', String(section.items.length));
+  // (At least one: CSS's repeat() takes no zero, and an empty line is one empty column.)
+  const count = String(Math.max(1, section.items.length));
+  if (view.el.getAttribute('data-layout') === 'orthogonal' && view.el.style.getPropertyValue('--count') !== count) {
+    view.el.style.setProperty('--count', count);
   }
   // A list needs items: a section with no rows is a group until it has some.
   const role = section.items.length ? 'list' : 'group';

@@ -91,7 +91,7 @@ extension SiteRendering {
             var layout = ""
             if let own = framing?.sectionLayout(section.id) {
                 layout = " data-layout=\"\(own.layout)\"" + (own.layout == "table" || own.layout == "list" ? ""
-                    : " style=\"--columns: \(own.columns)" + (own.layout == "orthogonal" ? "; --count: \(section.items.count)\" tabindex=\"0" : "") + "\"")
+                    : " style=\"--columns: \(own.columns)" + (own.layout == "orthogonal" ? "; --count: \(max(1, section.items.count))\" tabindex=\"0" : "") + "\"")
             }
             // A list needs items: an empty section is a group, as the script makes it.
             html += "<div class=\"rowmotion-section\" role=\"\(section.items.isEmpty ? "group" : "list")\" aria-label=\"\(HTMLText.escape(label))\" data-section-id=\"\(HTMLText.escape(section.id))\"\(layout)>"
