@@ -22,7 +22,9 @@ enum Redirects {
         // (looked up, not searched for: a page may have thousands of aliases).
         var sources: [String: String] = [:]
         for page in inputs.pages where sources[page.output] == nil { sources[page.output] = page.source }
-        for page in inputs.pages {
+        // By path: of two pages that declare the same alias, the first by
+        // path keeps it, whatever order the pages were listed in.
+        for page in inputs.pages.sorted(by: { $0.source.utf8.lexicographicallyPrecedes($1.source.utf8) }) {
             // Escaped once for all of the page's redirects.
             let title = page.frontMatter.aliases.isEmpty ? "" : HTMLText.escape(page.title)
             for alias in page.frontMatter.aliases {
@@ -78,7 +80,11 @@ enum Redirects {
                     continue
                 }
                 if let other = owners[output] {
-                    diagnostics.append(.error("alias", at: alias.location, "the alias '\(alias.path)' is also an alias of \(other)"))
+                    // Hugo builds such a site (its own docs declare one alias
+                    // twice): a warning naming both pages, the first keeping it.
+                    diagnostics.append(.warning("alias", at: alias.location,
+                                                "the alias '\(alias.path)' is also an alias of '\(other)', which comes first by path and keeps it; "
+                                                    + "no redirect to this page is written there"))
                     continue
                 }
                 owners[output] = page.source
