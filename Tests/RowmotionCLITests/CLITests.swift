@@ -265,6 +265,11 @@ struct CLITests {
         let diff = try CLI.run(["diff", "examples/\(name).yml"], in: folder)
         #expect(diff.stdout.contains("collectionView.performBatchUpdates"), "\(diff.stdout)")
         #expect(try CLI.run(["init", "--layout", "carousel"], in: folder).status == 2, "wrong usage")
+        // The JSON keeps its documented keys for every sequence; a collection view's words when asked.
+        let json = try CLI.run(["diff", "examples/\(name).yml", "--format", "json"], in: folder)
+        #expect(json.stdout.contains("\"rows\": {") && !json.stdout.contains("\"view\""), "\(json.stdout)")
+        let words = try CLI.run(["diff", "examples/\(name).yml", "--format", "json", "--flavor", "collection"], in: folder)
+        #expect(words.stdout.contains("\"view\": \"collectionView\"") && words.stdout.contains("\"items\": {") && !words.stdout.contains("\"rows\""))
     }
 
     /// A page's block that sets what its example's view has no use for is

@@ -58,7 +58,8 @@ def sequence(name):
 
 
 def diff_json(name):
-    out = subprocess.run([str(BINARY), "diff", f"examples/{name}.yml", "--format", "json"],
+    # In a collection view's words (`--flavor collection`); without it the JSON keeps the table view's keys.
+    out = subprocess.run([str(BINARY), "diff", f"examples/{name}.yml", "--format", "json", "--flavor", "collection"],
                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 

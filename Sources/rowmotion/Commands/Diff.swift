@@ -19,7 +19,7 @@ struct Diff: ParsableCommand {
     @Option(help: "Output format: text (Swift calls), json, or svg (a filmstrip).")
     var format: Format = .text
 
-    @Option(help: "The calls and words for a table view (table: UITableView, rows) or a collection view (collection: UICollectionView, items, reconfigureItems for content changes); the default is the sequence's own view (collection for 'layout: grid' or 'table', or a section with a layout).")
+    @Option(help: "The calls and words for a table view (table: UITableView, rows) or a collection view (collection: UICollectionView, items, reconfigureItems for content changes); for text, the default is the sequence's own view (collection for 'layout: grid' or 'table', or a section with a layout); --format json keeps the table view's keys unless --flavor collection is given.")
     var flavor: CallFlavor?
 
     @Option(help: "Only the step into snapshot N (1 is the first change).")
@@ -47,7 +47,9 @@ struct Diff: ParsableCommand {
         }
         let diffReport: DiffReport
         do {
-            diffReport = DiffReport(file: file, sequence: sequence, changesets: try sequence.changesets(strategy: strategy), only: step, flavor: flavor)
+            diffReport = DiffReport(file: file, sequence: sequence, changesets: try sequence.changesets(strategy: strategy), only: step,
+                                    // The JSON keeps its documented keys ("rows") unless a collection view's words are asked for.
+                                    flavor: flavor ?? (format == .json ? .table : nil))
         } catch {
             report([error])
             throw ExitCode(1)
