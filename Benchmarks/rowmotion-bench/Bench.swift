@@ -10,7 +10,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rowmotion-bench",
         abstract: "Measures ListDiff and the site build against baselines timed in the same run.",
-        subcommands: [DiffBench.self, SiteBenchCommand.self],
+        subcommands: [DiffBench.self, SiteBenchCommand.self, ScaleBenchCommand.self],
         defaultSubcommand: DiffBench.self
     )
 }
@@ -77,5 +77,37 @@ struct SiteBenchCommand: ParsableCommand {
 
     func run() {
         SiteBench.run(runs: runs, json: json, parent: parent, keep: keep, flat: flat)
+    }
+}
+
+struct ScaleBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scale",
+        abstract: "10,000 generated pages built by the rowmotion binary: clean, no-change and one-edit builds, serve's save → event, peak memory; Hugo beside."
+    )
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @Option(help: "Builds per measurement; the median is reported.")
+    var runs = 3
+
+    @Option(help: "Saves timed during serve; the median is reported.")
+    var edits = 9
+
+    @Option(help: "How many pages to generate.")
+    var pages = 10_000
+
+    @Option(name: .customLong("in"), help: "The folder the generated site and the outputs go in (/dev/shm takes the disk out).")
+    var parent = ".build"
+
+    @Flag(help: "Keep the generated site for profiling; its folder is printed.")
+    var keep = false
+
+    @Flag(name: .customLong("serve-only"), help: "Measure serve's save → event alone.")
+    var serveOnly = false
+
+    func run() {
+        ScaleBench.run(pages: pages, runs: runs, edits: edits, json: json, parent: parent, keep: keep, serveOnly: serveOnly)
     }
 }

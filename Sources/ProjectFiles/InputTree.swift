@@ -123,26 +123,64 @@ public struct InputTree: Sendable {
     /// file's bytes, and a line feed. `serve`'s live events carry it, so a
     /// client that knows the files knows which event saw its last edit.
     public func digest(of folders: [String]) -> String {
+        Self.digest(combining: fileDigests(of: folders))
+    }
+
+    /// Each input file's SHA-256 (hex), by its path as builds name it;
+    /// those in `known` taken from it unless `changed` lists them (with no
+    /// list, every file is read).
+    public func fileDigests(of folders: [String], known: [String: String] = [:], changed: Set<String>? = nil) -> [String: String] {
         var files: [(path: String, folder: InputFolder, relative: String)] = []
-        var seen = Set<String>()
+        var digests: [String: String] = [:]
         for name in folders {
             let folder = self[name]
-            for relative in folder.files where seen.insert(folder.path(of: relative)).inserted {
-                files.append((folder.path(of: relative), folder, relative))
+            for relative in folder.files {
+                let path = folder.path(of: relative)
+                guard digests[path] == nil else { continue }
+                if let changed, !changed.contains(path), let key = known[path] {
+                    digests[path] = key
+                } else {
+                    digests[path] = ""
+                    files.append((path, folder, relative))
+                }
             }
         }
-        files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         let keys = Parallel.map(files) { file in
             (try? file.folder.read(file.relative, limit: nil)).map { Digest.sha256($0) } ?? "unreadable"
         }
+        for (file, key) in zip(files, keys) { digests[file.path] = key }
+        return digests
+    }
+
+    /// The key of `digest(of:)` from the files' digests.
+    public static func digest(combining digests: [String: String], order: [String]? = nil) -> String {
         var lines: [UInt8] = []
-        for (file, key) in zip(files, keys) {
-            lines += Array(file.path.utf8)
+        lines.reserveCapacity(digests.count * 96)
+        for path in order ?? digestOrder(digests) {
+            lines += path.utf8
             lines.append(0)
-            lines += Array(key.utf8)
+            lines += digests[path]!.utf8
             lines.append(UInt8(ascii: "\n"))
         }
         return Digest.sha256(lines)
+    }
+
+    /// The paths of `digests` in the order `digest(combining:)` reads them: by their bytes.
+    public static func digestOrder(_ digests: [String: String]) -> [String] {
+        digests.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
+    /// The folder of the tree an input (`site/guide/a.md`, as builds name
+    /// it) lies in, and its path under that folder; the deepest folder
+    /// where one holds another.
+    public func folder(holding path: String) -> (folder: InputFolder, relative: String)? {
+        var best: (folder: InputFolder, relative: String)?
+        for folder in folders.values {
+            let prefix = folder.name.hasSuffix("/") ? folder.name : folder.name + "/"
+            guard path.hasPrefix(prefix), best.map({ $0.folder.name.count < folder.name.count }) ?? true else { continue }
+            best = (folder, String(path.dropFirst(prefix.count)))
+        }
+        return best
     }
 
     /// The bytes of every input file of `folders` (each file once), as
@@ -472,6 +510,12 @@ public struct InputFolder: Sendable {
         case .disk(let base):
             return try FileContents.read(base + "/" + relative, limit: limit, followingLink: false)
         }
+    }
+
+    /// Where the file at `relative` is on disk; nil for a revision's.
+    public func diskPath(of relative: String) -> String? {
+        if case .disk(let base) = storage { return base + "/" + relative }
+        return nil
     }
 
     /// The size of the file at `relative`, without reading it.

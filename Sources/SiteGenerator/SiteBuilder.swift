@@ -41,10 +41,26 @@ public struct BuiltSite {
     /// Whether every output came from the previous build, so nothing needs writing.
     public var unchanged = false
     var cache = BuildCache()
+    /// What the next build needs of this one to read and render only what
+    /// changed (see `BuildMemo`); nil when the build stopped early.
+    public var memo: BuildMemo?
     /// Whether `cache` is what the cache file already holds.
     var cacheIsSaved = false
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// The site as written in place over `last` (`SiteBuilder.update`): its
+    /// folder's marker, so its stamp, is still `last`'s.
+    public mutating func keepStamp(of last: BuiltSite) {
+        cache.siteStamp = last.cache.siteStamp
+    }
+
+    /// The site without the model its build keeps for the next one.
+    public var withoutMemo: BuiltSite {
+        var site = self
+        site.memo = nil
+        return site
+    }
 }
 
 /// Markdown pages and snapshot sequences to a static site: load → render →
@@ -54,21 +70,36 @@ public enum SiteBuilder {
     /// Builds the site in memory: load the inputs, render every output
     /// (reusing what the previous build made from the same key), check the
     /// links between them, and gather what `buildAndWrite` writes.
-    public static func build(_ options: BuildOptions) -> BuiltSite {
+    ///
+    /// With the `memo` of the last build (`serve` keeps it), only the
+    /// inputs it lists as changed are read, and outputs whose key did not
+    /// change come from its memory; the site returned carries the memo of
+    /// this build.
+    public static func build(_ options: BuildOptions, memo last: BuildMemo? = nil) -> BuiltSite {
         var site = BuiltSite()
         var clock = PhaseClock(report: options.progress)
+        let memoApplies = last?.applies(to: options) ?? false
+        // An edit of some pages' or examples' content: only what depends on them.
+        if memoApplies, let last, let site = rebuild(options, memo: last, clock: &clock) { return site }
+        var memo = BuildMemo()
         // The inputs, listed before anything is read: the files git would
         // track (a revision's, for a baseline), never through a link.
-        let tree = options.inputs ?? InputTree.onDisk(options.inputFolders, in: options.project ?? .ofWorkingFolder())
+        let tree = options.inputs ?? (memoApplies ? last?.treeIfUnchanged() : nil)
+            ?? InputTree.onDisk(options.inputFolders, in: options.project ?? .ofWorkingFolder())
         site.diagnostics = InputFolders.problems(options, tree: tree)
         if site.hasErrors { return site }
         // What the build reads, as one key (serve's live events carry it),
         // and with the options, the cache's key for "nothing changed".
-        site.inputsKey = options.cache.map { _ in tree.digest(of: options.inputFolders) }
+        if options.cache != nil || last != nil {
+            memo.digests = tree.fileDigests(of: options.inputFolders, known: memoApplies ? last!.digests : [:], changed: memoApplies ? last!.changed : nil)
+            memo.digestOrder = InputTree.digestOrder(memo.digests)
+            site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
+        }
         let inputKey = site.inputsKey.map {
             ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0])
         }
-        let previous = BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder())
+        clock.lap("list and key the inputs")
+        let previous = memoApplies ? last!.cache : BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder())
         if options.allowShortcut, let inputKey, var unchanged = unchangedSite(options, previous: previous, inputKey: inputKey) {
             clock.lap("check inputs")
             unchanged.inputsKey = site.inputsKey
@@ -76,7 +107,15 @@ public enum SiteBuilder {
         }
 
         // Loading.
-        guard let inputs = SiteInputs.load(options, tree: tree, diagnostics: &site.diagnostics, clock: &clock) else { return site }
+        if memoApplies {
+            let (digests, order) = (memo.digests, memo.digestOrder)
+            memo = last!
+            (memo.digests, memo.digestOrder) = (digests, order)
+        }
+        guard let inputs = SiteInputs.load(options, tree: tree, memo: &memo, reuse: memoApplies, diagnostics: &site.diagnostics, clock: &clock) else {
+            return site
+        }
+        let loadDiagnostics = site.diagnostics
         if inputs.pages.isEmpty, inputs.examples.isEmpty, !options.allowEmpty, !site.hasErrors {
             let here = FileManager.default.currentDirectoryPath
             site.diagnostics.append(.error("empty-site", at: SourceLocation(file: options.site, line: 1, column: 1),
@@ -94,30 +133,29 @@ public enum SiteBuilder {
 
         // The chrome of every page: links relative to it (absolute under
         // another base URL), and the navigation, rendered once per folder.
-        let base = options.baseURL == "/" || options.baseURL.isEmpty ? nil
-            : (options.baseURL.hasSuffix("/") ? options.baseURL : options.baseURL + "/")
-        func root(of output: String) -> String { base ?? String(repeating: "../", count: OutputPaths.depth(of: output)) }
-        func plainChrome(for output: String) -> Chrome {
-            Chrome(siteTitle: inputs.siteTitle, root: root(of: output), stylesheet: assets.stylesheet, script: assets.script,
-                   nav: inputs.navigation.items(current: output, root: root(of: output)))
-        }
+        let plain = Chromes(options: options, inputs: inputs, stylesheet: assets.stylesheet, script: assets.script)
+        func root(of output: String) -> String { plain.root(of: output) }
         let extraOutputs = ["index.html"] + (options.baseline == nil ? [] : [OutputPaths.changes])
-        let navigationMemo = NavigationMemo(outputs: inputs.pages.map(\.output) + inputs.examples.map { OutputPaths.examplePath($0.name) } + extraOutputs,
-                                            navigation: inputs.navigation, theme: inputs.theme, root: root(of:),
+        let chromeOutputs = inputs.pages.map(\.output) + inputs.examples.map { OutputPaths.examplePath($0.name) } + extraOutputs
+        // Rendered again only when what it shows changed (a title, an order, the set of pages).
+        let navigationKey = BuildMemo.NavigationKey(listed: inputs.listed, outputs: chromeOutputs, theme: inputs.theme.fileKeys, siteTitle: inputs.siteTitle)
+        let navigationMemo: NavigationMemo
+        if memoApplies, let kept = last?.navigation, kept.key == navigationKey {
+            navigationMemo = kept.memo
+        } else {
+            navigationMemo = NavigationMemo(outputs: chromeOutputs, navigation: inputs.navigation, theme: inputs.theme, root: root(of:),
                                             memory: OutputBudget(limit: min(options.siteByteLimit, OutputLimits.navigationMemoBytes), input: input)) { output in
-            Chrome(siteTitle: inputs.siteTitle, root: root(of: output), stylesheet: assets.stylesheet, script: assets.script, nav: [])
+                Chrome(siteTitle: inputs.siteTitle, root: root(of: output), stylesheet: assets.stylesheet, script: assets.script, nav: [])
+            }
         }
-        func chrome(for output: String) -> Chrome {
-            guard let html = navigationMemo.html[output] else { return plainChrome(for: output) }
-            // The items are made only if the theme reads `nav` outside its partial.
-            let (navigation, itemsRoot) = (inputs.navigation, root(of: output))
-            return Chrome(siteTitle: inputs.siteTitle, root: itemsRoot, stylesheet: assets.stylesheet, script: assets.script, nav: [],
-                          navigationHTML: html, navItems: LazyNavItems { navigation.items(current: output, root: itemsRoot) })
-        }
+        memo.navigation = (navigationKey, navigationMemo)
+        var chromes = plain
+        chromes.memo = navigationMemo
+        func chrome(for output: String) -> Chrome { chromes.chrome(for: output) }
         clock.lap("render the navigation")
 
         // Rendering.
-        let reuse = Reuse(previous: previous, folder: URL(fileURLWithPath: options.out))
+        let reuse = Reuse(previous: previous, folder: URL(fileURLWithPath: options.out), memory: memoApplies ? last!.files : nil)
         let keys = OutputKeys(options: options, inputs: inputs)
         var cache = BuildCache()
         // Made up front for the examples whose page is rendered again (a
@@ -173,6 +211,7 @@ public enum SiteBuilder {
         }
 
         // Pages' old addresses.
+        let beforeRedirects = site.diagnostics.count
         let redirects = Redirects.redirects(inputs, root: root(of:), budget: budget, fileRoom: OutputLimits.siteFiles - site.files.count,
                                             diagnostics: &site.diagnostics)
         if site.files.count + redirects.count > OutputLimits.siteFiles { budget.tooManyFiles() }
@@ -183,20 +222,26 @@ public enum SiteBuilder {
         site.files.merge(redirects) { existing, _ in existing }
 
         // Search, over the pages' Documents (a cached page's from the cache) and the examples' data.
+        let redirectDiagnostics = Array(site.diagnostics[beforeRedirects...])
         let indexedPages = zip(inputs.pages, rendered).filter { site.files[$0.0.output] != nil }.map { ($0.output, $0.title, $1.document) }
         let indexedExamples = inputs.examples.filter { site.files[OutputPaths.examplePath($0.name)] != nil }
-        site.files[OutputPaths.searchIndex] = SearchIndex.script(
-            Parallel.map(indexedPages) { SearchIndex.Entry(output: $0, title: $1, document: $2) }
-                + Parallel.map(indexedExamples) {
-                    SearchIndex.Entry(output: OutputPaths.examplePath($0.name), title: $0.sequence.title, document: SiteRendering.exampleDocument($0))
-                })
+        let entries = (Parallel.map(indexedPages) { SearchIndex.Entry(output: $0, title: $1, document: $2) }
+            + Parallel.map(indexedExamples) {
+                SearchIndex.Entry(output: OutputPaths.examplePath($0.name), title: $0.sequence.title, document: SiteRendering.exampleDocument($0))
+            }).sorted { $0.u < $1.u }
+        let searchJSON = Parallel.map(entries) { SearchIndex.json($0) }
+        site.files[OutputPaths.searchIndex] = SearchIndex.script(joining: searchJSON)
 
+        clock.lap("search index")
         // Links in examples' descriptions, as a page's are checked.
-        site.diagnostics += LinkChecks.descriptionProblems(inputs, options: options)
+        let descriptionProblems = inputs.examples.map { LinkChecks.descriptionProblems(of: $0, inputs, options: options) }
+        site.diagnostics += descriptionProblems.flatMap { $0 }
         // Links to an element, against the pages' Documents and the theme's ids.
-        site.diagnostics += LinkChecks.fragmentProblems(inputs, rendered: rendered, files: site.files, options: options,
-                                             themeIDs: LinkChecks.themeIDs(inputs.theme, chrome: chrome(for: "index.html")))
+        let themeIDs = LinkChecks.themeIDs(inputs.theme, chrome: chrome(for: "index.html"))
+        let fragmentProblems = LinkChecks.fragmentProblems(inputs, rendered: rendered, files: site.files, options: options, themeIDs: themeIDs, only: nil)
+        site.diagnostics += fragmentProblems.flatMap { $0 }
 
+        clock.lap("check links")
         // What the build made, for the writer and the report.
         site.pageCount = inputs.pages.count
         site.exampleCount = inputs.examples.count
@@ -204,13 +249,26 @@ public enum SiteBuilder {
         site.cache.pageCount = inputs.pages.count
         site.cache.exampleCount = inputs.examples.count
         site.cache.inputKey = inputKey
-        site.unchanged = matchesSiteOnDisk(site, previous: previous, out: options.out)
+        // (With a memo, its keeper compares the outputs with what it wrote.)
+        site.unchanged = !memoApplies && matchesSiteOnDisk(site, previous: previous, out: options.out)
         clock.lap("render the index")
         // A theme problem shows up once per page: say it once.
         var seen = Set<Diagnostic>()
         site.diagnostics = site.diagnostics.filter { seen.insert($0).inserted }
         // A rebuild with the same inputs reports the same.
         site.cache.diagnostics = site.diagnostics
+        memo.state = BuildMemo.State(inputs: inputs, keys: keys, chromes: chromes, rendered: rendered, examplePages: examplePages,
+                                     loadDiagnostics: loadDiagnostics, redirectDiagnostics: redirectDiagnostics,
+                                     descriptionProblems: Dictionary(uniqueKeysWithValues: zip(inputs.examples.map(\.name), descriptionProblems)),
+                                     fragmentProblems: fragmentProblems, themeIDs: themeIDs,
+                                     search: Dictionary(uniqueKeysWithValues: zip(entries.map(\.u), searchJSON)), searchOrder: entries.map(\.u),
+                                     pages: site.pages, scripts: site.scripts)
+        memo.options = BuildMemo.Identity(options)
+        memo.tree = tree
+        memo.changed = []
+        memo.files = site.files
+        memo.cache = site.cache
+        site.memo = memo
         return site
     }
 
@@ -253,12 +311,20 @@ public enum SiteBuilder {
     /// Builds and, when nothing failed (and, under `--strict`, nothing
     /// warned), writes the site atomically.
     public static func buildAndWrite(_ options: BuildOptions) -> (site: BuiltSite, written: (written: Int, reused: Int)?) {
+        var site = build(options)
+        let written = write(&site, options)
+        return (site, written)
+    }
+
+    /// Writes a built site when nothing failed (and, under `--strict`,
+    /// nothing warned), atomically, and its cache; nil when it was not
+    /// written (the diagnostics say why, if it was tried).
+    public static func write(_ site: inout BuiltSite, _ options: BuildOptions) -> (written: Int, reused: Int)? {
         var options = options
         let project = options.project ?? .ofWorkingFolder()
         options.project = project
-        var site = build(options)
         let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
-        guard !failed else { return (site, nil) }
+        guard !failed else { return nil }
         var written = (written: 0, reused: site.cachedCount)
         if !site.unchanged {
             do {
@@ -267,7 +333,7 @@ public enum SiteBuilder {
                 clock.lap("write")
             } catch {
                 site.diagnostics.append(error)
-                return (site, nil)
+                return nil
             }
             site.cache.siteStamp = SiteFolder.stamp(of: options.out)
         }
@@ -275,9 +341,34 @@ public enum SiteBuilder {
         // written through a link (a committed `.build -> ../outside`).
         if let path = options.cache, !(site.unchanged && site.cacheIsSaved), let problem = site.cache.save(to: path, in: project) {
             site.diagnostics.append(problem)
-            return (site, nil)
+            return nil
         }
-        return (site, written)
+        return written
+    }
+
+    /// Brings the site on disk, `written` by the last build (`serve`'s),
+    /// to `site` by writing only the files whose bytes changed and removing
+    /// those it no longer has (`SiteWriter.update`); the cache file, which
+    /// described the site as it was, is removed first. Returns the paths
+    /// changed, sorted; throws when the site on disk is not that build's.
+    public static func update(to site: BuiltSite, from written: BuiltSite, options: BuildOptions) throws(Diagnostic) -> [String] {
+        let project = options.project ?? .ofWorkingFolder()
+        var changed: [String: [UInt8]] = [:]
+        for (path, bytes) in site.files where written.files[path] != bytes { changed[path] = bytes }
+        let removed = written.files.keys.filter { site.files[$0] == nil }
+        guard !changed.isEmpty || !removed.isEmpty else { return [] }
+        if let cache = options.cache, let path = try? WritePath.prepare(cache, in: project, makingFolders: false) { unlink(path) }
+        try SiteWriter.update(changed, removed: removed, at: options.out, stamp: written.cache.siteStamp, in: project)
+        return (Array(changed.keys) + removed).sorted()
+    }
+
+    /// Saves `site`'s cache for the site on disk (its stamp taken now):
+    /// what `serve` leaves for the next build when it stops.
+    public static func saveCache(of site: BuiltSite, options: BuildOptions) {
+        guard let path = options.cache else { return }
+        var cache = site.cache
+        cache.siteStamp = SiteFolder.stamp(of: options.out)
+        _ = cache.save(to: path, in: options.project ?? .ofWorkingFolder())
     }
 
     /// The cache file name for an output folder.
@@ -307,10 +398,7 @@ extension BuiltSite {
             if page.output == "index.html" { homeContent = result.html; continue }
             files[page.output] = result.bytes
             if result.cached { cachedCount += 1 } else { renderedCount += 1 }
-            // Kept with its warnings, which a reuse reports again.
-            let shown = result.examples.sorted()
-            cache.entries[page.output] = BuildCache.Entry(key: keys.page(page, examples: shown), examples: shown, document: result.document,
-                                                          diagnostics: result.diagnostics)
+            cache.entries[page.output] = BuildCache.Entry(page, result, keys: keys)
         }
         return (referenced, homeContent)
     }
@@ -320,23 +408,74 @@ extension BuiltSite {
     mutating func add(examplePages: [ExampleOutput], of inputs: SiteInputs, referenced: Set<String>, options: BuildOptions,
                       cache: inout BuildCache) {
         for (example, result) in zip(inputs.examples, examplePages) {
-            let output = OutputPaths.examplePath(example.name), filmstrip = OutputPaths.filmstripPath(example.name)
-            if !referenced.contains(example.name) {
-                diagnostics.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(example.name)", line: 1, column: 1),
-                                            "no page shows this example in a rowmotion block"))
-            }
-            if let error = result.error {
-                diagnostics.append(error)
-                continue
-            }
-            files[output] = result.html
-            files[filmstrip] = result.svg
-            if result.cached { cachedCount += 1 } else { renderedCount += 1 }
-            if result.problems.isEmpty {
-                cache.entries[output] = BuildCache.Entry(key: result.key, examples: [])
-                cache.entries[filmstrip] = BuildCache.Entry(key: result.key, examples: [])
-            }
-            diagnostics += result.problems.map(\.diagnostic)
+            diagnostics += Self.diagnostics(of: example, result, referenced: referenced.contains(example.name), options: options)
+            add(examplePage: result, of: example, cache: &cache)
         }
+    }
+
+    /// An example page and its filmstrip, with their cache entries.
+    mutating func add(examplePage result: ExampleOutput, of example: LoadedExample, cache: inout BuildCache) {
+        let output = OutputPaths.examplePath(example.name), filmstrip = OutputPaths.filmstripPath(example.name)
+        guard result.error == nil else { return }
+        files[output] = result.html
+        files[filmstrip] = result.svg
+        if result.cached { cachedCount += 1 } else { renderedCount += 1 }
+        if result.problems.isEmpty {
+            cache.entries[output] = BuildCache.Entry(key: result.key, examples: [])
+            cache.entries[filmstrip] = BuildCache.Entry(key: result.key, examples: [])
+        } else {
+            cache.entries[output] = nil
+            cache.entries[filmstrip] = nil
+        }
+    }
+
+    /// What an example's page reports: that no page shows it, its error, its UIKit-rule violations.
+    static func diagnostics(of example: LoadedExample, _ result: ExampleOutput, referenced: Bool, options: BuildOptions) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        if !referenced {
+            found.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(example.name)", line: 1, column: 1),
+                                  "no page shows this example in a rowmotion block"))
+        }
+        if let error = result.error { return found + [error] }
+        return found + result.problems.map(\.diagnostic)
+    }
+}
+
+/// The chrome of every page: links relative to it (absolute under another
+/// base URL), and the navigation, rendered once per folder (`NavigationMemo`).
+struct Chromes: Sendable {
+    var siteTitle: String
+    /// The base URL, when it is not `/`.
+    var base: String?
+    var stylesheet: String
+    var script: String
+    var navigation: Navigation
+    var memo: NavigationMemo?
+
+    init(options: BuildOptions, inputs: SiteInputs, stylesheet: String, script: String) {
+        base = options.baseURL == "/" || options.baseURL.isEmpty ? nil
+            : (options.baseURL.hasSuffix("/") ? options.baseURL : options.baseURL + "/")
+        (siteTitle, self.stylesheet, self.script, navigation) = (inputs.siteTitle, stylesheet, script, inputs.navigation)
+    }
+
+    func root(of output: String) -> String { base ?? String(repeating: "../", count: OutputPaths.depth(of: output)) }
+
+    func chrome(for output: String) -> Chrome {
+        let root = root(of: output)
+        guard let html = memo?.html[output] else {
+            return Chrome(siteTitle: siteTitle, root: root, stylesheet: stylesheet, script: script, nav: navigation.items(current: output, root: root))
+        }
+        // The items are made only if the theme reads `nav` outside its partial.
+        let navigation = navigation
+        return Chrome(siteTitle: siteTitle, root: root, stylesheet: stylesheet, script: script, nav: [],
+                      navigationHTML: html, navItems: LazyNavItems { navigation.items(current: output, root: root) })
+    }
+}
+
+extension BuildCache.Entry {
+    /// A page's entry: kept with its warnings, which a reuse reports again.
+    init(_ page: LoadedPage, _ result: RenderedPage, keys: OutputKeys) {
+        let shown = result.examples.sorted()
+        self.init(key: keys.page(page, examples: shown), examples: shown, document: result.document, diagnostics: result.diagnostics)
     }
 }

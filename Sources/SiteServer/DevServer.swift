@@ -45,7 +45,13 @@ public final class DevServer: @unchecked Sendable {
     public var onBuild: @Sendable (Outcome) -> Void = { _ in }
 
     private let lock = NSLock()
-    private var lastFiles: [String: [UInt8]] = [:]
+    /// The site last written, and the model of the last build (which
+    /// failed, if it is not that site's) with the changes seen since.
+    private var written: BuiltSite?
+    private var memo: BuildMemo?
+    private var pending: Set<String>? = []
+    private var building = false
+    private var events: FileEvents?
     private var servedOnce = false
     private var builds = 0
     private var stopped = false
@@ -66,35 +72,72 @@ public final class DevServer: @unchecked Sendable {
     /// Builds and, when the build succeeded, writes the site and tells the
     /// open pages what changed; when it failed, tells them its errors.
     @discardableResult
-    public func rebuild() -> Outcome {
+    public func rebuild(changed paths: Set<String>? = nil) -> Outcome {
         let start = DispatchTime.now().uptimeNanoseconds
         var options = configuration.build
         // The full file list says which pages changed; rendering still
         // comes from the cache.
         options.allowShortcut = false
-        let (site, written) = SiteBuilder.buildAndWrite(options)
+        // The last build's model, told every change since it was made (an
+        // edit seen while a build that failed early ran is still to read).
+        var memo = lock.withLock { () -> BuildMemo? in
+            building = true
+            pending = paths.flatMap { paths in pending.map { $0.union(paths) } }
+            return self.memo
+        }
+        memo?.changed = lock.withLock { pending }
+        var site = SiteBuilder.build(options, memo: memo)
+        let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
+        var changed: [String] = []
+        var written = false
+        if !failed {
+            // After the first site, only the files that changed are written.
+            let last = lock.withLock { self.written }
+            if let last, let paths = try? SiteBuilder.update(to: site, from: last, options: options) {
+                site.keepStamp(of: last)
+                (changed, written) = (paths, true)
+            } else if SiteBuilder.write(&site, options) != nil {
+                changed = Self.changedFiles(from: last?.files ?? [:], to: site.files)
+                written = true
+            }
+        }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let hasSite = FileManager.default.fileExists(atPath: (options.out as NSString).appendingPathComponent(SiteWriter.marker))
-        var outcome = Outcome(diagnostics: DiagnosticReport(site.diagnostics).sorted, written: written != nil, hasSite: hasSite, changed: [],
+        var outcome = Outcome(diagnostics: DiagnosticReport(site.diagnostics).sorted, written: written, hasSite: hasSite, changed: [],
                               pageCount: site.pageCount, rendered: site.renderedCount, reused: site.cachedCount,
                               milliseconds: milliseconds)
-        let failed = written == nil
-        let errors = outcome.diagnostics.filter { failed && ($0.severity == .error || configuration.build.strict) }
+        let errors = outcome.diagnostics.filter { !written && ($0.severity == .error || configuration.build.strict) }
             .map { Self.relativeToProject($0.description) }
         let status: LiveStatus = lock.withLock {
-            if !failed {
+            building = false
+            if let next = site.memo {
+                self.memo = next
+                pending = []
+            }
+            if written {
                 outcome.first = !servedOnce
                 servedOnce = true
-                outcome.changed = Self.changedFiles(from: lastFiles, to: site.files)
-                lastFiles = site.files
+                outcome.changed = changed
+                self.written = site.withoutMemo
                 if !outcome.changed.isEmpty { builds += 1 }
             }
-            return LiveStatus(build: builds, changed: outcome.changed, errors: failed && errors.isEmpty
+            return LiveStatus(build: builds, changed: outcome.changed, errors: !written && errors.isEmpty
                               ? ["\(configuration.build.out): error: the build failed"] : errors, inputs: site.inputsKey)
         }
         hub.publish(status)
         onBuild(outcome)
         return outcome
+    }
+
+    /// Saves the cache of the site last written, for the next `rowmotion
+    /// build` (each save wrote pages in place and removed the old one).
+    /// Not while a build runs: it may be writing pages this cache would
+    /// claim are the last build's.
+    public func saveCache() {
+        lock.withLock {
+            guard !building, let site = written else { return }
+            SiteBuilder.saveCache(of: site, options: configuration.build)
+        }
     }
 
     /// A diagnostic for a page: paths under the working folder relative to
@@ -155,15 +198,30 @@ public final class DevServer: @unchecked Sendable {
     /// started: an edit saved in between was taken for what the first
     /// build had read, and never built; it happened under load.)
     public func scanSources() -> [String: SourceWatcher.Stamp] {
-        SourceWatcher(folders: watchedFolders).scan()
+        // Events are heard from before the scan: none falls between the two.
+        let events = FileEvents.make(folders: watchedFolders)
+        lock.withLock { self.events = events }
+        return SourceWatcher(folders: watchedFolders).scan()
     }
 
-    /// Scans the watched folders until `stop()`, rebuilding after each
-    /// change since `seen` (a scan taken before the build being served).
-    /// Blocks: run it on a thread of its own.
+    /// Rebuilds after each change since `seen` (a scan taken before the
+    /// build being served) until `stop()`: as the kernel tells of them
+    /// (`FileEvents`), or, where it cannot, by scanning every
+    /// `pollInterval`. Blocks: run it on a thread of its own.
     public func watch(from seen: [String: SourceWatcher.Stamp]) {
         let watcher = SourceWatcher(folders: watchedFolders)
         var seen = seen
+        // What changed while the first build ran.
+        let now = watcher.scan()
+        if now != seen {
+            let changed = SourceWatcher.changes(from: seen, to: now)
+            seen = now
+            rebuild(changed: Set(changed))
+        }
+        if let events = lock.withLock({ self.events }) {
+            watch(events, seen: seen, watcher: watcher)
+            return
+        }
         while !isStopped {
             Thread.sleep(forTimeInterval: configuration.pollInterval)
             var now = watcher.scan()
@@ -177,8 +235,35 @@ public final class DevServer: @unchecked Sendable {
                 now = again
             }
             if isStopped { break }
+            let changed = SourceWatcher.changes(from: seen, to: now)
             seen = now
-            rebuild()
+            rebuild(changed: Set(changed))
+        }
+    }
+
+    /// The watch on the kernel's events: each batch's files stamped again,
+    /// and a build when a stamp moved (every file scanned when the batch
+    /// cannot say which: a folder made or removed, an overflow).
+    private func watch(_ events: FileEvents, seen: [String: SourceWatcher.Stamp], watcher: SourceWatcher) {
+        var seen = seen
+        while !isStopped {
+            let batch = events.next(timeout: 0.25)
+            guard !batch.isEmpty, !isStopped else { continue }
+            var changed: [String] = []
+            if batch.needsScan {
+                let now = watcher.scan()
+                changed = SourceWatcher.changes(from: seen, to: now)
+                seen = now
+            } else {
+                let now = Date().timeIntervalSince1970
+                for path in batch.paths.sorted() {
+                    let stamp = SourceWatcher.stamp(of: path, now: now)
+                    guard stamp != seen[path] else { continue }
+                    seen[path] = stamp
+                    changed.append(path)
+                }
+            }
+            if !changed.isEmpty { rebuild(changed: Set(changed)) }
         }
     }
 

@@ -57,22 +57,27 @@ public struct SourceWatcher: Sendable {
         for folder in folders {
             for entry in FolderWalk.entries(under: folder, enteringHidden: false) where !entry.isFolder && !entry.path.hasSuffix("~") {
                 let path = (folder as NSString).appendingPathComponent(entry.path)
-                var status = stat()
-                guard lstat(path, &status) == 0 else { continue }
-                #if os(Linux)
-                let (modified, changed) = (status.st_mtim, status.st_ctim)
-                #else
-                let (modified, changed) = (status.st_mtimespec, status.st_ctimespec)
-                #endif
-                var stamp = Stamp(size: Int64(status.st_size), modified: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9,
-                                  inode: UInt64(status.st_ino), changed: Double(changed.tv_sec) + Double(changed.tv_nsec) / 1e9)
-                if status.st_mode & S_IFMT == S_IFREG, now - max(stamp.modified, stamp.changed) < Self.racyWindow {
-                    stamp.digest = (try? FileContents.read(path, limit: 64 << 20, followingLink: false)).map { Digest.sha256($0) }
-                }
-                stamps[path] = stamp
+                if let stamp = Self.stamp(of: path, now: now) { stamps[path] = stamp }
             }
         }
         return stamps
+    }
+
+    /// What a scan would see of the entry at `path`, or nil when there is none (or it is a folder).
+    public static func stamp(of path: String, now: Double = Date().timeIntervalSince1970) -> Stamp? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return nil }
+        #if os(Linux)
+        let (modified, changed) = (status.st_mtim, status.st_ctim)
+        #else
+        let (modified, changed) = (status.st_mtimespec, status.st_ctimespec)
+        #endif
+        var stamp = Stamp(size: Int64(status.st_size), modified: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9,
+                          inode: UInt64(status.st_ino), changed: Double(changed.tv_sec) + Double(changed.tv_nsec) / 1e9)
+        if status.st_mode & S_IFMT == S_IFREG, now - max(stamp.modified, stamp.changed) < racyWindow {
+            stamp.digest = (try? FileContents.read(path, limit: 64 << 20, followingLink: false)).map { Digest.sha256($0) }
+        }
+        return stamp
     }
 
     /// The paths added, removed or changed between two scans, sorted.

@@ -181,9 +181,14 @@ struct BuildCache: Sendable {
 struct Reuse: Sendable {
     var previous: BuildCache
     var folder: URL
+    /// The previous build's outputs in memory (`BuildMemo`), instead of the folder's.
+    var memory: [String: [UInt8]]? = nil
 
     /// What the previous build wrote at `output`, if it was built from `key`.
     func bytes(_ output: String, key: String) -> [UInt8]? {
+        if let memory {
+            return previous.entries[output]?.key == key ? memory[output] : nil
+        }
         let path = folder.appendingPathComponent(output).path
         guard previous.entries[output]?.key == key, FolderWalk.isPlainFile(path), !FolderWalk.passesThroughLink(output, under: folder.path),
               let data = FileManager.default.contents(atPath: path) else { return nil }

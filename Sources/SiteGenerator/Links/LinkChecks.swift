@@ -11,10 +11,18 @@ enum LinkChecks {
     /// theme's, so its ids are read from it.
     static func fragmentProblems(_ inputs: SiteInputs, rendered: [RenderedPage], files: [String: [UInt8]],
                                  options: BuildOptions, themeIDs: Set<String>) -> [Diagnostic] {
-        let linked = Set(rendered.flatMap { $0.document.links.map(\.page) })
+        fragmentProblems(inputs, rendered: rendered, files: files, options: options, themeIDs: themeIDs, only: nil).flatMap { $0 }
+    }
+
+    /// The same, page by page (in `inputs.pages`' order); with `only`, just
+    /// those pages' links are checked (the others' are empty).
+    static func fragmentProblems(_ inputs: SiteInputs, rendered: [RenderedPage], files: [String: [UInt8]],
+                                 options: BuildOptions, themeIDs: Set<String>, only: Set<Int>?) -> [[Diagnostic]] {
+        let checked = only.map { Array($0).sorted() } ?? Array(rendered.indices)
+        let linked = Set(checked.flatMap { rendered[$0].document.links.map(\.page) })
         var targets: [String: (source: String, ids: Set<String>)] = [:]
-        for (page, result) in zip(inputs.pages, rendered) where linked.contains(page.output) {
-            targets[page.output] = (page.source, themeIDs.union(result.document.ids))
+        for index in inputs.pages.indices where linked.contains(inputs.pages[index].output) {
+            targets[inputs.pages[index].output] = (inputs.pages[index].source, themeIDs.union(rendered[index].document.ids))
         }
         let examples = inputs.examples.filter { linked.contains(OutputPaths.examplePath($0.name)) }
         let pages = examples.map { files[OutputPaths.examplePath($0.name)] ?? [] }
@@ -23,9 +31,9 @@ enum LinkChecks {
             targets[OutputPaths.examplePath(example.name)] = ("\(options.examples)/\(example.name)", found)
         }
         var hints = FragmentHints()
-        var problems: [Diagnostic] = []
-        for (page, result) in zip(inputs.pages, rendered) {
-            problems += brokenFragments(result.document.links, from: page, targets: targets, hints: &hints)
+        var problems = [[Diagnostic]](repeating: [], count: rendered.count)
+        for index in checked {
+            problems[index] = brokenFragments(rendered[index].document.links, from: inputs.pages[index], targets: targets, hints: &hints)
         }
         return problems
     }
@@ -34,17 +42,19 @@ enum LinkChecks {
     /// file of the site (`--strict` fails on them, as on a page's): each
     /// resolved from the example's page as a page's link is.
     static func descriptionProblems(_ inputs: SiteInputs, options: BuildOptions) -> [Diagnostic] {
+        inputs.examples.flatMap { descriptionProblems(of: $0, inputs, options: options) }
+    }
+
+    static func descriptionProblems(of example: LoadedExample, _ inputs: SiteInputs, options: BuildOptions) -> [Diagnostic] {
         var problems: [Diagnostic] = []
-        for example in inputs.examples {
-            guard let description = example.sequence.description else { continue }
-            let page = OutputPaths.examplePath(example.name)
-            for url in MarkdownRenderer.linkAddresses(ofData: description) where MarkdownRenderer.isSafeDataURL(url) {
-                guard let (_, output) = SiteRendering.descriptionLink(url, from: page, urls: options.urls), !output.isEmpty,
-                      !output.hasPrefix("assets/"), !inputs.outputs.contains(output),
-                      !SiteRendering.otherForms(of: output).contains(where: inputs.outputs.contains) else { continue }
-                problems.append(.warning("broken-link", at: SourceLocation(file: "\(options.examples)/\(example.name)", line: 1, column: 1),
-                                         "the description links to '\(TerminalText.escaped(String(url.prefix(200))))', which is not a page or file of the site"))
-            }
+        guard let description = example.sequence.description else { return [] }
+        let page = OutputPaths.examplePath(example.name)
+        for url in MarkdownRenderer.linkAddresses(ofData: description) where MarkdownRenderer.isSafeDataURL(url) {
+            guard let (_, output) = SiteRendering.descriptionLink(url, from: page, urls: options.urls), !output.isEmpty,
+                  !output.hasPrefix("assets/"), !inputs.outputs.contains(output),
+                  !SiteRendering.otherForms(of: output).contains(where: inputs.outputs.contains) else { continue }
+            problems.append(.warning("broken-link", at: SourceLocation(file: "\(options.examples)/\(example.name)", line: 1, column: 1),
+                                     "the description links to '\(TerminalText.escaped(String(url.prefix(200))))', which is not a page or file of the site"))
         }
         return problems
     }

@@ -22,6 +22,8 @@ struct SiteInputs: Sendable {
     var home: LoadedPage?
     var siteTitle: String
     var navigation: Navigation
+    /// The pages the navigation lists, as it was made from them.
+    var listed: [Navigation.Listed]
     var staticFiles: [StaticFiles.File]
     /// Every path the site will have: pages, example pages and filmstrips,
     /// the index, static files.
@@ -35,7 +37,12 @@ struct SiteInputs: Sendable {
     /// Loads every input; nil when the theme cannot be loaded (the
     /// diagnostics say why). Problems of single files are diagnostics, and
     /// those files are left out.
-    static func load(_ options: BuildOptions, tree: InputTree, diagnostics: inout [Diagnostic], clock: inout PhaseClock) -> SiteInputs? {
+    ///
+    /// With a `memo` of the last build, only the files it lists as changed
+    /// are read again; the rest are taken from it. The memo is given what
+    /// this load read, for the next.
+    static func load(_ options: BuildOptions, tree: InputTree, memo: inout BuildMemo, reuse: Bool,
+                     diagnostics: inout [Diagnostic], clock: inout PhaseClock) -> SiteInputs? {
         // The theme, each example and each page need nothing of each other:
         // loaded as the tasks of one pool, so no core waits while the theme
         // loads (one task) or for the slowest example before pages start.
@@ -46,21 +53,29 @@ struct SiteInputs: Sendable {
         var planDiagnostics: [Diagnostic] = []
         let exampleFiles = exampleFiles(examplesFolder, diagnostics: &planDiagnostics)
         let pageFiles = siteFolder.files.filter { $0.hasSuffix(".md") }
+        let previous = memo
+        func kept<Value>(_ path: String, in folder: InputFolder, _ loaded: [String: BuildMemo.Loaded<Value>]) -> BuildMemo.Loaded<Value>? {
+            reuse && !previous.mayHaveChanged(folder.path(of: path)) ? loaded[path] : nil
+        }
+        let keptTheme = reuse && templates.map { !previous.hasChanges(in: $0) } ?? true ? previous.theme : nil
+        let examplesToLoad = exampleFiles.filter { kept($0, in: examplesFolder, previous.examples) == nil }
+        let pagesToLoad = pageFiles.filter { kept($0, in: siteFolder, previous.pages) == nil }
         enum Loaded {
             case theme(Result<Theme, Diagnostic>)
             case example(LoadedExample?, [Diagnostic])
             case page(LoadedPage?, [Diagnostic])
         }
-        let loaded = Parallel.map(1 + exampleFiles.count + pageFiles.count) { task -> Loaded in
+        let loaded = Parallel.map(1 + examplesToLoad.count + pagesToLoad.count) { task -> Loaded in
             if task == 0 {
+                if let keptTheme { return .theme(.success(keptTheme)) }
                 do throws(Diagnostic) { return .theme(.success(try Theme.load(templates: templates))) } catch { return .theme(.failure(error)) }
             }
-            if task <= exampleFiles.count {
-                let (example, found) = loadExample(exampleFiles[task - 1], in: examplesFolder)
+            if task <= examplesToLoad.count {
+                let (example, found) = loadExample(examplesToLoad[task - 1], in: examplesFolder)
                 return .example(example, found)
             }
             var found: [Diagnostic] = []
-            let path = pageFiles[task - 1 - exampleFiles.count]
+            let path = pagesToLoad[task - 1 - examplesToLoad.count]
             let page = SiteLoading.loadPage(path, in: siteFolder, urls: options.urls, diagnostics: &found)
             return .page(page, found)
         }
@@ -72,6 +87,19 @@ struct SiteInputs: Sendable {
             diagnostics.append(error)
             return nil
         }
+        // Every example and page in path order, loaded now or kept.
+        var fresh: [String: BuildMemo.Loaded<LoadedExample>] = [:]
+        var freshPages: [String: BuildMemo.Loaded<LoadedPage>] = [:]
+        for (index, result) in loaded.dropFirst().enumerated() {
+            switch result {
+            case .example(let example, let found): fresh[examplesToLoad[index]] = .init(value: example, diagnostics: found)
+            case .page(let page, let found): freshPages[pagesToLoad[index - examplesToLoad.count]] = .init(value: page, diagnostics: found)
+            case .theme: break
+            }
+        }
+        memo.theme = theme
+        memo.examples = Dictionary(uniqueKeysWithValues: exampleFiles.map { ($0, fresh[$0] ?? previous.examples[$0]!) })
+        memo.pages = Dictionary(uniqueKeysWithValues: pageFiles.map { ($0, freshPages[$0] ?? previous.pages[$0]!) })
         diagnostics += planDiagnostics
         // (A copy of the built-in file, as this repository's own templates/ is, says nothing new.)
         for name in Theme.builtInOnly.sorted() where templates?.contains(name) ?? false
@@ -81,16 +109,12 @@ struct SiteInputs: Sendable {
                                             + "so that what it says of a pull request is never the pull request's; restyle it with rowmotion.css"))
         }
         var examples: [LoadedExample] = []
-        var loadedPages: [(page: LoadedPage?, diagnostics: [Diagnostic])] = []
-        for result in loaded.dropFirst() {
-            switch result {
-            case .example(let example, let found):
-                diagnostics.append(contentsOf: found)
-                if let example { examples.append(example) }
-            case .page(let page, let found): loadedPages.append((page, found))
-            case .theme: break
-            }
+        for name in exampleFiles {
+            let result = memo.examples[name]!
+            diagnostics.append(contentsOf: result.diagnostics)
+            if let example = result.value { examples.append(example) }
         }
+        let loadedPages = pageFiles.map { name in (page: memo.pages[name]!.value, diagnostics: memo.pages[name]!.diagnostics) }
         var pages = SiteLoading.gatherPages(loadedPages, options: options, diagnostics: &diagnostics)
         // A page where an example's page goes (`site/examples/a.md` beside
         // `examples/a.yml`) is an error, never silently replaced.
@@ -113,15 +137,30 @@ struct SiteInputs: Sendable {
             .sorted { ($0.frontMatter.navigationOrder ?? .max, $0.title, $0.output) < ($1.frontMatter.navigationOrder ?? .max, $1.title, $1.output) }
         let generated = Set(pages.map(\.output) + ["index.html", OutputPaths.searchIndex]
                             + examples.flatMap { [OutputPaths.examplePath($0.name), OutputPaths.filmstripPath($0.name)] })
-        let staticFiles = StaticFiles.load(siteFolder, generated: generated, diagnostics: &diagnostics)
+        // Kept while no file of the site folder but pages changed (and no page's output moved).
+        let staticFiles: [StaticFiles.File]
+        let sitePrefix = siteFolder.name.hasSuffix("/") ? siteFolder.name : siteFolder.name + "/"
+        if reuse, let kept = previous.staticFiles, previous.staticGenerated == generated,
+           previous.changed?.allSatisfy({ $0.hasSuffix(".md") || !$0.hasPrefix(sitePrefix) }) ?? false {
+            staticFiles = kept
+            diagnostics += previous.staticDiagnostics
+        } else {
+            var found: [Diagnostic] = []
+            staticFiles = StaticFiles.load(siteFolder, generated: generated, diagnostics: &found)
+            diagnostics += found
+            memo.staticDiagnostics = found
+        }
+        memo.staticGenerated = generated
+        memo.staticFiles = staticFiles
         clock.lap("load static files")
+        let listedEntries = listed.map {
+            Navigation.Listed(output: $0.output, title: $0.frontMatter.linkTitle ?? $0.title, order: $0.frontMatter.navigationOrder,
+                              folder: $0.folder, isSectionPage: $0.isSectionPage)
+        }
         var inputs = SiteInputs(theme: theme, examples: examples, examplesByName: Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) }),
                           exampleNames: ExampleNames(examplesFolder.files.filter(SiteInputs.isSequence)), pages: pages, home: home,
                           siteTitle: home?.title ?? "Rowmotion",
-                          navigation: Navigation(pages: listed.map {
-                              Navigation.Listed(output: $0.output, title: $0.frontMatter.linkTitle ?? $0.title, order: $0.frontMatter.navigationOrder,
-                                              folder: $0.folder, isSectionPage: $0.isSectionPage)
-                          }),
+                          navigation: Navigation(pages: listedEntries), listed: listedEntries,
                           staticFiles: staticFiles, outputs: generated.union(staticFiles.map(\.path)))
         for output in inputs.outputs.sorted() where inputs.outputsByFoldedCase[output.lowercased()] == nil {
             inputs.outputsByFoldedCase[output.lowercased()] = output

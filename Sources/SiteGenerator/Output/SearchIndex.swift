@@ -33,29 +33,32 @@ enum SearchIndex {
 
     /// The index script of these entries, in address order: the JSON
     /// `SafeJSON.encode` gives (keys sorted: h, t, u, x), written directly.
-    /// Written in runs of entries on every core, joined in order.
     static func script(_ entries: [Entry]) -> [UInt8] {
-        let sorted = entries.sorted { $0.u < $1.u }
-        let runLength = max(32, (sorted.count + 15) / 16)
-        let runs = stride(from: 0, to: sorted.count, by: runLength).map { $0..<min($0 + runLength, sorted.count) }
-        let written = Parallel.map(runs) { run -> [UInt8] in
-            var json = JSONBytes(capacity: sorted[run].reduce(0) { $0 + $1.x.utf8.count + $1.t.utf8.count + 64 })
-            for index in run {
-                let entry = sorted[index]
-                if index > 0 { json.raw(",") }
-                json.object { fields in
-                    fields.member("h") { $0.array(entry.h) { json, heading in json.strings(heading) } }
-                    fields.member("t") { $0.string(entry.t) }
-                    fields.member("u") { $0.string(entry.u) }
-                    fields.member("x") { $0.string(entry.x) }
-                }
-            }
-            return json.bytes
+        script(joining: Parallel.map(entries.sorted { $0.u < $1.u }) { json($0) })
+    }
+
+    /// One entry's JSON (kept by `serve` per page, and joined again after an edit).
+    static func json(_ entry: Entry) -> [UInt8] {
+        var json = JSONBytes(capacity: entry.x.utf8.count + entry.t.utf8.count + 64)
+        json.object { fields in
+            fields.member("h") { $0.array(entry.h) { json, heading in json.strings(heading) } }
+            fields.member("t") { $0.string(entry.t) }
+            fields.member("u") { $0.string(entry.u) }
+            fields.member("x") { $0.string(entry.x) }
         }
-        var json = JSONBytes(capacity: written.reduce(64) { $0 + $1.count })
-        json.raw("window.RowmotionSearchIndex = [")
-        for run in written { json.bytes.append(contentsOf: run) }
-        json.raw("];\n")
         return json.bytes
+    }
+
+    /// The script of entries' JSON, in the order given (by address).
+    static func script(joining entries: [[UInt8]]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.reduce(64) { $0 + $1.count + 1 })
+        bytes += "window.RowmotionSearchIndex = [".utf8
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += entry
+        }
+        bytes += "];\n".utf8
+        return bytes
     }
 }

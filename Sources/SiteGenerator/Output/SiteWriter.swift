@@ -129,6 +129,44 @@ public enum SiteWriter {
         return (written, reused)
     }
 
+    /// Brings the site at `output`, the one whose marker has `stamp` (the
+    /// last one written: `serve` keeps it), to `files` by writing only what
+    /// changed: each file in `changed` a new file renamed over the old one,
+    /// each in `removed` unlinked. Each page is replaced whole, never
+    /// through a link (a folder on the way that is one is refused); a page
+    /// open in a browser reads the old bytes or the new, never a mix. Not
+    /// the whole site at once, as `write` is: a save during `serve` costs
+    /// what it changed, and a build killed mid-way is a stale page or two,
+    /// which the next build (its cache no longer matching) rewrites.
+    ///
+    /// - Throws: when the site is not that one any more, or a file cannot
+    ///   be written; the caller then writes the whole site.
+    public static func update(_ changed: [String: [UInt8]], removed: [String], at output: String, stamp: String?,
+                              in project: Project = .ofWorkingFolder()) throws(Diagnostic) {
+        let prepared = try WritePath.prepare(output, in: project, makingFolders: false)
+        let root = project.parts(of: output) == nil ? Paths.real(prepared) : prepared
+        let here = SourceLocation(file: output, line: 1, column: 1)
+        func failure(_ message: String) -> Diagnostic { .error("output", at: here, message) }
+        guard let stamp, SiteFolder.stamp(of: root) == stamp else { throw failure("the site at '\(output)' is not the one this server wrote") }
+        let site = Project(root: root, isGitWorkTree: false)
+        for path in changed.keys.sorted() + removed {
+            guard SiteFolder.isSafe(path) else { throw failure("refusing to write '\(path)' outside the site") }
+            let folder = OutputPaths.parent(of: path)
+            // Every folder on the way made when missing, none a link, nor the file itself.
+            let target = try WritePath.prepare(root + "/" + path, in: site, makingFolders: changed[path] != nil)
+            guard let bytes = changed[path] else {
+                if unlink(target) != 0 && errno != ENOENT { throw failure("cannot remove '\(path)': \(String(cString: strerror(errno)))") }
+                continue
+            }
+            let temporary = root + "/" + (folder.isEmpty ? "" : folder + "/") + ".rowmotion-new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            guard WritePath.writeNewFile(bytes, to: temporary), rename(temporary, target) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw failure("cannot write '\(path)' in the site: \(reason)")
+            }
+        }
+    }
+
     /// Writes a new file with `open(2)` and `write(2)`, as both Darwin and
     /// glibc have them: Foundation's writers make each file atomic and
     /// fsync it, which a site written into a staging folder, synced once and

@@ -13,7 +13,7 @@
 /// without an `order` of its own sits where its first page would.
 struct Navigation: Sendable {
     /// A listed page: its output, its navigation title and its `order`/`weight`.
-    struct Listed: Sendable {
+    struct Listed: Equatable, Sendable {
         var output: String
         var title: String
         var order: Int?

@@ -28,9 +28,19 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Open the site in a browser (xdg-open or open) once it is served.")
     var open = false
 
+    @Flag(help: "Print how long each phase of every build took.")
+    var verbose = false
+
     func run() async throws {
         var build = siteOptions.buildOptions(out: out)
         build.cache = Paths.cache(forOutput: out)
+        if verbose {
+            build.progress = { event in
+                if case let .phase(name, milliseconds) = event {
+                    FileHandle.standardOutput.write(Data("  \(name): \(String(format: "%.1f", milliseconds)) ms\n".utf8))
+                }
+            }
+        }
         var configuration = DevServer.Configuration(build: build)
         configuration.host = host
         configuration.port = port
@@ -91,6 +101,7 @@ struct Serve: AsyncParsableCommand {
         }
         await stopped.wait()
         orphanCheck?.cancel()
+        server.saveCache()
         console.line("stopped")
         _ = sources
     }
