@@ -60,6 +60,7 @@ fuzz: deps node
 	LISTDIFF_CASES=1000000 $(SWIFT) test $(FUZZ_BUILD) --skip-build --filter PropertyTests
 	LISTDIFF_CASES=100000 $(SWIFT) test $(FUZZ_BUILD) --skip-build --filter OrderedRuns
 	ROWMOTION_TEMPLATE_CASES=20000 $(SWIFT) test $(FUZZ_BUILD) --skip-build --filter CompiledTemplateTests
+	for seed in 1 2 3 4 5; do ROWMOTION_FUZZ_SEED=$$seed ROWMOTION_EDIT_CASES=2000 $(SWIFT) test $(FUZZ_BUILD) --skip-build --filter randomEdits || exit 1; done
 	ROWMOTION_BINARY=.build-fuzz/release/rowmotion ROWMOTION_JS_SEQUENCES=20000 node --test Tests/js/random-sequences.test.mjs
 	$(MAKE) --no-print-directory venv
 	ROWMOTION_BINARY=.build-fuzz/release/rowmotion ROWMOTION_FUZZ_FILES=5000 ROWMOTION_FUZZ_REQUESTS=20000 ROWMOTION_GROWTH_SECONDS=4 \

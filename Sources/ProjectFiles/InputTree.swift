@@ -130,6 +130,14 @@ public struct InputTree: Sendable {
     /// those in `known` taken from it unless `changed` lists them (with no
     /// list, every file is read).
     public func fileDigests(of folders: [String], known: [String: String] = [:], changed: Set<String>? = nil) -> [String: String] {
+        var sizes: [String: Int] = [:]
+        return fileDigests(of: folders, known: known, changed: changed, sizes: &sizes)
+    }
+
+    /// The same, and each file's size in `sizes` (those read now set, the
+    /// others kept, those no longer listed removed).
+    public func fileDigests(of folders: [String], known: [String: String] = [:], changed: Set<String>?,
+                            sizes: inout [String: Int]) -> [String: String] {
         var files: [(path: String, folder: InputFolder, relative: String)] = []
         var digests: [String: String] = [:]
         for name in folders {
@@ -145,10 +153,14 @@ public struct InputTree: Sendable {
                 }
             }
         }
-        let keys = Parallel.map(files) { file in
-            (try? file.folder.read(file.relative, limit: nil)).map { Digest.sha256($0) } ?? "unreadable"
+        let keys = Parallel.map(files) { file -> (key: String, size: Int) in
+            (try? file.folder.read(file.relative, limit: nil)).map { (Digest.sha256($0), $0.count) } ?? ("unreadable", 0)
         }
-        for (file, key) in zip(files, keys) { digests[file.path] = key }
+        for (file, key) in zip(files, keys) {
+            digests[file.path] = key.key
+            sizes[file.path] = key.size
+        }
+        if sizes.count > digests.count { sizes = sizes.filter { digests[$0.key] != nil } }
         return digests
     }
 

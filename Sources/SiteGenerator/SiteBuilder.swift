@@ -41,26 +41,18 @@ public struct BuiltSite {
     /// Whether every output came from the previous build, so nothing needs writing.
     public var unchanged = false
     var cache = BuildCache()
-    /// What the next build needs of this one to read and render only what
-    /// changed (see `BuildMemo`); nil when the build stopped early.
-    public var memo: BuildMemo?
+    /// With a memo that applied: the outputs whose bytes differ from its
+    /// build's (added and removed ones included), sorted.
+    public var changedOutputs: [String]?
+    /// Whether the build ran to its end: its model (`BuildMemo`) replaced
+    /// the one it was given.
+    public internal(set) var isComplete = false
     /// Whether `cache` is what the cache file already holds.
     var cacheIsSaved = false
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    /// The site as written in place over `last` (`SiteBuilder.update`): its
-    /// folder's marker, so its stamp, is still `last`'s.
-    public mutating func keepStamp(of last: BuiltSite) {
-        cache.siteStamp = last.cache.siteStamp
-    }
 
-    /// The site without the model its build keeps for the next one.
-    public var withoutMemo: BuiltSite {
-        var site = self
-        site.memo = nil
-        return site
-    }
 }
 
 /// Markdown pages and snapshot sequences to a static site: load → render →
@@ -75,12 +67,30 @@ public enum SiteBuilder {
     /// inputs it lists as changed are read, and outputs whose key did not
     /// change come from its memory; the site returned carries the memo of
     /// this build.
-    public static func build(_ options: BuildOptions, memo last: BuildMemo? = nil) -> BuiltSite {
-        var site = BuiltSite()
+    public static func build(_ options: BuildOptions) -> BuiltSite {
+        var memo: BuildMemo?
+        return build(options, memo: &memo)
+    }
+
+    /// The same, from the model of the last build (`serve` keeps it), given
+    /// the input files changed since (`BuildMemo.changed`), and leaving the
+    /// model of this one in its place (the last one's, when this build
+    /// stopped early). Only those files are read; outputs whose key did not
+    /// change come from the model, and an edit of pages' or examples'
+    /// content renders only what depends on them (`rebuild`).
+    public static func build(_ options: BuildOptions, memo held: inout BuildMemo?) -> BuiltSite {
         var clock = PhaseClock(report: options.progress)
+        if var owned = held.take() {
+            // An edit of some pages' or examples' content: only what depends on them.
+            if let site = rebuild(options, memo: &owned, clock: &clock) {
+                held = owned
+                return site
+            }
+            held = owned
+        }
+        var site = BuiltSite()
+        let last = held
         let memoApplies = last?.applies(to: options) ?? false
-        // An edit of some pages' or examples' content: only what depends on them.
-        if memoApplies, let last, let site = rebuild(options, memo: last, clock: &clock) { return site }
         var memo = BuildMemo()
         // The inputs, listed before anything is read: the files git would
         // track (a revision's, for a baseline), never through a link.
@@ -91,7 +101,9 @@ public enum SiteBuilder {
         // What the build reads, as one key (serve's live events carry it),
         // and with the options, the cache's key for "nothing changed".
         if options.cache != nil || last != nil {
-            memo.digests = tree.fileDigests(of: options.inputFolders, known: memoApplies ? last!.digests : [:], changed: memoApplies ? last!.changed : nil)
+            memo.sizes = memoApplies ? last!.sizes : [:]
+            memo.digests = tree.fileDigests(of: options.inputFolders, known: memoApplies ? last!.digests : [:], changed: memoApplies ? last!.changed : nil,
+                                            sizes: &memo.sizes)
             memo.digestOrder = InputTree.digestOrder(memo.digests)
             site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
         }
@@ -108,9 +120,9 @@ public enum SiteBuilder {
 
         // Loading.
         if memoApplies {
-            let (digests, order) = (memo.digests, memo.digestOrder)
+            let (digests, order, sizes) = (memo.digests, memo.digestOrder, memo.sizes)
             memo = last!
-            (memo.digests, memo.digestOrder) = (digests, order)
+            (memo.digests, memo.digestOrder, memo.sizes) = (digests, order, sizes)
         }
         guard let inputs = SiteInputs.load(options, tree: tree, memo: &memo, reuse: memoApplies, diagnostics: &site.diagnostics, clock: &clock) else {
             return site
@@ -127,7 +139,9 @@ public enum SiteBuilder {
         for file in inputs.staticFiles { site.files[file.path] = file.bytes }
         // What the site may make: a multiple of what it reads (measured if
         // it makes more than it may besides).
-        let input: @Sendable () -> Int = { tree.byteCount(of: options.inputFolders) }
+        // (Known without a look at the files when their digests were taken.)
+        let sizes = memo.sizes
+        let input: @Sendable () -> Int = { sizes.isEmpty ? tree.byteCount(of: options.inputFolders) : sizes.values.reduce(0, +) }
         let assets = ThemeAssets.themeAssets(inputs.theme)
         site.files.merge(assets.files) { _, new in new }
 
@@ -185,11 +199,7 @@ public enum SiteBuilder {
 
         // What the build made, for the report, the comparison and the writer.
         site.pages = inputs.pages.map { ($0.source, $0.output, $0.title, $0.sourceKey) }.sorted { $0.output < $1.output }
-        site.examples = inputs.examples.map { example in
-            (example.name, example.sequence.title, OutputPaths.examplePath(example.name),
-             zip(example.sequence.steps.dropFirst(), example.changesets).map { StepSummary(label: $0.label, changeset: $1) },
-             { ExampleAnimation(example) })
-        }
+        site.examples = exampleSummaries(inputs)
         site.blocks = { SiteRendering.shownBlocks(inputs) }
         site.theme = inputs.theme.fileKeys
         site.stylesheet = inputs.theme.assets["rowmotion.css"]
@@ -268,7 +278,12 @@ public enum SiteBuilder {
         memo.changed = []
         memo.files = site.files
         memo.cache = site.cache
-        site.memo = memo
+        if memoApplies, let last {
+            site.changedOutputs = (site.files.compactMap { path, bytes in last.files[path] == bytes ? nil : path }
+                + last.files.keys.filter { site.files[$0] == nil }).sorted()
+        }
+        held = memo
+        site.isComplete = true
         return site
     }
 
@@ -351,22 +366,27 @@ public enum SiteBuilder {
     /// those it no longer has (`SiteWriter.update`); the cache file, which
     /// described the site as it was, is removed first. Returns the paths
     /// changed, sorted; throws when the site on disk is not that build's.
-    public static func update(to site: BuiltSite, from written: BuiltSite, options: BuildOptions) throws(Diagnostic) -> [String] {
+    public static func update(_ site: BuiltSite, changed paths: [String], options: BuildOptions, stamp: String?) throws(Diagnostic) {
+        guard !paths.isEmpty else { return }
         let project = options.project ?? .ofWorkingFolder()
         var changed: [String: [UInt8]] = [:]
-        for (path, bytes) in site.files where written.files[path] != bytes { changed[path] = bytes }
-        let removed = written.files.keys.filter { site.files[$0] == nil }
-        guard !changed.isEmpty || !removed.isEmpty else { return [] }
+        var removed: [String] = []
+        for path in paths {
+            if let bytes = site.files[path] { changed[path] = bytes } else { removed.append(path) }
+        }
         if let cache = options.cache, let path = try? WritePath.prepare(cache, in: project, makingFolders: false) { unlink(path) }
-        try SiteWriter.update(changed, removed: removed, at: options.out, stamp: written.cache.siteStamp, in: project)
-        return (Array(changed.keys) + removed).sorted()
+        try SiteWriter.update(changed, removed: removed, at: options.out, stamp: stamp, in: project)
     }
 
-    /// Saves `site`'s cache for the site on disk (its stamp taken now):
-    /// what `serve` leaves for the next build when it stops.
-    public static func saveCache(of site: BuiltSite, options: BuildOptions) {
+    /// The stamp of the site at `output` (see `SiteWriter.stamp`).
+    public static func stamp(of output: String) -> String? { SiteFolder.stamp(of: output) }
+
+    /// Saves the cache of the build `memo` holds, for the site on disk
+    /// (its stamp taken now): what `serve` leaves for the next build when
+    /// it stops, when that build's site is the one on disk.
+    public static func saveCache(of memo: BuildMemo, options: BuildOptions) {
         guard let path = options.cache else { return }
-        var cache = site.cache
+        var cache = memo.cache
         cache.siteStamp = SiteFolder.stamp(of: options.out)
         _ = cache.save(to: path, in: options.project ?? .ofWorkingFolder())
     }

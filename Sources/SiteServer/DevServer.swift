@@ -47,8 +47,11 @@ public final class DevServer: @unchecked Sendable {
     private let lock = NSLock()
     /// The site last written, and the model of the last build (which
     /// failed, if it is not that site's) with the changes seen since.
-    private var written: BuiltSite?
     private var memo: BuildMemo?
+    /// The stamp of the site this server last wrote, and whether the files
+    /// on disk are those of the build `memo` holds (not after a failed build).
+    private var stamp: String?
+    private var diskIsTheMemos = false
     private var pending: Set<String>? = []
     private var building = false
     private var events: FileEvents?
@@ -78,26 +81,30 @@ public final class DevServer: @unchecked Sendable {
         // The full file list says which pages changed; rendering still
         // comes from the cache.
         options.allowShortcut = false
-        // The last build's model, told every change since it was made (an
-        // edit seen while a build that failed early ran is still to read).
+        // The last build's model, taken (each of its parts then held once,
+        // and an edit changes them in place), told every change since it
+        // was made (an edit seen while a build that stopped early ran is
+        // still to read).
         var memo = lock.withLock { () -> BuildMemo? in
             building = true
             pending = paths.flatMap { paths in pending.map { $0.union(paths) } }
+            defer { self.memo = nil }
             return self.memo
         }
         memo?.changed = lock.withLock { pending }
-        var site = SiteBuilder.build(options, memo: memo)
+        var site = SiteBuilder.build(options, memo: &memo)
         let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
-        var changed: [String] = []
+        var changed: [String]? = []
         var written = false
+        let (stamp, diskIsTheMemos) = lock.withLock { (self.stamp, self.diskIsTheMemos) }
         if !failed {
             // After the first site, only the files that changed are written.
-            let last = lock.withLock { self.written }
-            if let last, let paths = try? SiteBuilder.update(to: site, from: last, options: options) {
-                site.keepStamp(of: last)
-                (changed, written) = (paths, true)
+            if let stamp, diskIsTheMemos, let outputs = site.changedOutputs,
+               (try? SiteBuilder.update(site, changed: outputs, options: options, stamp: stamp)) != nil {
+                (changed, written) = (outputs, true)
             } else if SiteBuilder.write(&site, options) != nil {
-                changed = Self.changedFiles(from: last?.files ?? [:], to: site.files)
+                // The whole site: what changed on disk is not known after a failed build.
+                changed = stamp == nil ? site.files.keys.sorted() : nil
                 written = true
             }
         }
@@ -108,20 +115,24 @@ public final class DevServer: @unchecked Sendable {
                               milliseconds: milliseconds)
         let errors = outcome.diagnostics.filter { !written && ($0.severity == .error || configuration.build.strict) }
             .map { Self.relativeToProject($0.description) }
+        let newStamp = written && (stamp == nil || changed == nil) ? SiteBuilder.stamp(of: options.out) : stamp
         let status: LiveStatus = lock.withLock {
             building = false
-            if let next = site.memo {
-                self.memo = next
+            self.memo = memo
+            // A build that ran to its end left its model: the changes are read,
+            // and the site on disk is that model's only if it was written.
+            if site.isComplete {
                 pending = []
+                self.diskIsTheMemos = written
             }
             if written {
                 outcome.first = !servedOnce
                 servedOnce = true
-                outcome.changed = changed
-                self.written = site.withoutMemo
-                if !outcome.changed.isEmpty { builds += 1 }
+                outcome.changed = changed ?? []
+                self.stamp = newStamp
+                if changed.map({ !$0.isEmpty }) ?? true { builds += 1 }
             }
-            return LiveStatus(build: builds, changed: outcome.changed, errors: !written && errors.isEmpty
+            return LiveStatus(build: builds, changed: written ? changed : [], errors: !written && errors.isEmpty
                               ? ["\(configuration.build.out): error: the build failed"] : errors, inputs: site.inputsKey)
         }
         hub.publish(status)
@@ -135,8 +146,8 @@ public final class DevServer: @unchecked Sendable {
     /// claim are the last build's.
     public func saveCache() {
         lock.withLock {
-            guard !building, let site = written else { return }
-            SiteBuilder.saveCache(of: site, options: configuration.build)
+            guard !building, diskIsTheMemos, let memo else { return }
+            SiteBuilder.saveCache(of: memo, options: configuration.build)
         }
     }
 

@@ -162,6 +162,108 @@ struct SiteServerTests {
         #expect(page.contains("Two, saved after the scan"))
     }
 
+    /// A project of a few pages and an example, served from `_site`.
+    static func makeProject() throws -> (root: URL, server: DevServer) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-edit-\(UUID().uuidString)")
+        let files = [
+            "site/index.md": "# Home\n",
+            "site/guide/a.md": "---\ntitle: Alpha\n---\n## Setup\n\nText.\n",
+            "site/guide/b.md": "---\ntitle: Beta\n---\nSee [setup](a.md#setup).\n\n```rowmotion\nexample: list.yml\n```\n",
+            "site/guide/c.md": "---\ntitle: Gamma\n---\nPlain.\n",
+            "examples/list.yml": "title: A list\ndescription: Rows.\nsteps:\n  - items: [a, b]\n  - items: [b, a]\n",
+        ]
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        var options = BuildOptions()
+        (options.site, options.examples, options.templates, options.out) = (root.appendingPathComponent("site").path,
+            root.appendingPathComponent("examples").path, root.appendingPathComponent("templates").path, root.appendingPathComponent("_site").path)
+        options.project = Project(root: root.path, isGitWorkTree: false)
+        options.cache = root.appendingPathComponent(".build/site.cache").path
+        return (root, DevServer(DevServer.Configuration(build: options)))
+    }
+
+    /// Each file of the site on disk, by path: its inode and modification
+    /// time, which a file written again (a new file renamed over it) changes.
+    static func fileIdentities(_ folder: URL) -> [String: String] {
+        var identities: [String: String] = [:]
+        for path in FolderWalk.paths(under: folder.path) {
+            var status = stat()
+            guard lstat(folder.appendingPathComponent(path).path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+            #if os(Linux)
+            let modified = status.st_mtim
+            #else
+            let modified = status.st_mtimespec
+            #endif
+            identities[path] = "\(status.st_ino):\(modified.tv_sec).\(modified.tv_nsec)"
+        }
+        return identities
+    }
+
+    /// A save during `serve` writes the files that depend on it and no
+    /// other (asserted on the files of the site on disk), and the live
+    /// event names exactly those.
+    @Test func aPageEditedDuringServe_writesOnlyTheOutputsThatDependOnIt() throws {
+        let (root, server) = try Self.makeProject()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let events = Received()
+        server.hub.connect(id: 1) { events.append($0) }
+        #expect(server.rebuild().written)
+        let before = Self.fileIdentities(root.appendingPathComponent("_site"))
+        try Data("---\ntitle: Gamma\n---\nPlain, edited.\n".utf8).write(to: root.appendingPathComponent("site/guide/c.md"))
+        let outcome = server.rebuild(changed: [root.appendingPathComponent("site/guide/c.md").path])
+        #expect(outcome.written && outcome.rendered == 1)
+        #expect(outcome.changed == ["guide/c.html", "search-index.js"])
+        let after = Self.fileIdentities(root.appendingPathComponent("_site"))
+        let rewritten = Set(after.keys.filter { after[$0] != before[$0] })
+        #expect(rewritten == ["guide/c.html", "search-index.js"])
+        #expect(events.all.last??.contains("\"changed\":[\"guide/c.html\",\"search-index.js\"]") == true, "\(events.all.last ?? nil ?? "")")
+        // An edited example: its page and filmstrip, and the page that shows it.
+        try Data("title: A list\ndescription: Rows.\nsteps:\n  - items: [a, b]\n  - items: [a, b, c]\n".utf8)
+            .write(to: root.appendingPathComponent("examples/list.yml"))
+        let example = server.rebuild(changed: [root.appendingPathComponent("examples/list.yml").path])
+        #expect(Set(example.changed).isSuperset(of: ["examples/list.html", "examples/list.svg", "guide/b.html"]))
+        #expect(!example.changed.contains("guide/a.html") && !example.changed.contains("guide/c.html"), "\(example.changed)")
+        // A removed anchor: nothing but the page itself is written, and the page linking to it warns.
+        try Data("---\ntitle: Alpha\n---\n## Install\n".utf8).write(to: root.appendingPathComponent("site/guide/a.md"))
+        let anchor = server.rebuild(changed: [root.appendingPathComponent("site/guide/a.md").path])
+        #expect(anchor.changed == ["guide/a.html", "search-index.js"])
+        #expect(anchor.diagnostics.contains { $0.location.file.hasSuffix("site/guide/b.md") && $0.message.contains("'#setup'") })
+        // What serve wrote is what a build writes.
+        var options = server.configuration.build
+        options.out = root.appendingPathComponent("_clean").path
+        let clean = SiteBuilder.build(options)
+        for (path, bytes) in clean.files {
+            let written = FileManager.default.contents(atPath: root.appendingPathComponent("_site").appendingPathComponent(path).path)
+            #expect(written.map([UInt8].init) == bytes, "\(path) on disk is not what a clean build makes")
+        }
+    }
+
+    /// On Linux the kernel tells of a save (inotify): the build follows it
+    /// without a scan of every file, and the event names the page.
+    @Test func aSaveHeardFromTheKernel_isBuilt() async throws {
+        let (root, server) = try Self.makeProject()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let before = server.scanSources()
+        server.rebuild()
+        let built = Received()
+        server.onBuild = { outcome in built.append(outcome.changed.joined(separator: ",")) }
+        let watching = Thread { server.watch(from: before) }
+        watching.start()
+        defer { server.stop() }
+        // As editors save: a new file renamed over the old one.
+        let page = root.appendingPathComponent("site/guide/c.md")
+        try Data("---\ntitle: Gamma\n---\nSaved.\n".utf8).write(to: root.appendingPathComponent("site/guide/.c.md.swp"))
+        #expect(rename(root.appendingPathComponent("site/guide/.c.md.swp").path, page.path) == 0)
+        let deadline = Date().addingTimeInterval(60)
+        while !built.all.contains(where: { $0?.contains("guide/c.html") == true }) && Date() < deadline {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        #expect(built.all.contains { $0 == "guide/c.html,search-index.js" }, "\(built.all)")
+    }
+
     @Test func watcher_seesEditsAdditionsAndRemovals_butNotHiddenOrBackupFiles() throws {
         let root = try Self.makeSite()
         defer { try? FileManager.default.removeItem(at: root) }

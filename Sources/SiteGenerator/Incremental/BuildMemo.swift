@@ -26,6 +26,8 @@ public struct BuildMemo: Sendable {
     var tree: InputTree?
     /// Each input file's SHA-256, by its path as builds name it.
     var digests: [String: String] = [:]
+    /// Each input file's size in bytes (what the site may make is a multiple of them).
+    var sizes: [String: Int] = [:]
     /// Their paths in the order the inputs' key reads them.
     var digestOrder: [String] = []
     var theme: Theme?
@@ -74,16 +76,20 @@ public struct BuildMemo: Sendable {
         var pages: [(source: String, output: String, title: String, hash: String)]
         var pageOrder: [String: Int] = [:]
         var scripts: [String: String]
+        /// Each page's place in `inputs.pages`, by its output.
+        var pageIndex: [String: Int] = [:]
 
         init(inputs: SiteInputs, keys: OutputKeys, chromes: Chromes, rendered: [RenderedPage], examplePages: [ExampleOutput],
              loadDiagnostics: [Diagnostic], redirectDiagnostics: [Diagnostic], descriptionProblems: [String: [Diagnostic]],
              fragmentProblems: [[Diagnostic]], themeIDs: Set<String>, search: [String: [UInt8]], searchOrder: [String],
-             pages: [(source: String, output: String, title: String, hash: String)], scripts: [String: String], pageOrder: [String: Int]? = nil) {
+             pages: [(source: String, output: String, title: String, hash: String)], scripts: [String: String], pageOrder: [String: Int]? = nil,
+             pageIndex: [String: Int]? = nil) {
             (self.inputs, self.keys, self.chromes, self.rendered, self.examplePages) = (inputs, keys, chromes, rendered, examplePages)
             (self.loadDiagnostics, self.redirectDiagnostics, self.descriptionProblems) = (loadDiagnostics, redirectDiagnostics, descriptionProblems)
             (self.fragmentProblems, self.themeIDs, self.search, self.searchOrder) = (fragmentProblems, themeIDs, search, searchOrder)
             (self.pages, self.scripts) = (pages, scripts)
             self.pageOrder = pageOrder ?? Dictionary(uniqueKeysWithValues: pages.enumerated().map { ($1.output, $0) })
+            self.pageIndex = pageIndex ?? Dictionary(uniqueKeysWithValues: inputs.pages.indices.map { (inputs.pages[$0].output, $0) })
         }
     }
 

@@ -11,36 +11,32 @@ extension SiteBuilder {
     /// are, the pages that show a changed example, its page and filmstrip,
     /// the home page when it or an example changed, rendered again; the
     /// search entries of those; the `#` links from and into those checked
-    /// again. Nil when the edit changed more than that (a file added,
-    /// removed or renamed, a title, an order, an alias, a theme file, a
-    /// static file), or when something it rendered reports an error: the
-    /// full build, from the same memo, takes over.
-    static func rebuild(_ options: BuildOptions, memo last: BuildMemo, clock: inout PhaseClock) -> BuiltSite? {
-        guard last.applies(to: options), let changed = last.changed, let state = last.state, let tree = last.treeIfUnchanged() else { return nil }
+    /// again. Nil, the memo untouched, when the edit changed more than that
+    /// (a file added, removed or renamed, a title, an order, an alias, a
+    /// theme file, a static file) or when something it rendered reports an
+    /// error: the full build, from the same memo, takes over.
+    ///
+    /// The memo is updated in place, so that an edit copies nothing of what
+    /// it does not change (10,000 pages' worth of arrays and dictionaries,
+    /// copied and freed, were most of a save's time).
+    static func rebuild(_ options: BuildOptions, memo: inout BuildMemo, clock: inout PhaseClock) -> BuiltSite? {
+        guard memo.applies(to: options), let changed = memo.changed, memo.state != nil, let tree = memo.treeIfUnchanged() else { return nil }
         let siteFolder = tree[options.site], examplesFolder = tree[options.examples]
         var pagePaths: [String] = [], exampleNames: [String] = []
         for path in changed.sorted() {
             guard let (folder, relative) = tree.folder(holding: path) else { return nil }
-            if folder.name == siteFolder.name, relative.hasSuffix(".md"), last.pages[relative]?.value != nil {
+            if folder.name == siteFolder.name, relative.hasSuffix(".md"), memo.pages[relative]?.value != nil {
                 pagePaths.append(relative)
-            } else if folder.name == examplesFolder.name, last.examples[relative]?.value != nil {
+            } else if folder.name == examplesFolder.name, memo.examples[relative]?.value != nil {
                 exampleNames.append(relative)
             } else {
                 return nil
             }
         }
-        let (pagesToRead, examplesToRead) = (pagePaths, exampleNames)
-        var memo = last
-        // The listing is the same: only the changed files' digests move.
-        for path in changed {
-            guard let (folder, relative) = tree.folder(holding: path) else { return nil }
-            memo.digests[path] = (try? folder.read(relative, limit: nil)).map { Digest.sha256($0) } ?? "unreadable"
-        }
-        var site = BuiltSite()
-        site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
 
         // The changed files, read again: each must still load, and say what
         // it said of the site's shape (its title, order, aliases, draft).
+        let (pagesToRead, examplesToRead) = (pagePaths, exampleNames)
         let reloaded = Parallel.map(pagesToRead.count + examplesToRead.count) { task -> (page: LoadedPage?, example: LoadedExample?, found: [Diagnostic]) in
             if task < pagesToRead.count {
                 var found: [Diagnostic] = []
@@ -50,55 +46,48 @@ extension SiteBuilder {
             let (example, found) = SiteInputs.loadExample(examplesToRead[task - pagesToRead.count], in: examplesFolder)
             return (nil, example, found)
         }
-        var inputs = state.inputs, keys = state.keys
-        let pageIndex = Dictionary(uniqueKeysWithValues: inputs.pages.enumerated().map { ($1.output, $0) })
-        var dirtyPages = Set<Int>()
-        var loadFound: [Diagnostic] = []
+        var newPages: [(path: String, index: Int, page: LoadedPage, found: [Diagnostic])] = []
         for (path, result) in zip(pagePaths, reloaded) {
-            guard let page = result.page, let old = last.pages[path]?.value, let index = pageIndex[page.output],
+            guard let page = result.page, let old = memo.pages[path]?.value, let index = memo.state!.pageIndex[page.output],
                   page.output == old.output, page.title == old.title, page.frontMatter.navigationShape == old.frontMatter.navigationShape,
                   !result.found.contains(where: { $0.severity == .error }) else { return nil }
-            memo.pages[path] = .init(value: page, diagnostics: result.found)
-            inputs.pages[index] = page
-            if page.output == "index.html" { inputs.home = page }
-            loadFound += result.found
-            dirtyPages.insert(index)
+            newPages.append((path, index, page, result.found))
         }
-        let exampleIndex = Dictionary(uniqueKeysWithValues: inputs.examples.enumerated().map { ($1.name, $0) })
-        var dirtyExamples = Set<Int>()
+        var newExamples: [(index: Int, example: LoadedExample, found: [Diagnostic])] = []
         for (name, result) in zip(exampleNames, reloaded.dropFirst(pagePaths.count)) {
-            guard let example = result.example, let index = exampleIndex[name],
+            guard let example = result.example, let index = memo.state!.inputs.examples.firstIndex(where: { $0.name == name }),
                   !result.found.contains(where: { $0.severity == .error }) else { return nil }
-            memo.examples[name] = .init(value: example, diagnostics: result.found)
-            inputs.examples[index] = example
-            inputs.examplesByName[name] = example
-            keys.examples[name] = example.sourceKey
-            loadFound += result.found
-            dirtyExamples.insert(index)
+            newExamples.append((index, example, result.found))
         }
-        // Pages that show a changed example.
-        let changedExamples = Set(exampleNames)
-        for (index, result) in state.rendered.enumerated() where !result.examples.isDisjoint(with: changedExamples) { dirtyPages.insert(index) }
         clock.lap("read the changed files")
 
-        // Rendered again: the dirty pages, then the changed examples' pages.
-        let (current, currentKeys) = (inputs, keys)
-        var rendered = state.rendered
-        let shared = PlayerParts(dirtyExamples.sorted().map { inputs.examples[$0] })
-        let dirty = dirtyPages.sorted()
-        let pages = Parallel.map(dirty) { index in
-            let page = current.pages[index]
-            return SiteRendering.render(page: page, theme: current.theme, examples: current.examplesByName, exampleNames: current.exampleNames,
-                                        outputs: current.outputs, foldedOutputs: current.outputsByFoldedCase, chrome: state.chromes.chrome(for: page.output),
-                                        options: options, isHome: page.output == "index.html", shared: shared)
+        // Rendered again, before anything is kept: the pages edited or
+        // showing an edited example, and the edited examples' pages.
+        let changedExamples = Set(exampleNames)
+        var dirtyPages = Dictionary(newPages.map { ($0.index, $0.page) }) { first, _ in first }
+        if !changedExamples.isEmpty {
+            for index in memo.state!.rendered.indices where dirtyPages[index] == nil && !memo.state!.rendered[index].examples.isDisjoint(with: changedExamples) {
+                dirtyPages[index] = memo.state!.inputs.pages[index]
+            }
         }
-        var examplePages = state.examplePages
-        let changedExampleIndices = dirtyExamples.sorted()
-        let remade = Parallel.map(changedExampleIndices) { index -> ExampleOutput in
-            let example = current.examples[index]
-            let key = currentKeys.example(example)
+        var examplesByName = memo.state!.inputs.examplesByName, exampleKeys = memo.state!.keys
+        for (_, example, _) in newExamples {
+            examplesByName[example.name] = example
+            exampleKeys.examples[example.name] = example.sourceKey
+        }
+        let (theme, chromes, exampleNamesFound) = (memo.state!.inputs.theme, memo.state!.chromes, memo.state!.inputs.exampleNames)
+        let (outputs, folded) = (memo.state!.inputs.outputs, memo.state!.inputs.outputsByFoldedCase)
+        let (byName, keys) = (examplesByName, exampleKeys)
+        let shared = PlayerParts(newExamples.map(\.example))
+        let dirty = dirtyPages.sorted { $0.key < $1.key }
+        let pages = Parallel.map(dirty) { _, page in
+            SiteRendering.render(page: page, theme: theme, examples: byName, exampleNames: exampleNamesFound, outputs: outputs, foldedOutputs: folded,
+                                 chrome: chromes.chrome(for: page.output), options: options, isHome: page.output == "index.html", shared: shared)
+        }
+        let remade = Parallel.map(newExamples) { _, example, _ -> ExampleOutput in
+            let key = keys.example(example)
             do throws(Diagnostic) {
-                let (html, svg, problems) = try SiteRendering.examplePage(example, theme: current.theme, chrome: state.chromes.chrome(for: OutputPaths.examplePath(example.name)),
+                let (html, svg, problems) = try SiteRendering.examplePage(example, theme: theme, chrome: chromes.chrome(for: OutputPaths.examplePath(example.name)),
                                                                           shared: shared, urls: options.urls)
                 return ExampleOutput(key: key, html: html, svg: svg, problems: problems)
             } catch {
@@ -107,112 +96,162 @@ extension SiteBuilder {
         }
         guard !pages.contains(where: { $0.tooLarge || $0.diagnostics.contains { $0.severity == .error } }),
               !remade.contains(where: { $0.error != nil }) else { return nil }
-        site.files = last.files
-        site.cache = last.cache
-        for (index, result) in zip(dirty, pages) {
-            rendered[index] = result
-            let page = inputs.pages[index]
-            site.cache.entries[page.output] = page.output == "index.html" ? nil : BuildCache.Entry(page, result, keys: keys)
-            if page.output != "index.html" { site.files[page.output] = result.bytes }
+
+        // From here on the memo becomes this build's: its parts are taken
+        // out (so each is held once, and changed in place) and put back.
+        var state = memo.state.take()!
+        var site = BuiltSite()
+        site.files = memo.files
+        memo.files = [:]
+        var cache = memo.cache
+        memo.cache = BuildCache()
+        var changedOutputs: [String] = []
+        func put(_ output: String, _ bytes: [UInt8]) {
+            if site.files[output] != bytes { changedOutputs.append(output) }
+            site.files[output] = bytes
         }
-        var cache = site.cache
-        for (index, result) in zip(changedExampleIndices, remade) {
-            examplePages[index] = result
-            site.add(examplePage: result, of: inputs.examples[index], cache: &cache)
+        for path in changed {
+            if let (folder, relative) = tree.folder(holding: path) {
+                let bytes = try? folder.read(relative, limit: nil)
+                memo.digests[path] = bytes.map { Digest.sha256($0) } ?? "unreadable"
+                memo.sizes[path] = bytes?.count ?? 0
+            }
         }
-        site.cache = cache
+        site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
+        var loadFound: [Diagnostic] = []
+        for (path, index, page, found) in newPages {
+            memo.pages[path] = .init(value: page, diagnostics: found)
+            state.inputs.pages[index] = page
+            if page.output == "index.html" { state.inputs.home = page }
+            loadFound += found
+        }
+        for (index, example, found) in newExamples {
+            memo.examples[example.name] = .init(value: example, diagnostics: found)
+            state.inputs.examples[index] = example
+            loadFound += found
+        }
+        state.inputs.examplesByName = examplesByName
+        state.keys = keys
+        for ((index, _), result) in zip(dirty, pages) {
+            state.rendered[index] = result
+            let page = state.inputs.pages[index]
+            guard page.output != "index.html" else { continue }
+            cache.entries[page.output] = BuildCache.Entry(page, result, keys: keys)
+            put(page.output, result.bytes)
+        }
+        for ((index, example, _), result) in zip(newExamples, remade) {
+            state.examplePages[index] = result
+            put(OutputPaths.examplePath(example.name), result.html)
+            put(OutputPaths.filmstripPath(example.name), result.svg)
+            let entry = result.problems.isEmpty ? BuildCache.Entry(key: result.key, examples: []) : nil
+            cache.entries[OutputPaths.examplePath(example.name)] = entry
+            cache.entries[OutputPaths.filmstripPath(example.name)] = entry
+        }
+        site.renderedCount = dirty.count + remade.count
         // The home page, when its content or an example (its gallery) changed.
-        if dirtyPages.contains(where: { inputs.pages[$0].output == "index.html" }) || !dirtyExamples.isEmpty {
-            let homeContent = inputs.pages.firstIndex { $0.output == "index.html" }.map { rendered[$0].html } ?? ""
-            let reuse = Reuse(previous: last.cache, folder: URL(fileURLWithPath: options.out), memory: last.files)
-            guard case .success(let index) = SiteRendering.renderIndex(inputs, content: homeContent, chrome: state.chromes.chrome(for: "index.html"),
-                                                                       reuse: reuse, keys: keys, homeClean: true) else { return nil }
-            site.files["index.html"] = index.bytes
-            site.cache.entries["index.html"] = BuildCache.Entry(key: keys.index(inputs), examples: [])
-            if !index.cached { site.renderedCount += 1 }
+        let homeIndex = state.pageIndex["index.html"]
+        if homeIndex.map({ dirtyPages[$0] != nil }) ?? false || !newExamples.isEmpty {
+            site.renderedCount -= homeIndex.map { dirtyPages[$0] != nil ? 1 : 0 } ?? 0
+            let reuse = Reuse(previous: cache, folder: URL(fileURLWithPath: options.out), memory: site.files)
+            switch SiteRendering.renderIndex(state.inputs, content: homeIndex.map { state.rendered[$0].html } ?? "", chrome: chromes.chrome(for: "index.html"),
+                                             reuse: reuse, keys: keys, homeClean: true) {
+            case .success(let index):
+                put("index.html", index.bytes)
+                cache.entries["index.html"] = BuildCache.Entry(key: keys.index(state.inputs), examples: [])
+                if !index.cached { site.renderedCount += 1 }
+            case .failure(let error):
+                site.diagnostics.append(error)
+            }
         }
-        // Still within the site's limit.
-        guard site.files.values.reduce(0, { $0 + $1.count }) <= options.siteByteLimit else { return nil }
-        site.renderedCount += dirty.filter { inputs.pages[$0].output != "index.html" }.count
-        site.cachedCount = inputs.pages.filter { $0.output != "index.html" }.count + inputs.examples.count + 1 - site.renderedCount
+        site.cachedCount = state.inputs.pages.count - (homeIndex == nil ? 0 : 1) + state.inputs.examples.count + 1 - site.renderedCount
+        // Still within the site's limit (the error, past it: nothing is written).
+        let inputBytes = memo.sizes.values.reduce(0, +)
+        let budget = OutputBudget(limit: options.siteByteLimit, input: { inputBytes })
+        budget.take(site.files.values.reduce(0) { $0 + $1.count })
+        if budget.isPastLimit { site.diagnostics += SiteRendering.limitErrors([], budget: budget, folder: options.site) }
         clock.lap("render what depends on them")
 
         // Their search entries.
-        var search = state.search
-        for index in dirty where inputs.pages[index].output != "index.html" {
-            let page = inputs.pages[index]
-            let entry = SearchIndex.Entry(output: page.output, title: page.title, document: rendered[index].document)
-            search[entry.u] = SearchIndex.json(entry)
+        for (index, _) in dirty where state.inputs.pages[index].output != "index.html" {
+            let page = state.inputs.pages[index]
+            let entry = SearchIndex.Entry(output: page.output, title: page.title, document: state.rendered[index].document)
+            state.search[entry.u] = SearchIndex.json(entry)
         }
-        for index in changedExampleIndices {
-            let example = inputs.examples[index]
+        for (_, example, _) in newExamples {
             let entry = SearchIndex.Entry(output: OutputPaths.examplePath(example.name), title: example.sequence.title,
                                           document: SiteRendering.exampleDocument(example))
-            search[entry.u] = SearchIndex.json(entry)
+            state.search[entry.u] = SearchIndex.json(entry)
         }
-        site.files[OutputPaths.searchIndex] = SearchIndex.script(joining: state.searchOrder.map { search[$0]! })
+        put(OutputPaths.searchIndex, SearchIndex.script(joining: state.searchOrder.map { state.search[$0]! }))
         clock.lap("search index")
 
         // Links from the pages rendered again, and into them.
-        let remadeOutputs = Set(dirty.map { inputs.pages[$0].output } + changedExampleIndices.map { OutputPaths.examplePath(inputs.examples[$0].name) })
-        var checked = Set(dirty)
-        for (index, result) in rendered.enumerated() where result.document.links.contains(where: { remadeOutputs.contains($0.page) }) { checked.insert(index) }
-        var fragmentProblems = state.fragmentProblems
-        let found = LinkChecks.fragmentProblems(inputs, rendered: rendered, files: site.files, options: options, themeIDs: state.themeIDs, only: checked)
-        for index in checked { fragmentProblems[index] = found[index] }
-        var descriptionProblems = state.descriptionProblems
-        for index in changedExampleIndices {
-            descriptionProblems[inputs.examples[index].name] = LinkChecks.descriptionProblems(of: inputs.examples[index], inputs, options: options)
+        let remadeOutputs = Set(dirty.map { state.inputs.pages[$0.key].output } + newExamples.map { OutputPaths.examplePath($0.example.name) })
+        var checked = Set(dirty.map(\.key))
+        for index in state.rendered.indices where state.rendered[index].document.links.contains(where: { remadeOutputs.contains($0.page) }) {
+            checked.insert(index)
+        }
+        let found = LinkChecks.fragmentProblems(state.inputs, rendered: state.rendered, files: site.files, options: options, themeIDs: state.themeIDs,
+                                                only: checked)
+        for index in checked { state.fragmentProblems[index] = found[index] }
+        for (_, example, _) in newExamples {
+            state.descriptionProblems[example.name] = LinkChecks.descriptionProblems(of: example, state.inputs, options: options)
         }
         clock.lap("check links")
 
         // What the build reports, in the order a full build reports it.
         let changedSources = Set(pagePaths.map { siteFolder.path(of: $0) } + exampleNames.map { examplesFolder.path(of: $0) })
-        site.diagnostics = state.loadDiagnostics.filter { !changedSources.contains($0.location.file) } + loadFound
-        for result in rendered where !result.diagnostics.isEmpty { site.diagnostics += result.diagnostics }
-        let referenced = rendered.reduce(into: Set<String>()) { $0.formUnion($1.examples) }
-        for (example, result) in zip(inputs.examples, examplePages) {
+        state.loadDiagnostics = state.loadDiagnostics.filter { !changedSources.contains($0.location.file) } + loadFound
+        let indexError = site.diagnostics
+        site.diagnostics = state.loadDiagnostics
+        var referenced = Set<String>()
+        for index in state.rendered.indices {
+            if !state.rendered[index].diagnostics.isEmpty { site.diagnostics += state.rendered[index].diagnostics }
+            if !state.rendered[index].examples.isEmpty { referenced.formUnion(state.rendered[index].examples) }
+        }
+        for (example, result) in zip(state.inputs.examples, state.examplePages) {
             site.diagnostics += BuiltSite.diagnostics(of: example, result, referenced: referenced.contains(example.name), options: options)
         }
-        site.diagnostics += state.redirectDiagnostics
-        site.diagnostics += inputs.examples.flatMap { descriptionProblems[$0.name] ?? [] }
-        site.diagnostics += fragmentProblems.flatMap { $0 }
+        site.diagnostics += indexError + state.redirectDiagnostics
+        site.diagnostics += state.inputs.examples.flatMap { state.descriptionProblems[$0.name] ?? [] }
+        site.diagnostics += state.fragmentProblems.flatMap { $0 }
         var seen = Set<Diagnostic>()
         site.diagnostics = site.diagnostics.filter { seen.insert($0).inserted }
 
-        site.pageCount = inputs.pages.count
-        site.exampleCount = inputs.examples.count
-        site.cache.diagnostics = site.diagnostics
-        site.cache.inputKey = site.inputsKey.map {
-            ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0])
-        }
         // The rest of what a build hands on, as the full build makes it.
-        site.pages = state.pages
-        for index in dirtyPages where pagePaths.contains(inputs.pages[index].path) {
-            let page = inputs.pages[index]
-            if let at = state.pageOrder[page.output] { site.pages[at].hash = page.sourceKey }
+        for (_, _, page, _) in newPages {
+            if let at = state.pageOrder[page.output] { state.pages[at].hash = page.sourceKey }
         }
-        site.theme = inputs.theme.fileKeys
-        site.stylesheet = inputs.theme.assets["rowmotion.css"]
+        site.pages = state.pages
+        site.pageCount = state.inputs.pages.count
+        site.exampleCount = state.inputs.examples.count
+        cache.diagnostics = site.diagnostics
+        cache.inputKey = site.inputsKey.map { ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0]) }
+        site.cache = cache
+        site.theme = state.inputs.theme.fileKeys
+        site.stylesheet = state.inputs.theme.assets["rowmotion.css"]
         site.scripts = state.scripts
-        let finalInputs = inputs
+        let finalInputs = state.inputs
         site.blocks = { SiteRendering.shownBlocks(finalInputs) }
         site.markup = { SiteRendering.pageMarkup(finalInputs) }
-        site.examples = inputs.examples.map { example in
+        site.examples = SiteBuilder.exampleSummaries(finalInputs)
+        site.changedOutputs = changedOutputs.sorted()
+        site.isComplete = true
+
+        memo.state = state
+        memo.changed = []
+        memo.files = site.files
+        memo.cache = cache
+        return site
+    }
+
+    /// Each example's steps for the report, and how it animates (worked out when asked for).
+    static func exampleSummaries(_ inputs: SiteInputs)
+        -> [(name: String, title: String, output: String, steps: [StepSummary], animation: @Sendable () -> ExampleAnimation)] {
+        inputs.examples.map { example in
             (example.name, example.sequence.title, OutputPaths.examplePath(example.name),
              zip(example.sequence.steps.dropFirst(), example.changesets).map { StepSummary(label: $0.label, changeset: $1) },
              { ExampleAnimation(example) })
         }
-
-        memo.state = BuildMemo.State(inputs: inputs, keys: keys, chromes: state.chromes, rendered: rendered, examplePages: examplePages,
-                                     loadDiagnostics: state.loadDiagnostics.filter { !changedSources.contains($0.location.file) } + loadFound,
-                                     redirectDiagnostics: state.redirectDiagnostics, descriptionProblems: descriptionProblems,
-                                     fragmentProblems: fragmentProblems, themeIDs: state.themeIDs, search: search, searchOrder: state.searchOrder,
-                                     pages: site.pages, scripts: site.scripts, pageOrder: state.pageOrder)
-        memo.changed = []
-        memo.files = site.files
-        memo.cache = site.cache
-        site.memo = memo
-        return site
     }
 }

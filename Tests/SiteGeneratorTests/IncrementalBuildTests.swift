@@ -1,0 +1,204 @@
+import Diagnostics
+import Foundation
+import SeededRandom
+@testable import SiteGenerator
+import Testing
+
+/// A project built again and again as `serve` builds it: from the last
+/// build's model, told which files changed. Each build is held against a
+/// clean build of the same files (no model, nothing reused), which it
+/// must equal byte for byte and diagnostic for diagnostic.
+final class EditSession {
+    let project: FixtureProject
+    var memo: BuildMemo?
+
+    init(_ files: [(String, String)]) throws {
+        project = try FixtureProject(files: files)
+    }
+
+    deinit { project.remove() }
+
+    var options: BuildOptions { project.options }
+
+    func path(_ relative: String) -> String { project.root.appendingPathComponent(relative).path }
+
+    func write(_ relative: String, _ text: String) throws {
+        try FileManager.default.createDirectory(at: project.root.appendingPathComponent(relative).deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: project.root.appendingPathComponent(relative))
+    }
+
+    func read(_ relative: String) throws -> String { try String(contentsOfFile: path(relative), encoding: .utf8) }
+
+    func remove(_ relative: String) throws { try FileManager.default.removeItem(atPath: path(relative)) }
+
+    /// A build from the model, told that `changed` (project-relative) changed.
+    func build(changed: [String]) -> BuiltSite {
+        memo?.changed = Set(changed.map(path))
+        return SiteBuilder.build(options, memo: &memo)
+    }
+
+    func clean() -> BuiltSite { SiteBuilder.build(options) }
+
+    /// Each diagnostic's text, in the order a report prints them.
+    static func report(_ site: BuiltSite) -> [String] { DiagnosticReport(site.diagnostics).sorted.map(\.description) }
+}
+
+func pageText(_ title: String, body: String) -> String { "---\ntitle: \(title)\n---\n\(body)\n" }
+
+let editFiles: [(String, String)] = [
+    ("site/index.md", pageText("Home", body: "# Home\n\nSee [a](guide/a.md).\n")),
+    ("site/guide/a.md", pageText("Alpha", body: "## Setup\n\nText.\n\n## Usage\n\nMore.\n")),
+    ("site/guide/b.md", pageText("Beta", body: "Read [Alpha's setup](a.md#setup).\n\n```rowmotion\nexample: list.yml\n```\n")),
+    ("site/guide/c.md", pageText("Gamma", body: "Plain page.\n")),
+    ("site/other/d.md", pageText("Delta", body: "Also shows it.\n\n```rowmotion\nexample: list.yml\n```\n")),
+    ("examples/list.yml", "title: A list\ndescription: Rows move.\nsteps:\n  - items: [a, b, c]\n  - items: [c, a, b]\n"),
+    ("examples/other.yml", "title: Other\ndescription: Not shown.\nsteps:\n  - items: [x]\n  - items: [x, y]\n"),
+]
+
+@Suite("Incremental builds")
+struct IncrementalBuildTests {
+    /// The build after an edit equals a clean build of the same files.
+    static func expectSameAsClean(_ session: EditSession, _ site: BuiltSite, _ context: String = "") {
+        let clean = session.clean()
+        #expect(EditSession.report(site) == EditSession.report(clean), "\(context)")
+        #expect(site.hasErrors == clean.hasErrors, "\(context)")
+        guard !clean.hasErrors else { return }
+        #expect(Set(site.files.keys) == Set(clean.files.keys), "\(context)")
+        for (path, bytes) in clean.files where site.files[path] != bytes {
+            Issue.record("\(path) differs from a clean build's \(context)")
+        }
+    }
+
+    @Test func aPageEdit_rendersThatPageAlone_andWritesOnlyItAndTheSearchIndex() throws {
+        let session = try EditSession(editFiles)
+        _ = session.build(changed: [])
+        try session.write("site/guide/c.md", pageText("Gamma", body: "Plain page, edited.\n"))
+        let site = session.build(changed: ["site/guide/c.md"])
+        #expect(site.changedOutputs == ["guide/c.html", "search-index.js"])
+        #expect(site.renderedCount == 1)
+        Self.expectSameAsClean(session, site)
+    }
+
+    @Test func aTitleChange_updatesEveryPagesNavigation() throws {
+        let session = try EditSession(editFiles)
+        let before = session.build(changed: [])
+        try session.write("site/guide/c.md", pageText("Gamma, renamed", body: "Plain page.\n"))
+        let site = session.build(changed: ["site/guide/c.md"])
+        // The pages of its folder list it by title; every page's navigation
+        // is a clean build's (the others show the folder, not its pages).
+        for output in ["guide/a.html", "guide/b.html", "guide/c.html"] {
+            let html = String(decoding: site.files[output] ?? [], as: UTF8.self)
+            #expect(html.contains("Gamma, renamed"), "\(output) still shows the old title")
+            #expect(site.files[output] != before.files[output], "\(output) was not made again")
+            #expect(site.changedOutputs?.contains(output) == true)
+        }
+        Self.expectSameAsClean(session, site)
+    }
+
+    @Test func aRemovedAnchor_makesThePagesLinkingToItWarn_andItsReturnClearsThem() throws {
+        let session = try EditSession(editFiles)
+        #expect(!EditSession.report(session.build(changed: [])).contains { $0.contains("broken-link") || $0.contains("#setup") })
+        try session.write("site/guide/a.md", pageText("Alpha", body: "## Install\n\nText.\n\n## Usage\n\nMore.\n"))
+        let broken = session.build(changed: ["site/guide/a.md"])
+        let warnings = EditSession.report(broken).filter { $0.contains("'#setup'") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("site/guide/b.md:4:") == true, "\(warnings)")
+        // b.md itself did not change: its page is not written again.
+        #expect(broken.changedOutputs?.contains("guide/b.html") == false)
+        Self.expectSameAsClean(session, broken)
+        try session.write("site/guide/a.md", pageText("Alpha", body: "## Setup\n\nText.\n"))
+        let fixed = session.build(changed: ["site/guide/a.md"])
+        #expect(!EditSession.report(fixed).contains { $0.contains("'#setup'") })
+        Self.expectSameAsClean(session, fixed)
+    }
+
+    @Test func anEditedExample_rerendersThePagesShowingIt() throws {
+        let session = try EditSession(editFiles)
+        _ = session.build(changed: [])
+        try session.write("examples/list.yml", "title: A list\ndescription: Rows move.\nsteps:\n  - items: [a, b, c]\n  - items: [b, c, a]\n")
+        let site = session.build(changed: ["examples/list.yml"])
+        let changed = Set(site.changedOutputs ?? [])
+        #expect(changed.isSuperset(of: ["guide/b.html", "other/d.html", "examples/list.html", "examples/list.svg"]), "\(changed)")
+        #expect(!changed.contains("guide/a.html") && !changed.contains("guide/c.html") && !changed.contains("examples/other.html"))
+        Self.expectSameAsClean(session, site)
+    }
+
+    @Test func anEditThatBreaksAPage_failsAsACleanBuildFails_andTheFixBuildsAgain() throws {
+        let session = try EditSession(editFiles)
+        _ = session.build(changed: [])
+        try session.write("site/guide/b.md", pageText("Beta", body: "```rowmotion\nexample: missing.yml\n```\n"))
+        let failed = session.build(changed: ["site/guide/b.md"])
+        #expect(failed.hasErrors)
+        Self.expectSameAsClean(session, failed)
+        try session.write("site/guide/b.md", pageText("Beta", body: "Fixed.\n"))
+        let fixed = session.build(changed: ["site/guide/b.md"])
+        #expect(!fixed.hasErrors)
+        Self.expectSameAsClean(session, fixed)
+    }
+
+    /// Edits as a writer makes them, in any order: bodies, titles, anchors,
+    /// examples shown or not, pages added and removed, files broken and
+    /// fixed. After each, the build from the model equals a clean build.
+    @Test func randomEdits_alwaysBuildWhatACleanBuildBuilds() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["ROWMOTION_FUZZ_SEED"] ?? "") ?? 1
+        let edits = ProcessInfo.processInfo.environment["ROWMOTION_EDIT_CASES"].flatMap(Int.init) ?? 100
+        print("randomEdits_alwaysBuildWhatACleanBuildBuilds: seed \(seed), \(edits) edits (ROWMOTION_FUZZ_SEED, ROWMOTION_EDIT_CASES)")
+        var random = SeededGenerator(seed: seed)
+        let session = try EditSession(editFiles)
+        _ = session.build(changed: [])
+        var pages = ["site/guide/a.md", "site/guide/b.md", "site/guide/c.md", "site/other/d.md"]
+        let anchors = ["setup", "usage", "install"]
+        for step in 0..<edits {
+            let page = pages.randomElement(using: &random)!
+            var changed = [page]
+            let what: String
+            // Mostly edits of content (what a save usually is), sometimes of the site's shape.
+            switch Int.random(in: 0..<14, using: &random) {
+            case 0...2:
+                what = "body of \(page)"
+                try session.write(page, try session.read(page) + "\nMore text \(step).\n")
+            case 11:
+                what = "title of \(page)"
+                let text = try session.read(page)
+                try session.write(page, text.replacingOccurrences(of: "title: ", with: "title: T\(step) "))
+            case 3...5:
+                let anchor = anchors.randomElement(using: &random)!
+                what = "anchor \(anchor) in \(page)"
+                // The same front matter, another body: only the page's ids change.
+                let text = try session.read(page)
+                let frontMatter = text.components(separatedBy: "\n---\n").first ?? ""
+                try session.write(page, frontMatter + "\n---\n## \(anchor.capitalized)\n\nText \(step).\n")
+            case 6...8:
+                let target = pages.randomElement(using: &random)!
+                what = "link from \(page) to \(target)"
+                let relative = String(target.dropFirst("site/".count))
+                try session.write(page, try session.read(page) + "\nSee [it](/\(relative)#\(anchors.randomElement(using: &random)!)).\n")
+            case 9:
+                let example = ["list.yml", "other.yml", "gone.yml"].randomElement(using: &random)!
+                what = "\(page) shows \(example)"
+                try session.write(page, try session.read(page) + "\n```rowmotion\nexample: \(example)\n```\n")
+            case 10:
+                let example = ["examples/list.yml", "examples/other.yml"].randomElement(using: &random)!
+                what = "steps of \(example)"
+                let broken = Bool.random(using: &random) && step % 3 == 0
+                try session.write(example, broken ? "title: [oops\n"
+                                  : "title: E\(step)\ndescription: D.\nsteps:\n  - items: [a, b]\n  - items: [b, a\(step)]\n")
+                changed = [example]
+            case 12:
+                let added = "site/new/p\(step).md"
+                what = "added \(added)"
+                try session.write(added, pageText("New \(step)", body: "## Setup\n\nNew page.\n"))
+                pages.append(added)
+                changed = [added]
+            default:
+                guard pages.count > 2 else { continue }
+                what = "removed \(page)"
+                try session.remove(page)
+                pages.removeAll { $0 == page }
+            }
+            let site = session.build(changed: changed)
+            Self.expectSameAsClean(session, site, "after edit \(step) (\(what)), seed \(seed)")
+        }
+    }
+}
