@@ -547,3 +547,60 @@ enum OutputParent {
         return String(path[..<slash])
     }
 }
+
+/// What `lstat` says of an input file, and its SHA-256: the build cache
+/// keeps one per input so that the next build reads only the files whose
+/// stamp moved (see `BuildCache.files`).
+public struct FileStamp: Equatable, Sendable {
+    public var size: Int64
+    /// Modification and change times, in nanoseconds.
+    public var modified: Int64
+    public var changed: Int64
+    public var inode: UInt64
+    public var digest: String
+
+    public init(size: Int64, modified: Int64, changed: Int64, inode: UInt64, digest: String = "") {
+        (self.size, self.modified, self.changed, self.inode, self.digest) = (size, modified, changed, inode, digest)
+    }
+
+    /// As the cache file writes it; nil when a number is not one.
+    public init?(size: String, modified: String, changed: String, inode: String, digest: String) {
+        guard let size = Int64(size), let modified = Int64(modified), let changed = Int64(changed), let inode = UInt64(inode) else { return nil }
+        self.init(size: size, modified: modified, changed: changed, inode: inode, digest: digest)
+    }
+
+    /// The stamp of the plain file at `path`; nil for anything else.
+    public static func of(_ path: String) -> FileStamp? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        #if os(Linux)
+        let (modified, changed) = (status.st_mtim, status.st_ctim)
+        #else
+        let (modified, changed) = (status.st_mtimespec, status.st_ctimespec)
+        #endif
+        return FileStamp(size: Int64(status.st_size), modified: Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
+                         changed: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec), inode: UInt64(status.st_ino))
+    }
+
+    /// Whether `other` is the same file as far as stamps tell (digests aside).
+    public func sameFile(as other: FileStamp) -> Bool {
+        size == other.size && modified == other.modified && changed == other.changed && inode == other.inode
+    }
+}
+
+extension InputTree {
+    /// The stamp of every input file of `folders` on disk, by its path as
+    /// builds name it (a revision's files have none).
+    public func fileStamps(of folders: [String]) -> [String: FileStamp] {
+        var stamps: [String: FileStamp] = [:]
+        for name in folders {
+            let folder = self[name]
+            for relative in folder.files {
+                let path = folder.path(of: relative)
+                guard stamps[path] == nil, let disk = folder.diskPath(of: relative), let stamp = FileStamp.of(disk) else { continue }
+                stamps[path] = stamp
+            }
+        }
+        return stamps
+    }
+}

@@ -100,21 +100,36 @@ public enum SiteBuilder {
         if site.hasErrors { return site }
         // What the build reads, as one key (serve's live events carry it),
         // and with the options, the cache's key for "nothing changed".
+        // The cache of the last build (its model, when `serve` holds one).
+        let previous = memoApplies ? last!.cache : BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder())
+        var fileStamps: [String: FileStamp] = [:]
+        let stampsTakenAt = Date().timeIntervalSince1970
         if options.cache != nil || last != nil {
+            var (known, changed) = memoApplies ? (last!.digests, last!.changed) : ([:], nil)
+            // Without a model, the files whose stamp did not move since the
+            // cache was written keep their digest: only the others are read.
+            if !memoApplies, options.cache != nil {
+                fileStamps = tree.fileStamps(of: options.inputFolders)
+                (known, changed) = previous.reusableDigests(fileStamps)
+            }
             memo.sizes = memoApplies ? last!.sizes : [:]
-            memo.digests = tree.fileDigests(of: options.inputFolders, known: memoApplies ? last!.digests : [:], changed: memoApplies ? last!.changed : nil,
-                                            sizes: &memo.sizes)
+            memo.digests = tree.fileDigests(of: options.inputFolders, known: known, changed: changed, sizes: &memo.sizes)
             memo.digestOrder = InputTree.digestOrder(memo.digests)
             site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
+            for (path, digest) in memo.digests { fileStamps[path]?.digest = digest }
         }
         let inputKey = site.inputsKey.map {
             ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0])
         }
         clock.lap("list and key the inputs")
-        let previous = memoApplies ? last!.cache : BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder())
         if options.allowShortcut, let inputKey, var unchanged = unchangedSite(options, previous: previous, inputKey: inputKey) {
             clock.lap("check inputs")
             unchanged.inputsKey = site.inputsKey
+            // Stamps of files read again (saved within the racy window) are kept for next time.
+            if unchanged.cache.files != fileStamps {
+                (unchanged.cache.files, unchanged.cache.filesSeenAt) = (fileStamps, stampsTakenAt)
+                unchanged.cacheIsSaved = false
+            }
             return unchanged
         }
 
@@ -259,6 +274,7 @@ public enum SiteBuilder {
         site.cache.pageCount = inputs.pages.count
         site.cache.exampleCount = inputs.examples.count
         site.cache.inputKey = inputKey
+        (site.cache.files, site.cache.filesSeenAt) = (fileStamps, stampsTakenAt)
         // (With a memo, its keeper compares the outputs with what it wrote.)
         site.unchanged = !memoApplies && matchesSiteOnDisk(site, previous: previous, out: options.out)
         clock.lap("render the index")

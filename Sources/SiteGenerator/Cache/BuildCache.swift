@@ -18,17 +18,65 @@ struct BuildCache: Sendable {
         /// on every build, cached page or not, because the other end of a
         /// link can change without this page changing; its ids are what
         /// links into it are checked against, and search reads its text.
-        var document: Document?
+        /// As rendering made it, or as the cache file holds it, read when
+        /// first asked for (a build with nothing to do asks for none: 10,000
+        /// pages' Documents decoded were half of it).
+        var stored: StoredDocument?
         /// What rendering the page reported (warnings: a page with errors
         /// fails the build, which writes no cache).
         var diagnostics: [Diagnostic] = []
+
+        init(key: String, examples: [String], document: Document? = nil, diagnostics: [Diagnostic] = []) {
+            (self.key, self.examples, self.diagnostics) = (key, examples, diagnostics)
+            stored = document.map(StoredDocument.value)
+        }
+
+        var document: Document? { stored?.document }
     }
+
+    /// A Document, or its JSON as the cache file holds it.
+    enum StoredDocument: Equatable, Sendable {
+        case value(Document)
+        case json([UInt8])
+
+        var document: Document? {
+            switch self {
+            case .value(let document): return document
+            case .json(let bytes): return try? JSONDecoder().decode(Document.self, from: Data(bytes))
+            }
+        }
+
+        var json: [UInt8] {
+            switch self {
+            case .json(let bytes): return bytes
+            case .value(let document):
+                var json = JSONBytes(capacity: document.text.utf8.count + 256)
+                document.write(to: &json)
+                return json.bytes
+            }
+        }
+
+        static func == (a: StoredDocument, b: StoredDocument) -> Bool {
+            if case .value(let first) = a, case .value(let second) = b { return first == second }
+            return a.json == b.json
+        }
+    }
+
+    /// What the build that wrote the cache saw of each input file (its
+    /// size, times, inode and SHA-256), so that the next build reads only
+    /// the files whose stamp moved, as git does with its index; and when it
+    /// saw them: a file modified within `racyWindow` seconds of that is
+    /// read again whatever its stamp (two saves within the file system's
+    /// tick leave the same stamp).
+    var files: [String: FileStamp] = [:]
+    var filesSeenAt: Double = 0
+    static let racyWindow = 2.0
 
     /// Bumped whenever the generator's output changes for the same inputs;
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 5 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 6 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {
@@ -100,7 +148,6 @@ struct BuildCache: Sendable {
             cache.exampleCount = Int(inputs[3]) ?? 0
             cache.siteStamp = inputs[4] == "-" ? nil : inputs[4]
         }
-        let decoder = JSONDecoder()
         for line in lines.dropFirst(2) where !line.isEmpty {
             let parts = split(bytes, line, at: UInt8(ascii: "\t"))
             if parts.count == 2, text(parts[0]) == "diagnostics" {
@@ -108,21 +155,44 @@ struct BuildCache: Sendable {
                 cache.diagnostics = diagnostics
                 continue
             }
-            guard parts.count == 5, let diagnostics = decodeDiagnostics(text(parts[4])) else { return BuildCache() }
-            var document: Document?
-            // "-" is no Document; anything else is one, decoded from its bytes in place.
-            if !(parts[3].count == 1 && bytes[parts[3].lowerBound] == UInt8(ascii: "-")) {
-                // A page's entry without its Document is no entry.
-                guard let decoded = try? decoder.decode(Document.self, from: Data(UnsafeBufferPointer(rebasing: bytes[parts[3]]))) else {
-                    return BuildCache()
-                }
-                document = decoded
+            if parts.count == 2, text(parts[0]) == "files-seen-at" {
+                cache.filesSeenAt = Double(text(parts[1])) ?? 0
+                continue
             }
+            if parts.count == 7, text(parts[0]) == "file" {
+                guard let stamp = FileStamp(size: text(parts[2]), modified: text(parts[3]), changed: text(parts[4]), inode: text(parts[5]),
+                                            digest: text(parts[6])) else { return BuildCache() }
+                cache.files[text(parts[1])] = stamp
+                continue
+            }
+            guard parts.count == 5, let diagnostics = decodeDiagnostics(text(parts[4])) else { return BuildCache() }
             let examples = text(parts[2])
-            cache.entries[text(parts[0])] = Entry(key: text(parts[1]), examples: examples.isEmpty ? [] : examples.components(separatedBy: ","),
-                                                  document: document, diagnostics: diagnostics)
+            var entry = Entry(key: text(parts[1]), examples: examples.isEmpty ? [] : examples.components(separatedBy: ","), diagnostics: diagnostics)
+            // "-" is no Document; anything else is one, decoded when read.
+            if !(parts[3].count == 1 && bytes[parts[3].lowerBound] == UInt8(ascii: "-")) {
+                entry.stored = .json(Array(UnsafeBufferPointer(rebasing: bytes[parts[3]])))
+            }
+            cache.entries[text(parts[0])] = entry
         }
         return cache
+    }
+
+    /// From the stamps of the files now: the digests that still hold (the
+    /// file's stamp is the one recorded, and it was not modified within
+    /// `racyWindow` seconds of when it was seen), and every other file,
+    /// which must be read (`InputTree.fileDigests(known:changed:)`).
+    func reusableDigests(_ now: [String: FileStamp]) -> (known: [String: String], changed: Set<String>) {
+        var known: [String: String] = [:]
+        var changed = Set<String>()
+        let racy = Int64((filesSeenAt - Self.racyWindow) * 1e9)
+        for (path, stamp) in now {
+            if let seen = files[path], !seen.digest.isEmpty, seen.sameFile(as: stamp), max(stamp.modified, stamp.changed) < racy {
+                known[path] = seen.digest
+            } else {
+                changed.insert(path)
+            }
+        }
+        return (known, changed)
     }
 
     /// Diagnostics as one line of JSON (the encoder escapes tabs and newlines).
@@ -158,10 +228,8 @@ struct BuildCache: Sendable {
         let sorted = entries.sorted { $0.key < $1.key }
         for line in Parallel.map(sorted, { output, entry -> [UInt8] in
             var line = Array("\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t".utf8)
-            if let document = entry.document {
-                var json = JSONBytes(capacity: document.text.utf8.count + 256)
-                document.write(to: &json)
-                line += json.bytes
+            if let stored = entry.stored {
+                line += stored.json
             } else {
                 line.append(UInt8(ascii: "-"))
             }
@@ -171,6 +239,11 @@ struct BuildCache: Sendable {
             file += line
         }
         file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
+        // Paths with a tab or a line feed are left out (read again next time).
+        file += Array("files-seen-at\t\(filesSeenAt)\n".utf8)
+        for (path, stamp) in files.sorted(by: { $0.key < $1.key }) where !path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
+            file += Array("file\t\(path)\t\(stamp.size)\t\(stamp.modified)\t\(stamp.changed)\t\(stamp.inode)\t\(stamp.digest)\n".utf8)
+        }
         return file
     }
 }
