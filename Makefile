@@ -124,8 +124,10 @@ bench:
 ## Measure the engine and regenerate site/benchmarks.md (table and chart) from the figures,
 ## keeping the page's hand-written part (the site build's figures, the history).
 bench-page:
+	$(SWIFT) build -c release --product rowmotion
 	$(SWIFT) run -c release rowmotion-bench --json > .build/bench.json
-	python3 scripts/benchmark-page.py .build/bench.json site/benchmarks.md
+	$(SWIFT) run -c release rowmotion-bench scale --json --in $$([ -d /dev/shm ] && echo /dev/shm || echo .build) > .build/bench-scale.json
+	python3 scripts/benchmark-page.py .build/bench.json site/benchmarks.md --scale .build/bench-scale.json
 
 ## Install the system packages that are missing, if any: apt-get on
 ## Debian, Homebrew on macOS (scripts/install-deps.sh maps the names).

@@ -79,7 +79,39 @@ def kept_part(existing):
     return existing[index:] if index >= 0 else ""
 
 
-def page(results, source, kept=""):
+def scale_section(scale):
+    """The site at scale: `rowmotion-bench scale --json`'s figures as a table."""
+    clean = scale["clean_ms"]
+    hugo = lambda key: f'{milliseconds(scale[key])} ms' if scale.get(key) is not None else "—"
+
+    def share(value):
+        return f"{100 * value / clean:.1f} %"
+    rows = [
+        ("clean build", f'{milliseconds(clean)} ms', "100 %", "≥ 5× faster than Hugo", hugo("hugo_clean_ms")),
+        ("no-change build", f'{milliseconds(scale["no_change_ms"])} ms', share(scale["no_change_ms"]), "≤ 5 %", hugo("hugo_clean_ms")),
+        ("one page edited, then build", f'{milliseconds(scale["one_edit_ms"])} ms', share(scale["one_edit_ms"]), "≤ 10 %", hugo("hugo_one_edit_ms")),
+        ("serve: save → live event", f'{milliseconds(scale["serve_event_ms"])} ms', share(scale["serve_event_ms"]), "≤ 100 ms",
+         hugo("hugo_serve_event_ms")),
+        ("peak memory, clean build", f'{scale["clean_peak_mb"]:.0f} MB', "", "≤ 250 MB",
+         f'{scale["hugo_peak_mb"]:.0f} MB' if scale.get("hugo_peak_mb") is not None else "—"),
+    ]
+    lines = ["## The site at scale", "",
+             f'A documentation site of {scale["pages"]:,} generated pages (four folders deep, links with fragments, code,',
+             f'tables) and {scale["examples"]:,} examples, built by the `rowmotion` binary as users run it, output in',
+             "`/dev/shm`; Hugo on the same pages (`hugo`, `hugo server`'s LiveReload message) beside. Medians;",
+             f'the slowest save took {milliseconds(scale["serve_event_max_ms"])} ms and its event named {scale["serve_changed"]} files.', "",
+             '<table class="bench-table">',
+             "<thead><tr><th></th><th>rowmotion</th><th>% of a clean build</th><th>goal</th><th>Hugo</th></tr></thead>",
+             "<tbody>"]
+    for row in rows:
+        lines.append("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>")
+    lines += ["</tbody>", "</table>", "",
+              "Reproduce with `swift run -c release rowmotion-bench scale --in /dev/shm` (`--json`, `--serve-only`,",
+              "`--pages N`). Hugo has no no-change build: it renders every page again.", ""]
+    return lines
+
+
+def page(results, source, kept="", scale=None):
     ints = [r for r in results if r["case"].endswith("/int")]
     lines = [
         "---", "title: Benchmarks", "order: 8",
@@ -111,29 +143,39 @@ def page(results, source, kept=""):
             lines.append(f"- **{key}**: {text}.")
     lines += ["", "Reproduce with `swift run -c release rowmotion-bench` (a table) or `--json`. The site build has a",
               "benchmark of its own: `swift run -c release rowmotion-bench site` (below).", ""]
+    if scale:
+        lines += scale_section(scale)
     text = "\n".join(lines)
     return text + ("\n" + kept if kept else "")
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
-        sys.exit("usage: benchmark-page.py BENCH.json [PAGE.md]  (BENCH.json: the output of rowmotion-bench --json;\n"
-                 "       PAGE.md is rewritten, keeping its hand-written part; without it the page goes to stdout)")
-    with open(sys.argv[1], encoding="utf-8") as handle:
+    arguments = sys.argv[1:]
+    scale = None
+    if "--scale" in arguments:
+        at = arguments.index("--scale")
+        with open(arguments[at + 1], encoding="utf-8") as handle:
+            scale = json.load(handle)
+        del arguments[at:at + 2]
+    if len(arguments) not in (1, 2):
+        sys.exit("usage: benchmark-page.py BENCH.json [PAGE.md] [--scale SCALE.json]  (BENCH.json: the output of rowmotion-bench --json;\n"
+                 "       SCALE.json: of rowmotion-bench scale --json; PAGE.md is rewritten, keeping its hand-written part;\n"
+                 "       without it the page goes to stdout)")
+    with open(arguments[0], encoding="utf-8") as handle:
         results = json.load(handle)
-    if len(sys.argv) == 2:
-        sys.stdout.write(page(results, "rowmotion-bench --json"))
+    if len(arguments) == 1:
+        sys.stdout.write(page(results, "rowmotion-bench --json", scale=scale))
         return
     try:
-        with open(sys.argv[2], encoding="utf-8") as handle:
+        with open(arguments[1], encoding="utf-8") as handle:
             kept = kept_part(handle.read())
     except FileNotFoundError:
         kept = ""
-    text = page(results, "rowmotion-bench --json", kept)
-    with open(sys.argv[2] + ".tmp", "w", encoding="utf-8") as handle:
+    text = page(results, "rowmotion-bench --json", kept, scale=scale)
+    with open(arguments[1] + ".tmp", "w", encoding="utf-8") as handle:
         handle.write(text)
     import os
-    os.replace(sys.argv[2] + ".tmp", sys.argv[2])
+    os.replace(arguments[1] + ".tmp", arguments[1])
 
 
 if __name__ == "__main__":

@@ -302,6 +302,8 @@ enum ScaleBench {
 /// A process of the benchmark's, its output read line by line, its peak
 /// memory taken from `wait4` when it ends.
 final class Spawned {
+    /// Where a process's standard error goes.
+    static let errors = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-bench-\(getpid()).stderr").path
     let pid: pid_t
     private let output: FileHandle
     private var buffer: [UInt8] = []
@@ -313,7 +315,8 @@ final class Spawned {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Its errors, for a failed run's message.
+        posix_spawn_file_actions_addopen(&actions, 2, Spawned.errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addclose(&actions, pipe[0])
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -334,7 +337,11 @@ final class Spawned {
         let process = Spawned(path, arguments, in: folder)
         while !process.output.availableData.isEmpty {}
         let (status, peak) = process.wait()
-        precondition(status == 0, "\(path) \(arguments.joined(separator: " ")) failed on the benchmark site")
+        if status != 0 {
+            let errors = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            printError("\(path) \(arguments.joined(separator: " ")) failed on the benchmark site (status \(status)):\n\(errors.suffix(2_000))")
+            exit(1)
+        }
         return (status, peak)
     }
 

@@ -117,6 +117,8 @@ public enum SiteBuilder {
             memo.digestOrder = InputTree.digestOrder(memo.digests)
             site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
             for (path, digest) in memo.digests { fileStamps[path]?.digest = digest }
+            // The files not read now weigh what their stamp says.
+            for (path, stamp) in fileStamps where memo.sizes[path] == nil { memo.sizes[path] = Int(stamp.size) }
         }
         let inputKey = site.inputsKey.map {
             ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0])
@@ -155,7 +157,7 @@ public enum SiteBuilder {
         // What the site may make: a multiple of what it reads (measured if
         // it makes more than it may besides).
         // (Known without a look at the files when their digests were taken.)
-        let sizes = memo.sizes
+        let sizes = memo.sizes.count == memo.digests.count ? memo.sizes : [:]
         let input: @Sendable () -> Int = { sizes.isEmpty ? tree.byteCount(of: options.inputFolders) : sizes.values.reduce(0, +) }
         let assets = ThemeAssets.themeAssets(inputs.theme)
         site.files.merge(assets.files) { _, new in new }

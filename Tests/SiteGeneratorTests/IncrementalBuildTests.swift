@@ -137,6 +137,32 @@ struct IncrementalBuildTests {
         Self.expectSameAsClean(session, fixed)
     }
 
+    /// A build that reads only the files whose stamp moved still knows
+    /// what every input weighs (what the site may make is a multiple of
+    /// it): a one-page edit of a 64 MiB site was refused as 64 times that page.
+    @Test func aBuildFromTheCache_weighsEveryInput_notOnlyTheFilesItRead() throws {
+        let session = try EditSession(editFiles)
+        var options = session.options
+        options.cache = session.path(".build/site.cache")
+        var first: BuildMemo?
+        var built = SiteBuilder.build(options, memo: &first)
+        #expect(SiteBuilder.write(&built, options) != nil)
+        let all = first?.sizes.values.reduce(0, +) ?? 0
+        // Every file older than the cache's racy window (as it is a while
+        // after a build): its stamp alone says whether it changed.
+        var cache = BuildCache.load(from: options.cache)
+        #expect(cache.files.count == first?.digests.count)
+        cache.filesSeenAt += 10
+        cache.save(to: options.cache!)
+        try session.write("site/guide/c.md", pageText("Gamma", body: "Plain page, edited.\n"))
+        var second: BuildMemo?
+        let site = SiteBuilder.build(options, memo: &second)
+        #expect(!site.hasErrors)
+        #expect(site.changedOutputs == nil && site.renderedCount == 1, "only the edited page is rendered")
+        #expect(second?.sizes.count == second?.digests.count)
+        #expect(second?.sizes.values.reduce(0, +) == all + "Plain page, edited.\n".utf8.count - "Plain page.\n".utf8.count)
+    }
+
     /// Edits as a writer makes them, in any order: bodies, titles, anchors,
     /// examples shown or not, pages added and removed, files broken and
     /// fixed. After each, the build from the model equals a clean build.
