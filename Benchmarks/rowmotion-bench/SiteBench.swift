@@ -1,3 +1,4 @@
+import ProjectFiles
 import CCMark
 import Dispatch
 import Foundation
@@ -209,24 +210,27 @@ enum SiteBench {
 
     /// The phases the builds reported (`BuildEvent.phase`), in the order
     /// first reported; each build reports each phase once.
-    final class PhaseLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var order: [String] = []
-        private var samples: [String: [Double]] = [:]
+    final class PhaseLog: Sendable {
+        private struct Samples {
+            var order: [String] = []
+            var samples: [String: [Double]] = [:]
+        }
+
+        private let log = Locked(Samples())
 
         func add(_ name: String, _ milliseconds: Double) {
-            lock.lock()
-            defer { lock.unlock() }
-            if samples[name] == nil { order.append(name) }
-            samples[name, default: []].append(milliseconds)
+            log.withLock { log in
+                if log.samples[name] == nil { log.order.append(name) }
+                log.samples[name, default: []].append(milliseconds)
+            }
         }
 
         func medians() -> [(name: String, milliseconds: Double)] {
-            lock.lock()
-            defer { lock.unlock() }
-            return order.map { name in
-                let sorted = samples[name, default: []].sorted()
-                return (name, sorted[sorted.count / 2])
+            log.withLock { log in
+                log.order.map { name in
+                    let sorted = log.samples[name, default: []].sorted()
+                    return (name, sorted[sorted.count / 2])
+                }
             }
         }
     }

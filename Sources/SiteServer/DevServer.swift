@@ -6,7 +6,7 @@ import SiteGenerator
 /// `rowmotion serve`: builds the site, serves it on loopback, rebuilds when
 /// a watched file changes, and tells open pages to reload (or shows them the
 /// build's errors, while the last good site stays served).
-public final class DevServer: @unchecked Sendable {
+public final class DevServer: Sendable {
     public struct Configuration: Sendable {
         public var build: BuildOptions
         public var host = "127.0.0.1"
@@ -42,23 +42,30 @@ public final class DevServer: @unchecked Sendable {
     public let configuration: Configuration
     public let hub = LiveReloadHub()
     /// Called after each build, from the watching thread.
-    public var onBuild: @Sendable (Outcome) -> Void = { _ in }
+    public var onBuild: @Sendable (Outcome) -> Void {
+        get { state.withLock { $0.onBuild } }
+        set { state.withLock { $0.onBuild = newValue } }
+    }
 
-    private let lock = NSLock()
-    /// The site last written, and the model of the last build (which
-    /// failed, if it is not that site's) with the changes seen since.
-    private var memo: BuildMemo?
-    /// The stamp of the site this server last wrote, and whether the files
-    /// on disk are those of the build `memo` holds (not after a failed build).
-    private var stamp: String?
-    private var diskIsTheMemos = false
-    private var pending: Set<String>? = []
-    private var building = false
-    private var events: FileEvents?
-    private var servedOnce = false
-    private var builds = 0
-    private var stopped = false
-    private var server: EventLoopServer?
+    private struct State {
+        var onBuild: @Sendable (Outcome) -> Void = { _ in }
+        /// The model of the last build (which failed, if it is not the
+        /// site's on disk) and the input files changed since it.
+        var memo: BuildMemo?
+        var pending: Set<String>? = []
+        /// The stamp of the site this server last wrote, and whether the files
+        /// on disk are those of the build `memo` holds (not after a failed build).
+        var stamp: String?
+        var diskIsTheMemos = false
+        var building = false
+        var events: FileEvents?
+        var servedOnce = false
+        var builds = 0
+        var stopped = false
+        var server: EventLoopServer?
+    }
+
+    private let state = Locked(State())
 
     public init(_ configuration: Configuration) {
         var configuration = configuration
@@ -85,18 +92,18 @@ public final class DevServer: @unchecked Sendable {
         // and an edit changes them in place), told every change since it
         // was made (an edit seen while a build that stopped early ran is
         // still to read).
-        var memo = lock.withLock { () -> BuildMemo? in
-            building = true
-            pending = paths.flatMap { paths in pending.map { $0.union(paths) } }
-            defer { self.memo = nil }
-            return self.memo
+        var (memo, pending) = state.withLock { state -> (BuildMemo?, Set<String>?) in
+            state.building = true
+            state.pending = paths.flatMap { paths in state.pending.map { $0.union(paths) } }
+            defer { state.memo = nil }
+            return (state.memo, state.pending)
         }
-        memo?.changed = lock.withLock { pending }
+        memo?.changed = pending
         var site = SiteBuilder.build(options, memo: &memo)
         let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
         var changed: [String]? = []
         var written = false
-        let (stamp, diskIsTheMemos) = lock.withLock { (self.stamp, self.diskIsTheMemos) }
+        let (stamp, diskIsTheMemos) = state.withLock { ($0.stamp, $0.diskIsTheMemos) }
         if !failed {
             // After the first site, only the files that changed are written.
             if let stamp, diskIsTheMemos, let outputs = site.changedOutputs,
@@ -116,24 +123,25 @@ public final class DevServer: @unchecked Sendable {
         let errors = outcome.diagnostics.filter { !written && ($0.severity == .error || configuration.build.strict) }
             .map { Self.relativeToProject($0.description) }
         let newStamp = written && (stamp == nil || changed == nil) ? SiteBuilder.stamp(of: options.out) : stamp
-        let status: LiveStatus = lock.withLock {
-            building = false
-            self.memo = memo
+        let out = configuration.build.out
+        let (status, onBuild) = state.withLock { state -> (LiveStatus, @Sendable (Outcome) -> Void) in
+            state.building = false
+            state.memo = memo
             // A build that ran to its end left its model: the changes are read,
             // and the site on disk is that model's only if it was written.
             if site.isComplete {
-                pending = []
-                self.diskIsTheMemos = written
+                state.pending = []
+                state.diskIsTheMemos = written
             }
             if written {
-                outcome.first = !servedOnce
-                servedOnce = true
+                outcome.first = !state.servedOnce
+                state.servedOnce = true
                 outcome.changed = changed ?? []
-                self.stamp = newStamp
-                if changed.map({ !$0.isEmpty }) ?? true { builds += 1 }
+                state.stamp = newStamp
+                if changed.map({ !$0.isEmpty }) ?? true { state.builds += 1 }
             }
-            return LiveStatus(build: builds, changed: written ? changed : [], errors: !written && errors.isEmpty
-                              ? ["\(configuration.build.out): error: the build failed"] : errors, inputs: site.inputsKey)
+            return (LiveStatus(build: state.builds, changed: written ? changed : [], errors: !written && errors.isEmpty
+                               ? ["\(out): error: the build failed"] : errors, inputs: site.inputsKey), state.onBuild)
         }
         hub.publish(status)
         onBuild(outcome)
@@ -145,9 +153,10 @@ public final class DevServer: @unchecked Sendable {
     /// Not while a build runs: it may be writing pages this cache would
     /// claim are the last build's.
     public func saveCache() {
-        lock.withLock {
-            guard !building, diskIsTheMemos, let memo else { return }
-            SiteBuilder.saveCache(of: memo, options: configuration.build)
+        let options = configuration.build
+        state.withLock { state in
+            guard !state.building, state.diskIsTheMemos, let memo = state.memo else { return }
+            SiteBuilder.saveCache(of: memo, options: options)
         }
     }
 
@@ -160,7 +169,7 @@ public final class DevServer: @unchecked Sendable {
 
     /// The number of the build being served.
     public var currentBuild: Int {
-        lock.withLock { builds }
+        state.withLock { $0.builds }
     }
 
     /// The paths whose bytes differ between two builds, added and removed
@@ -192,7 +201,7 @@ public final class DevServer: @unchecked Sendable {
             throw ServeError(error.description)
         }
         server.start()
-        lock.withLock { self.server = server }
+        state.withLock { $0.server = server }
         let name = host.contains(":") ? "[\(host)]" : host
         return "http://\(name):\(server.listener.port)/"
     }
@@ -211,7 +220,7 @@ public final class DevServer: @unchecked Sendable {
     public func scanSources() -> [String: SourceWatcher.Stamp] {
         // Events are heard from before the scan: none falls between the two.
         let events = FileEvents.make(folders: watchedFolders)
-        lock.withLock { self.events = events }
+        state.withLock { $0.events = events }
         return SourceWatcher(folders: watchedFolders).scan()
     }
 
@@ -229,7 +238,7 @@ public final class DevServer: @unchecked Sendable {
             seen = now
             rebuild(changed: Set(changed))
         }
-        if let events = lock.withLock({ self.events }) {
+        if let events = state.withLock({ $0.events }) {
             watch(events, seen: seen, watcher: watcher)
             return
         }
@@ -279,14 +288,14 @@ public final class DevServer: @unchecked Sendable {
     }
 
     private var isStopped: Bool {
-        lock.withLock { stopped }
+        state.withLock { $0.stopped }
     }
 
     /// Closes the pages' live streams, stops the server and the watch loop.
     public func stop() {
-        let server = lock.withLock {
-            stopped = true
-            return self.server
+        let server = state.withLock { state in
+            state.stopped = true
+            return state.server
         }
         server?.stop()
         hub.closeAll()

@@ -15,7 +15,7 @@ import Darwin
 /// (`SourceWatcher.stamp`) and builds when a stamp changed. Anything an
 /// event cannot name exactly (a folder made, moved or removed, the kernel's
 /// queue overflowing) asks for a scan of every file instead.
-public final class FileEvents: @unchecked Sendable {
+public final class FileEvents: Sendable {
     /// What one wait saw: the paths named (as the watcher's folders name
     /// them: `site/guide/a.md`), and whether only a full scan can tell.
     public struct Batch: Sendable {
@@ -27,7 +27,7 @@ public final class FileEvents: @unchecked Sendable {
     #if os(Linux)
     private let descriptor: Int32
     /// Each watch's folder, as the watcher's folders name it.
-    private var folders: [Int32: String] = [:]
+    private let folders = Locked<[Int32: String]>([:])
     #endif
 
     /// A watcher of `folders` and every folder under them (hidden ones
@@ -64,7 +64,7 @@ public final class FileEvents: @unchecked Sendable {
 
     private func watch(_ folder: String) {
         let watch = inotify_add_watch(descriptor, folder, Self.mask)
-        if watch >= 0 { folders[watch] = folder }
+        if watch >= 0 { folders.withLock { $0[watch] = folder } }
     }
     #endif
 
@@ -111,9 +111,9 @@ public final class FileEvents: @unchecked Sendable {
                     batch.needsScan = true
                     continue
                 }
-                guard let folder = folders[watch] else { continue }
+                guard let folder = folders.withLock({ $0[watch] }) else { continue }
                 if mask & UInt32(IN_IGNORED) != 0 {
-                    folders[watch] = nil
+                    folders.withLock { $0[watch] = nil }
                     continue
                 }
                 let name = String(decoding: nameBytes, as: UTF8.self)

@@ -1,4 +1,5 @@
 import Foundation
+import ProjectFiles
 import SiteGenerator
 
 /// What the server tells open pages over the live-reload stream (Server-Sent Events): the
@@ -58,54 +59,57 @@ public struct LiveStatus: Sendable, Equatable {
 
 /// Holds the open pages' live streams and sends each of them every status.
 /// A stream is a sink for text (nil closes it); the server owns its connection.
-public final class LiveReloadHub: @unchecked Sendable {
+public final class LiveReloadHub: Sendable {
     public typealias Sink = @Sendable (String?) -> Void
 
-    private let lock = NSLock()
-    private var clients: [Int: Sink] = [:]
-    private var current: LiveStatus
+    private struct Pages {
+        var clients: [Int: Sink] = [:]
+        var current: LiveStatus
+    }
+
+    private let pages: Locked<Pages>
 
     public init(status: LiveStatus = LiveStatus(build: 0)) {
-        current = status
+        pages = Locked(Pages(current: status))
     }
 
     /// The status pages get when they connect.
     public var status: LiveStatus {
-        lock.withLock { current }
+        pages.withLock { $0.current }
     }
 
     /// How many pages are connected.
     public var clientCount: Int {
-        lock.withLock { clients.count }
+        pages.withLock { $0.clients.count }
     }
 
     /// A new page: it gets the current status at once, then every status
     /// published until it goes away.
     public func connect(id: Int, sink: @escaping Sink) {
-        lock.withLock {
-            clients[id] = sink
-            sink(current.json(type: "hello"))
+        pages.withLock { pages in
+            pages.clients[id] = sink
+            sink(pages.current.json(type: "hello"))
         }
     }
 
     public func disconnect(id: Int) {
-        _ = lock.withLock { clients.removeValue(forKey: id) }
+        _ = pages.withLock { $0.clients.removeValue(forKey: id) }
     }
 
     /// Records `status` and sends it to every open page.
     public func publish(_ status: LiveStatus) {
-        lock.withLock {
-            current = status
+        pages.withLock { pages in
+            pages.current = status
             let text = status.json(type: "build")
-            for sink in clients.values { sink(text) }
+            for sink in pages.clients.values { sink(text) }
         }
     }
 
     /// Closes every page's stream (the server is stopping).
     public func closeAll() {
-        let open = lock.withLock {
-            defer { clients = [:] }
-            return Array(clients.values)
+        let open = pages.withLock { pages in
+            defer { pages.clients = [:] }
+            return Array(pages.clients.values)
         }
         for sink in open { sink(nil) }
     }

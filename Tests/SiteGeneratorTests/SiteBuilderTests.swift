@@ -982,66 +982,6 @@ struct FrontMatterSplitTests {
     }
 }
 
-@Suite("Front matter read without the YAML parser")
-struct FrontMatterFastPathTests {
-    /// Values the fast path must either read exactly as the YAML parser
-    /// does or leave to it: words YAML reads as booleans or null, numbers in
-    /// other notations, comments, quotes, colons, and keys it does not know.
-    static let values = ["Page 5", "The guide", "Getting started, again", "t", "T", "f", "n", "no", "No", "yes", "on", "off",
-                         "y", "true", "True", "TRUE", "false", "False", "null", "Null", "NULL", "~", "0", "7", "-3", "-0",
-                         "010", "0o7", "0x1F", "1_000", "1e3", "1.5", ".inf", "+4", "12345678901234567890", "2026-11-23",
-                         "a: b", "a:b", "x #c", "x#c", "'quoted'", "\"quoted\"", "[a, b]", "{a: b}", "&anchor x", "*alias",
-                         "!tag x", "|", ">", "% x", "@x", "`x`", "x ", " x", "", "Café", "x\ty", "<<", "=", "What? Yes!",
-                         "it's", "a - b", "100%", "C++ (and C)"]
-
-    static func parsed(_ yaml: String) -> (FrontMatter?, [Diagnostic]) {
-        var diagnostics: [Diagnostic] = []
-        return (FrontMatter.parsed(yaml, file: "page.md", diagnostics: &diagnostics), diagnostics)
-    }
-
-    @Test func everyAnswer_isWhatTheYAMLParserReads_forEveryKeyAndTrickyValue() {
-        var answered = 0
-        for key in FrontMatter.keys + ["titel", "Title", "title ", "weight"] {
-            for value in Self.values {
-                let yaml = "\(key): \(value)"
-                guard let fast = FrontMatter.simple(yaml) else { continue }
-                answered += 1
-                let (full, diagnostics) = Self.parsed(yaml)
-                #expect(diagnostics.isEmpty, "the parser reports on \(yaml.debugDescription), which the fast path accepted")
-                #expect(fast == full, "\(yaml.debugDescription): fast \(fast), parser \(full)")
-            }
-        }
-        // It answers for the ordinary cases, so it is in use.
-        #expect(answered >= 15)
-        #expect(FrontMatter.simple("title: Page 5\norder: 5") == FrontMatter(title: "Page 5", order: 5))
-        #expect(FrontMatter.simple("draft: true\ndescription: A page") == FrontMatter(draft: true, description: "A page"))
-    }
-
-    @Test func randomFrontMatter_readsTheSameBothWays_orIsLeftToTheParser() {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        var random = SeededGenerator(seed: seed)
-        let keys = FrontMatter.keys + ["tags", "title"]
-        for _ in 0..<2_000 {
-            let lines = (0..<Int.random(in: 1...5, using: &random)).map { _ in
-                "\(keys.randomElement(using: &random)!): \(Self.values.randomElement(using: &random)!)"
-            }
-            let yaml = lines.joined(separator: Bool.random(using: &random) ? "\n" : "\n\n")
-            guard let fast = FrontMatter.simple(yaml) else { continue }
-            let (full, diagnostics) = Self.parsed(yaml)
-            #expect(diagnostics.isEmpty && fast == full, "seed \(seed): \(yaml.debugDescription) reads \(fast) fast, \(full) parsed \(diagnostics)")
-        }
-    }
-
-    @Test func aRepeatedKey_aComment_orABlankLine_isLeftToTheParser() {
-        #expect(FrontMatter.simple("title: A\ntitle: B") == nil)
-        #expect(FrontMatter.simple("title: A # the title") == nil)
-        #expect(FrontMatter.simple("# a comment\ntitle: A") == nil)
-        #expect(FrontMatter.simple("title: A\n\norder: 2") == nil)
-        #expect(FrontMatter.simple("title: A\r") == nil)
-        #expect(FrontMatter.simple("order: 2.5") == nil)
-    }
-}
-
 @Suite("Player data")
 struct PlayerDataTests {
     /// Each batch carries its own reloaded cells, in the order of its reload

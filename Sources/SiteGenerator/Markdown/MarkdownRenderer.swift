@@ -1,3 +1,4 @@
+import ProjectFiles
 import CCMark
 import Foundation
 #if canImport(Glibc)
@@ -385,20 +386,21 @@ public enum MarkdownRenderer {
 
 /// A page's Markdown parsed once by libcmark: its title is read from the
 /// tree when the page is loaded, and the same tree is rendered later.
-final class ParsedMarkdown: @unchecked Sendable {
+final class ParsedMarkdown: Sendable {
     static let options = CMARK_OPT_UNSAFE | CMARK_OPT_SMART
-    private var document: OpaquePointer?
+    /// libcmark's tree until it is rendered (one thread at a time reads it).
+    private let tree: Locked<OpaquePointer?>
     private let text: String
     /// The Markdown it was parsed from.
     var source: String { text }
-    private let lock = NSLock()
 
     /// Tables over the limits, shown as text (the page reports them).
     let tableProblems: [Tables.Problem]
 
     init(_ markdown: String) {
         text = markdown
-        (document, tableProblems) = Self.parse(markdown)
+        let (document, problems) = Self.parse(markdown)
+        (tree, tableProblems) = (Locked(document), problems)
     }
 
     /// libcmark's tree, with GFM tables made tables.
@@ -407,12 +409,12 @@ final class ParsedMarkdown: @unchecked Sendable {
         return (document, Tables.apply(to: document, source: text, options: options))
     }
 
-    deinit { if let document { cmark_node_free(document) } }
+    deinit { tree.withLock { if let document = $0 { cmark_node_free(document) } } }
 
     /// The plain text of the first level-1 heading (ATX or setext), never
     /// a `#` line inside code, an HTML block or a comment.
     var firstH1: String? {
-        lock.withLock {
+        tree.withLock { document in
             guard let document else { return nil }
             var child = cmark_node_first_child(document)
             while let node = child {
@@ -429,7 +431,7 @@ final class ParsedMarkdown: @unchecked Sendable {
     /// meets them (the review names a block `page.md#N` by it), read off the
     /// tree without taking it (or off a fresh parse once it was rendered).
     func demoBlocks(lineOffset: Int) -> [DemoBlock] {
-        lock.withLock {
+        self.tree.withLock { document in
             let tree = document ?? Self.parse(text).0
             defer { if tree != document, let tree { cmark_node_free(tree) } }
             guard let tree else { return [] }
@@ -447,7 +449,7 @@ final class ParsedMarkdown: @unchecked Sendable {
     /// The page's raw HTML, block and inline, in document order: what can
     /// script or restyle its players, for the review.
     func rawHTML() -> [String] {
-        lock.withLock {
+        self.tree.withLock { document in
             let tree = document ?? Self.parse(text).0
             defer { if tree != document, let tree { cmark_node_free(tree) } }
             guard let tree else { return [] }
@@ -466,7 +468,7 @@ final class ParsedMarkdown: @unchecked Sendable {
     /// The tree, handed over to be rendered (and freed) by the caller; a
     /// second caller gets a fresh parse of the same text.
     func take() -> OpaquePointer? {
-        lock.withLock {
+        tree.withLock { document in
             defer { document = nil }
             if let document { return document }
             return Self.parse(text).0

@@ -1,3 +1,4 @@
+import ProjectFiles
 import Foundation
 
 /// How much a build may make. A template repeats its text for every item of
@@ -45,18 +46,31 @@ public enum OutputLimits {
 /// (the pages before it still are, so the first page past its limit is the
 /// one reported, whatever the threads did). Every worker adds to one count,
 /// so a lock guards it; the count and the first failure are all it guards.
-final class OutputBudget: @unchecked Sendable {
-    private let lock = NSLock()
-    private var currentLimit: Int
-    private var inputBytes: Int?
-    /// What measures the site's input files, until it has: a site under
-    /// `OutputLimits.siteBytesBesidesInput` is under any multiple of them,
-    /// so most builds never measure them.
-    private var measureInput: (@Sendable () -> Int)?
-    private var used = 0
-    private var passedLimit = false
-    private var firstFailure: Int?
-    private var passedFileLimit = false
+final class OutputBudget: Sendable {
+    private struct Count {
+        var limit: Int
+        var inputBytes: Int?
+        /// What measures the site's input files, until it has: a site under
+        /// `OutputLimits.siteBytesBesidesInput` is under any multiple of them,
+        /// so most builds never measure them.
+        var measureInput: (@Sendable () -> Int)?
+        var used = 0
+        var passedLimit = false
+        var firstFailure: Int?
+        var passedFileLimit = false
+
+        /// The limit lowered to the input's multiple once the site passes
+        /// what it may make besides its input.
+        mutating func measureIfNeeded(at used: Int) {
+            guard used > OutputLimits.siteBytesBesidesInput, let measure = measureInput else { return }
+            measureInput = nil
+            let bytes = measure()
+            let lowered = OutputLimits.siteBytes(forInput: bytes, atMost: limit)
+            if lowered < limit { (limit, inputBytes) = (lowered, bytes) }
+        }
+    }
+
+    private let count: Locked<Count>
 
     /// - Parameters:
     ///   - limit: the most the site may make.
@@ -64,92 +78,54 @@ final class OutputBudget: @unchecked Sendable {
     ///     site passes `OutputLimits.siteBytesBesidesInput`: from then on
     ///     the limit is at most `OutputLimits.siteBytes(forInput:)` of them.
     init(limit: Int, input: (@Sendable () -> Int)? = nil) {
-        (currentLimit, measureInput) = (limit, input)
+        count = Locked(Count(limit: limit, measureInput: input))
     }
 
     /// The most the site may make.
-    var limit: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return currentLimit
-    }
+    var limit: Int { count.withLock { $0.limit } }
 
     /// The bytes of the site's input files, when the limit is the multiple
     /// of them `OutputLimits.siteBytes(forInput:)` allows.
-    var input: Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        return inputBytes
-    }
-
-    /// With the lock held: the limit lowered to the input's multiple once
-    /// the site passes what it may make besides its input.
-    private func measureIfNeeded(at used: Int) {
-        guard used > OutputLimits.siteBytesBesidesInput, let measure = measureInput else { return }
-        measureInput = nil
-        let bytes = measure()
-        let limit = OutputLimits.siteBytes(forInput: bytes, atMost: currentLimit)
-        if limit < currentLimit { (currentLimit, inputBytes) = (limit, bytes) }
-    }
+    var input: Int? { count.withLock { $0.inputBytes } }
 
     /// Counts one output's bytes.
     func take(_ bytes: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        used += bytes
-        measureIfNeeded(at: used)
-        if used > currentLimit { passedLimit = true }
+        count.withLock { count in
+            count.used += bytes
+            count.measureIfNeeded(at: count.used)
+            if count.used > count.limit { count.passedLimit = true }
+        }
     }
 
     /// Counts `bytes` if they fit under the limit: whether they did.
     func reserve(_ bytes: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        measureIfNeeded(at: used + bytes)
-        guard used + bytes <= currentLimit else { return false }
-        used += bytes
-        return true
+        count.withLock { count in
+            count.measureIfNeeded(at: count.used + bytes)
+            guard count.used + bytes <= count.limit else { return false }
+            count.used += bytes
+            return true
+        }
     }
 
     /// The output at `index` is past a page's limit.
     func fail(at index: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        firstFailure = min(firstFailure ?? index, index)
+        count.withLock { $0.firstFailure = min($0.firstFailure ?? index, index) }
     }
 
     /// Whether the output at `index` need not be rendered.
     func skips(_ index: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return passedLimit || firstFailure.map { index > $0 } ?? false
+        count.withLock { $0.passedLimit || $0.firstFailure.map { index > $0 } ?? false }
     }
 
     /// Whether the build stops: the site or a page past its limit.
-    var isStopped: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return passedLimit || firstFailure != nil
-    }
+    var isStopped: Bool { count.withLock { $0.passedLimit || $0.firstFailure != nil } }
 
     /// Whether the site is past its limit.
-    var isPastLimit: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return passedLimit
-    }
+    var isPastLimit: Bool { count.withLock { $0.passedLimit } }
 
     /// The site would have more files than it may.
-    func tooManyFiles() {
-        lock.lock()
-        defer { lock.unlock() }
-        passedFileLimit = true
-    }
+    func tooManyFiles() { count.withLock { $0.passedFileLimit = true } }
 
     /// Whether the site would have more files than it may.
-    var isPastFileLimit: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return passedFileLimit
-    }
+    var isPastFileLimit: Bool { count.withLock { $0.passedFileLimit } }
 }

@@ -142,30 +142,29 @@ struct Serve: AsyncParsableCommand {
 
 /// The first Ctrl-C or TERM, awaited by `serve`: later signals, and a
 /// signal that comes before anyone waits, are kept, never lost or doubled.
-final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var fired = false
-    private var waiter: CheckedContinuation<Void, Never>?
+final class StopSignal: Sendable {
+    private struct State {
+        var fired = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Locked(State())
 
     func fire() {
-        lock.lock()
-        let waiter = fired ? nil : self.waiter
-        fired = true
-        self.waiter = nil
-        lock.unlock()
+        let waiter = state.withLock { state in
+            defer { (state.fired, state.waiter) = (true, nil) }
+            return state.fired ? nil : state.waiter
+        }
         waiter?.resume()
     }
 
     func wait() async {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if fired {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                waiter = continuation
-                lock.unlock()
+            let fired = state.withLock { state in
+                if !state.fired { state.waiter = continuation }
+                return state.fired
             }
+            if fired { continuation.resume() }
         }
     }
 }
