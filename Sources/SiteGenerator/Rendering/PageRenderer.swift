@@ -29,10 +29,6 @@ extension SiteRendering {
                        shared: PlayerParts? = nil) -> RenderedPage {
         var result = RenderedPage()
         let sourceFolder = page.folder
-        // A page written as `a/b/index.html` from `a/b.md`.
-        // Both folders found alike (the source's is `OutputPaths.parent` of its path).
-        let outputIsDeeper = OutputPaths.parent(of: page.output) != sourceFolder
-        var links: [FragmentLink] = []
         // A page shows an example as often as it names it: the players'
         // HTML is counted as it grows (20,000 blocks of a 6 MB example
         // asked for gigabytes), and past a page's limit no more are made.
@@ -91,88 +87,14 @@ extension SiteRendering {
                 return nil
             }
         }
+        let links = PageLinks(source: page.source, folder: sourceFolder, output: page.output, urls: options.urls, outputs: outputs,
+                              foldedOutputs: foldedOutputs, root: chrome.root)
+        var fragmentLinks: [FragmentLink] = []
         func link(_ url: String, _ line: Int, _ column: Int, _ kind: LinkKind) -> String? {
-            // Links to pages of the site: `.md` becomes `.html`, and the
-            // target must exist. Relative, or root-absolute (`/guide/a.md`,
-            // rewritten relative to this page, or under --base-url); the path
-            // percent-decoded to find the page; a `?query` kept as written.
-            // Images are files: their path is rewritten alike and checked.
-            // Raw HTML's `src` and `href` are checked, never rewritten.
-            // Byte-level: a page has dozens of links, a site thousands.
-            let bytes = url.utf8
-            let rootAbsolute = bytes.first == UInt8(ascii: "/") && bytes.dropFirst().first != UInt8(ascii: "/")
-            guard !bytes.isEmpty, !bytes.contains(UInt8(ascii: ":")), bytes.first != UInt8(ascii: "/") || rootAbsolute else { return nil }
-            let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
-            let target = String(url[..<end])
-            let rest = url[end...]
-            let fragment = rest.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(rest[rest.utf8.index(after: $0)...]) }
-            // A folder's address is its index page (opened from disk too).
-            var rewritten = kind == .image ? target
-                : target.hasSuffix(".md") ? SiteLoading.outputPath(ofPage: target, urls: options.urls)
-                : target.hasSuffix("/") ? target + "index.html" : target
-            // Relative links are relative to the page's file, as on GitHub
-            // and in MkDocs (with pretty URLs `guide/a.md` is written one
-            // folder deeper, as `guide/a/index.html`).
-            func resolve(_ written: String) -> (path: String, resolved: String) {
-                let path = written.utf8.contains(UInt8(ascii: "%")) ? written.removingPercentEncoding ?? written : written
-                return (path, path.isEmpty ? page.output : OutputPaths.normalize(rootAbsolute || sourceFolder.isEmpty ? path : sourceFolder + "/" + path))
-            }
-            var (path, resolved) = resolve(rewritten)
-            // A page's address in the other form (`/a/b/` for `a/b.html`,
-            // `a/b.html` for `a/b/index.html`, or `a/b` for either) leads to it.
-            if !path.isEmpty, kind != .image, !outputs.contains(resolved) {
-                for other in SiteRendering.otherForms(of: rewritten) {
-                    let candidate = resolve(other)
-                    if outputs.contains(candidate.resolved) {
-                        (rewritten, path, resolved) = (other, candidate.path, candidate.resolved)
-                        break
-                    }
-                }
-            }
-            // In another case (Hugo lowercases its addresses): the file of
-            // that name, linked in its own case.
-            var caseFixed: String?
-            if !path.isEmpty, !outputs.contains(resolved) {
-                for candidate in [rewritten] + (kind == .image ? [] : SiteRendering.otherForms(of: rewritten)) {
-                    if let actual = foldedOutputs[resolve(candidate).resolved.lowercased()] {
-                        (caseFixed, resolved) = (actual, actual)
-                        rewritten = "/" + actual
-                        break
-                    }
-                }
-            }
-            let here = SourceLocation(file: page.source, line: max(line, 1), column: column)
-            if !path.isEmpty, !outputs.contains(resolved), !resolved.hasPrefix("assets/") {
-                let isPage = rewritten.hasSuffix(".html") || !(rewritten.split(separator: "/").last ?? "").contains(".")
-                let message: String
-                switch kind {
-                case .image: message = "image '\(target)', which is not a file of the site"
-                case .rawHTML: message = "raw HTML points to '\(target)', which is not " + (isPage ? "a page" : "a file") + " of the site"
-                case .link: message = isPage ? "link to '\(target)', which no page of the site produces"
-                                             : "link to '\(target)', which is not a file of the site"
-                }
-                result.diagnostics.append(.warning(kind == .image ? "missing-image" : "broken-link", at: here, message))
-            } else {
-                if kind == .rawHTML, rewritten != target {
-                    // Raw HTML stays as written: `<a href="x.md">` would break in the site.
-                    result.diagnostics.append(.warning("raw-html-link", at: here,
-                                                       "raw HTML links to '\(target)', which the site publishes as '\(rewritten)'; raw HTML is not "
-                                                           + "rewritten: write '\(rewritten)' or a Markdown link"))
-                }
-                if let fragment, !fragment.isEmpty, kind != .image {
-                    // Its heading is checked once every page's headings are known.
-                    let decoded = fragment.utf8.contains(UInt8(ascii: "%")) ? fragment.removingPercentEncoding ?? fragment : fragment
-                    links.append(FragmentLink(page: resolved, fragment: decoded, line: line, column: column))
-                }
-            }
-            if kind == .rawHTML || path.isEmpty { return nil }
-            if let caseFixed {
-                return chrome.root + (caseFixed.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? caseFixed) + rest
-            }
-            // Only the path changes; the query and fragment stay as written.
-            if rootAbsolute { return chrome.root + String(rewritten.dropFirst()) + rest }
-            if outputIsDeeper { return "../" + rewritten + rest }
-            return rewritten == target ? nil : rewritten + rest
+            let resolved = links.resolve(url, line: line, column: column, kind: kind)
+            if let problem = resolved.problem { result.diagnostics.append(problem) }
+            if let fragment = resolved.fragment { fragmentLinks.append(fragment) }
+            return resolved.rewritten
         }
         let (content, document) = MarkdownRenderer.renderDocument(page.markdown, lineOffset: page.bodyLineOffset, player: { block in
             guard playerBytes <= OutputLimits.pageBytes else { return nil }
@@ -190,7 +112,7 @@ extension SiteRendering {
             link(url, line, column, kind)
         })
         result.document = document
-        result.document.links = links
+        result.document.links = fragmentLinks
         if isHome {
             result.html = content
             return result
