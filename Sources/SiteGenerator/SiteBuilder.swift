@@ -78,6 +78,11 @@ public enum SiteBuilder {
     /// stopped early). Only those files are read; outputs whose key did not
     /// change come from the model, and an edit of pages' or examples'
     /// content renders only what depends on them (`rebuild`).
+    ///
+    /// The phases (`FullBuild`): list the inputs and key them; stop there
+    /// when nothing changed; load them; render the navigation; render the
+    /// pages and example pages; assemble the index, redirects and search;
+    /// check the links; keep what the next build needs.
     public static func build(_ options: BuildOptions, memo held: inout BuildMemo?) -> BuiltSite {
         var clock = PhaseClock(report: options.progress)
         if var owned = held.take() {
@@ -88,220 +93,17 @@ public enum SiteBuilder {
             }
             held = owned
         }
-        var site = BuiltSite()
-        let last = held
-        let memoApplies = last?.applies(to: options) ?? false
-        var memo = BuildMemo()
-        // The inputs, listed before anything is read: the files git would
-        // track (a revision's, for a baseline), never through a link.
-        let tree = options.inputs ?? (memoApplies ? last?.treeIfUnchanged() : nil)
-            ?? InputTree.onDisk(options.inputFolders, in: options.project ?? .ofWorkingFolder())
-        site.diagnostics = InputFolders.problems(options, tree: tree)
-        if site.hasErrors { return site }
-        // What the build reads, as one key (serve's live events carry it),
-        // and with the options, the cache's key for "nothing changed".
-        // The cache of the last build (its model, when `serve` holds one).
-        let previous = memoApplies ? last!.cache : BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder())
-        var fileStamps: [String: FileStamp] = [:]
-        let stampsTakenAt = Date().timeIntervalSince1970
-        if options.cache != nil || last != nil {
-            var (known, changed) = memoApplies ? (last!.digests, last!.changed) : ([:], nil)
-            // Without a model, the files whose stamp did not move since the
-            // cache was written keep their digest: only the others are read.
-            if !memoApplies, options.cache != nil {
-                fileStamps = tree.fileStamps(of: options.inputFolders)
-                (known, changed) = previous.reusableDigests(fileStamps)
-            }
-            memo.sizes = memoApplies ? last!.sizes : [:]
-            memo.digests = tree.fileDigests(of: options.inputFolders, known: known, changed: changed, sizes: &memo.sizes)
-            memo.digestOrder = InputTree.digestOrder(memo.digests)
-            site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
-            for (path, digest) in memo.digests { fileStamps[path]?.digest = digest }
-            // The files not read now weigh what their stamp says.
-            for (path, stamp) in fileStamps where memo.sizes[path] == nil { memo.sizes[path] = Int(stamp.size) }
-        }
-        let inputKey = site.inputsKey.map {
-            ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0])
-        }
-        clock.lap("list and key the inputs")
-        if options.allowShortcut, let inputKey, var unchanged = unchangedSite(options, previous: previous, inputKey: inputKey) {
-            clock.lap("check inputs")
-            unchanged.inputsKey = site.inputsKey
-            // Stamps of files read again (saved within the racy window) are kept for next time.
-            if unchanged.cache.files != fileStamps {
-                (unchanged.cache.files, unchanged.cache.filesSeenAt) = (fileStamps, stampsTakenAt)
-                unchanged.cacheIsSaved = false
-            }
-            return unchanged
-        }
-
-        // Loading.
-        if memoApplies {
-            let (digests, order, sizes) = (memo.digests, memo.digestOrder, memo.sizes)
-            memo = last!
-            (memo.digests, memo.digestOrder, memo.sizes) = (digests, order, sizes)
-        }
-        guard let inputs = SiteInputs.load(options, tree: tree, memo: &memo, reuse: memoApplies, diagnostics: &site.diagnostics, clock: &clock) else {
-            return site
-        }
-        let loadDiagnostics = site.diagnostics
-        if inputs.pages.isEmpty, inputs.examples.isEmpty, !options.allowEmpty, !site.hasErrors {
-            let here = FileManager.default.currentDirectoryPath
-            site.diagnostics.append(.error("empty-site", at: SourceLocation(file: options.site, line: 1, column: 1),
-                                           "found no pages in '\(options.site)' and no examples in '\(options.examples)' (from \(here)): "
-                                               + "run in the project's folder or name the folders with --site and --examples; "
-                                               + "--allow-empty builds an empty site on purpose"))
-            return site
-        }
-        for file in inputs.staticFiles { site.files[file.path] = file.bytes }
-        // What the site may make: a multiple of what it reads (measured if
-        // it makes more than it may besides).
-        // (Known without a look at the files when their digests were taken.)
-        let sizes = memo.sizes.count == memo.digests.count ? memo.sizes : [:]
-        let input: @Sendable () -> Int = { sizes.isEmpty ? tree.byteCount(of: options.inputFolders) : sizes.values.reduce(0, +) }
-        let assets = ThemeAssets.themeAssets(inputs.theme)
-        site.files.merge(assets.files) { _, new in new }
-
-        // The chrome of every page: links relative to it (absolute under
-        // another base URL), and the navigation, rendered once per folder.
-        let plain = Chromes(options: options, inputs: inputs, stylesheet: assets.stylesheet, script: assets.script)
-        func root(of output: String) -> String { plain.root(of: output) }
-        let extraOutputs = ["index.html"] + (options.baseline == nil ? [] : [OutputPaths.changes])
-        let chromeOutputs = inputs.pages.map(\.output) + inputs.examples.map { OutputPaths.examplePath($0.name) } + extraOutputs
-        // Rendered again only when what it shows changed (a title, an order, the set of pages).
-        let navigationKey = BuildMemo.NavigationKey(listed: inputs.listed, outputs: chromeOutputs, theme: inputs.theme.fileKeys, siteTitle: inputs.siteTitle)
-        let navigationMemo: NavigationMemo
-        if memoApplies, let kept = last?.navigation, kept.key == navigationKey {
-            navigationMemo = kept.memo
-        } else {
-            navigationMemo = NavigationMemo(outputs: chromeOutputs, navigation: inputs.navigation, theme: inputs.theme, root: root(of:),
-                                            memory: OutputBudget(limit: min(options.siteByteLimit, OutputLimits.navigationMemoBytes), input: input)) { output in
-                Chrome(siteTitle: inputs.siteTitle, root: root(of: output), stylesheet: assets.stylesheet, script: assets.script, nav: [])
-            }
-        }
-        memo.navigation = (navigationKey, navigationMemo)
-        var chromes = plain
-        chromes.memo = navigationMemo
-        func chrome(for output: String) -> Chrome { chromes.chrome(for: output) }
-        clock.lap("render the navigation")
-
-        // Rendering.
-        let reuse = Reuse(previous: previous, folder: URL(fileURLWithPath: options.out), memory: memoApplies ? last!.files : nil)
-        let keys = OutputKeys(options: options, inputs: inputs)
-        var cache = BuildCache()
-        // Made up front for the examples whose page is rendered again (a
-        // page that shows one whose page is reused makes its own).
-        let players = PlayerParts(inputs.examples.filter { reuse.previous.entries[OutputPaths.examplePath($0.name)]?.key != keys.example($0) })
-        // What the site makes, against its limit: past it (or a page past
-        // its own) the build stops with that error alone.
-        let budget = OutputBudget(limit: options.siteByteLimit, input: input)
-        let rendered = SiteRendering.renderPages(inputs, chromes: inputs.pages.map { chrome(for: $0.output) }, reuse: reuse, keys: keys, options: options,
-                                   shared: players, budget: budget)
-        if budget.isStopped {
-            site.diagnostics += SiteRendering.limitErrors(rendered.map { $0.diagnostics.first { $0.id == OutputLimits.pageTooLarge } },
-                                                          budget: budget, folder: options.site)
-            return site
-        }
-        let (referenced, homeContent) = site.add(pages: rendered, of: inputs, keys: keys, cache: &cache)
-        clock.lap("render pages")
-        let examplePages = SiteRendering.renderExamples(inputs, chromes: inputs.examples.map { chrome(for: OutputPaths.examplePath($0.name)) }, reuse: reuse, keys: keys,
-                                      shared: players, budget: budget, urls: options.urls)
-        if budget.isStopped {
-            site.diagnostics += SiteRendering.limitErrors(examplePages.map { $0.error?.id == OutputLimits.pageTooLarge ? $0.error : nil },
-                                                          budget: budget, folder: options.examples)
-            return site
-        }
-        site.add(examplePages: examplePages, of: inputs, referenced: referenced, options: options, cache: &cache)
-        clock.lap("render example pages")
-
-        // What the build made, for the report, the comparison and the writer.
-        site.pages = inputs.pages.map { ($0.source, $0.output, $0.title, $0.sourceKey) }.sorted { $0.output < $1.output }
-        site.examples = exampleSummaries(inputs)
-        site.blocks = { SiteRendering.shownBlocks(inputs) }
-        site.theme = inputs.theme.fileKeys
-        site.stylesheet = inputs.theme.assets["rowmotion.css"]
-        site.markup = { SiteRendering.pageMarkup(inputs) }
-        site.scripts = StaticFiles.scriptKeys(inputs.staticFiles)
-        let changesLink = options.baseline.flatMap { baseline in
-            site.compare(with: baseline, inputs: inputs, root: root(of: OutputPaths.changes), budget: budget)
-        }
-
-        let homeClean = !(inputs.home.map { page in site.diagnostics.contains { $0.location.file == page.source } } ?? false)
-        switch SiteRendering.renderIndex(inputs, content: homeContent, chrome: chrome(for: "index.html"), reuse: reuse, keys: keys, homeClean: homeClean,
-                           changes: changesLink) {
-        case .success(let index):
-            site.files["index.html"] = index.bytes
-            if index.cached { site.cachedCount += 1 } else { site.renderedCount += 1 }
-            if homeClean { cache.entries["index.html"] = BuildCache.Entry(key: keys.index(inputs), examples: []) }
-        case .failure(let error):
-            site.diagnostics.append(error)
-        }
-
-        // Pages' old addresses.
-        let beforeRedirects = site.diagnostics.count
-        let redirects = Redirects.redirects(inputs, root: root(of:), budget: budget, fileRoom: OutputLimits.siteFiles - site.files.count,
-                                            diagnostics: &site.diagnostics)
-        if site.files.count + redirects.count > OutputLimits.siteFiles { budget.tooManyFiles() }
-        if budget.isPastLimit || budget.isPastFileLimit {
-            site.diagnostics += SiteRendering.limitErrors([], budget: budget, folder: options.site)
-            return site
-        }
-        site.files.merge(redirects) { existing, _ in existing }
-
-        // Search, over the pages' Documents (a cached page's from the cache) and the examples' data.
-        let redirectDiagnostics = Array(site.diagnostics[beforeRedirects...])
-        let indexedPages = zip(inputs.pages, rendered).filter { site.files[$0.0.output] != nil }.map { ($0.output, $0.title, $1.document) }
-        let indexedExamples = inputs.examples.filter { site.files[OutputPaths.examplePath($0.name)] != nil }
-        let entries = (Parallel.map(indexedPages) { SearchIndex.Entry(output: $0, title: $1, document: $2) }
-            + Parallel.map(indexedExamples) {
-                SearchIndex.Entry(output: OutputPaths.examplePath($0.name), title: $0.sequence.title, document: SiteRendering.exampleDocument($0))
-            }).sorted { $0.u < $1.u }
-        let searchJSON = Parallel.map(entries) { SearchIndex.json($0) }
-        site.files[OutputPaths.searchIndex] = SearchIndex.script(joining: searchJSON)
-
-        clock.lap("search index")
-        // Links in examples' descriptions, as a page's are checked.
-        let descriptionProblems = inputs.examples.map { LinkChecks.descriptionProblems(of: $0, inputs, options: options) }
-        site.diagnostics += descriptionProblems.flatMap { $0 }
-        // Links to an element, against the pages' Documents and the theme's ids.
-        let themeIDs = LinkChecks.themeIDs(inputs.theme, chrome: chrome(for: "index.html"))
-        let fragmentProblems = LinkChecks.fragmentProblems(inputs, rendered: rendered, files: site.files, options: options, themeIDs: themeIDs, only: nil)
-        site.diagnostics += fragmentProblems.flatMap { $0 }
-
-        clock.lap("check links")
-        // What the build made, for the writer and the report.
-        site.pageCount = inputs.pages.count
-        site.exampleCount = inputs.examples.count
-        site.cache = cache
-        site.cache.pageCount = inputs.pages.count
-        site.cache.exampleCount = inputs.examples.count
-        site.cache.inputKey = inputKey
-        (site.cache.files, site.cache.filesSeenAt) = (fileStamps, stampsTakenAt)
-        // (With a memo, its keeper compares the outputs with what it wrote.)
-        site.unchanged = !memoApplies && matchesSiteOnDisk(site, previous: previous, out: options.out)
-        clock.lap("render the index")
-        // A theme problem shows up once per page: say it once.
-        var seen = Set<Diagnostic>()
-        site.diagnostics = site.diagnostics.filter { seen.insert($0).inserted }
-        // A rebuild with the same inputs reports the same.
-        site.cache.diagnostics = site.diagnostics
-        memo.state = BuildMemo.State(inputs: inputs, keys: keys, chromes: chromes, rendered: rendered, examplePages: examplePages,
-                                     loadDiagnostics: loadDiagnostics, redirectDiagnostics: redirectDiagnostics,
-                                     descriptionProblems: Dictionary(uniqueKeysWithValues: zip(inputs.examples.map(\.name), descriptionProblems)),
-                                     fragmentProblems: fragmentProblems, themeIDs: themeIDs,
-                                     search: Dictionary(uniqueKeysWithValues: zip(entries.map(\.u), searchJSON)), searchOrder: entries.map(\.u),
-                                     pages: site.pages, scripts: site.scripts)
-        memo.options = BuildMemo.Identity(options)
-        memo.tree = tree
-        memo.changed = []
-        memo.files = site.files
-        memo.cache = site.cache
-        if memoApplies, let last {
-            site.changedOutputs = (site.files.compactMap { path, bytes in last.files[path] == bytes ? nil : path }
-                + last.files.keys.filter { site.files[$0] == nil }).sorted()
-        }
-        held = memo
-        site.isComplete = true
+        var build = FullBuild(options: options, last: held, clock: clock)
+        guard let listing = build.list() else { return build.site }
+        if let unchanged = build.unchanged(listing) { return unchanged }
+        guard let (inputs, assets) = build.load(listing) else { return build.site }
+        let loadDiagnostics = build.site.diagnostics
+        let chromes = build.chromes(inputs, assets: assets, listing: listing)
+        guard var rendered = build.render(inputs, chromes, listing: listing) else { return build.site }
+        guard let assembled = build.assemble(inputs, chromes, &rendered) else { return build.site }
+        let links = build.checkLinks(inputs, chromes, rendered)
+        let site = build.finish(inputs, chromes, listing, rendered, assembled, links, loadDiagnostics: loadDiagnostics)
+        held = build.memo
         return site
     }
 

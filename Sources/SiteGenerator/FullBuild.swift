@@ -1,0 +1,296 @@
+import Diagnostics
+import Foundation
+import ProjectFiles
+
+/// A whole build, phase by phase (`SiteBuilder.build` runs them in order):
+/// each phase a function of what the ones before it returned, adding what
+/// it found to `site` and what the next build can keep to `memo`.
+struct FullBuild {
+    let options: BuildOptions
+    /// The model of the last build, when it is one of these options' (`serve`'s).
+    let last: BuildMemo?
+    var clock: PhaseClock
+    var site = BuiltSite()
+    var memo = BuildMemo()
+
+    init(options: BuildOptions, last: BuildMemo?, clock: PhaseClock) {
+        self.options = options
+        self.last = last.flatMap { $0.applies(to: options) ? $0 : nil }
+        self.clock = clock
+    }
+
+    /// What listing the inputs found.
+    struct Listing {
+        var tree: InputTree
+        /// The last build's cache (its model's, when there is one).
+        var previous: BuildCache
+        /// Each input file's stamp and digest, and when the stamps were taken.
+        var stamps: [String: FileStamp]
+        var stampsTakenAt: Double
+        /// The cache's key for "nothing changed": the inputs' and the options'.
+        var inputKey: String?
+        /// What the site's input files weigh (what the site may make is a multiple of it).
+        var inputBytes: @Sendable () -> Int
+    }
+
+    /// 1. The inputs, listed before anything is read: the files git would
+    /// track (a revision's, for a baseline), never through a link; what
+    /// the build reads as one key (serve's live events carry it), only the
+    /// files whose stamp moved since the cache was written read for it.
+    mutating func list() -> Listing? {
+        let tree = options.inputs ?? last?.treeIfUnchanged() ?? InputTree.onDisk(options.inputFolders, in: options.project ?? .ofWorkingFolder())
+        site.diagnostics = InputFolders.problems(options, tree: tree)
+        if site.hasErrors { return nil }
+        let previous = last?.cache ?? BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder())
+        var stamps: [String: FileStamp] = [:]
+        let stampsTakenAt = Date().timeIntervalSince1970
+        if options.cache != nil || last != nil {
+            var (known, changed) = last.map { ($0.digests, $0.changed) } ?? ([:], nil)
+            // Without a model, the files whose stamp did not move since the
+            // cache was written keep their digest: only the others are read.
+            if last == nil, options.cache != nil {
+                stamps = tree.fileStamps(of: options.inputFolders)
+                (known, changed) = previous.reusableDigests(stamps)
+            }
+            memo.sizes = last?.sizes ?? [:]
+            memo.digests = tree.fileDigests(of: options.inputFolders, known: known, changed: changed, sizes: &memo.sizes)
+            memo.digestOrder = InputTree.digestOrder(memo.digests)
+            site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
+            for (path, digest) in memo.digests { stamps[path]?.digest = digest }
+            // The files not read now weigh what their stamp says.
+            for (path, stamp) in stamps where memo.sizes[path] == nil { memo.sizes[path] = Int(stamp.size) }
+        }
+        let (options, sizes) = (options, memo.sizes.count == memo.digests.count ? memo.sizes : [:])
+        clock.lap("list and key the inputs")
+        return Listing(tree: tree, previous: previous, stamps: stamps, stampsTakenAt: stampsTakenAt,
+                       inputKey: site.inputsKey.map { ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0]) },
+                       inputBytes: { sizes.isEmpty ? tree.byteCount(of: options.inputFolders) : sizes.values.reduce(0, +) })
+    }
+
+    /// 2. Nothing changed since the cache's build, and its site is intact:
+    /// that site, with nothing to parse, render or write.
+    mutating func unchanged(_ listing: Listing) -> BuiltSite? {
+        guard options.allowShortcut, let inputKey = listing.inputKey,
+              var unchanged = SiteBuilder.unchangedSite(options, previous: listing.previous, inputKey: inputKey) else { return nil }
+        clock.lap("check inputs")
+        unchanged.inputsKey = site.inputsKey
+        // Stamps of files read again (saved within the racy window) are kept for next time.
+        if unchanged.cache.files != listing.stamps {
+            (unchanged.cache.files, unchanged.cache.filesSeenAt) = (listing.stamps, listing.stampsTakenAt)
+            unchanged.cacheIsSaved = false
+        }
+        return unchanged
+    }
+
+    /// 3. Everything the build reads, read once (from the model where its
+    /// files did not change): the theme, the examples, the pages, the
+    /// static files; with the theme's assets.
+    mutating func load(_ listing: Listing) -> (inputs: SiteInputs, assets: (stylesheet: String, script: String))? {
+        if let last {
+            let (digests, order, sizes) = (memo.digests, memo.digestOrder, memo.sizes)
+            memo = last
+            (memo.digests, memo.digestOrder, memo.sizes) = (digests, order, sizes)
+        }
+        guard let inputs = SiteInputs.load(options, tree: listing.tree, memo: &memo, reuse: last != nil, diagnostics: &site.diagnostics,
+                                           clock: &clock) else { return nil }
+        if inputs.pages.isEmpty, inputs.examples.isEmpty, !options.allowEmpty, !site.hasErrors {
+            let here = FileManager.default.currentDirectoryPath
+            site.diagnostics.append(.error("empty-site", at: SourceLocation(file: options.site, line: 1, column: 1),
+                                           "found no pages in '\(options.site)' and no examples in '\(options.examples)' (from \(here)): "
+                                               + "run in the project's folder or name the folders with --site and --examples; "
+                                               + "--allow-empty builds an empty site on purpose"))
+            return nil
+        }
+        for file in inputs.staticFiles { site.files[file.path] = file.bytes }
+        let assets = ThemeAssets.themeAssets(inputs.theme)
+        site.files.merge(assets.files) { _, new in new }
+        return (inputs, (assets.stylesheet, assets.script))
+    }
+
+    /// 4. The chrome of every page: links relative to it (absolute under
+    /// another base URL), and the navigation, rendered once per folder,
+    /// and again only when what it shows changed (a title, an order, the
+    /// set of pages).
+    mutating func chromes(_ inputs: SiteInputs, assets: (stylesheet: String, script: String), listing: Listing) -> Chromes {
+        var chromes = Chromes(options: options, inputs: inputs, stylesheet: assets.stylesheet, script: assets.script)
+        let plain = chromes
+        let extraOutputs = ["index.html"] + (options.baseline == nil ? [] : [OutputPaths.changes])
+        let outputs = inputs.pages.map(\.output) + inputs.examples.map { OutputPaths.examplePath($0.name) } + extraOutputs
+        let key = BuildMemo.NavigationKey(listed: inputs.listed, outputs: outputs, theme: inputs.theme.fileKeys, siteTitle: inputs.siteTitle)
+        if let kept = last?.navigation, kept.key == key {
+            chromes.memo = kept.memo
+        } else {
+            chromes.memo = NavigationMemo(outputs: outputs, navigation: inputs.navigation, theme: inputs.theme, root: plain.root(of:),
+                                          memory: OutputBudget(limit: min(options.siteByteLimit, OutputLimits.navigationMemoBytes), input: listing.inputBytes)) { output in
+                Chrome(siteTitle: inputs.siteTitle, root: plain.root(of: output), stylesheet: assets.stylesheet, script: assets.script, nav: [])
+            }
+        }
+        memo.navigation = (key, chromes.memo!)
+        clock.lap("render the navigation")
+        return chromes
+    }
+
+    /// What rendering made: each page and example page (reused when its
+    /// key did not change), and what the phases after it share.
+    struct Rendered {
+        var pages: [RenderedPage]
+        var examplePages: [ExampleOutput]
+        var keys: OutputKeys
+        var reuse: Reuse
+        /// What the site makes, against its limit.
+        var budget: OutputBudget
+        var cache: BuildCache
+        var homeContent: String
+    }
+
+    /// 5. Every page, then every example's page and filmstrip, each
+    /// reused from the last build when its key has not changed; past the
+    /// site's limit (or a page past its own) the build stops with that
+    /// error alone.
+    mutating func render(_ inputs: SiteInputs, _ chromes: Chromes, listing: Listing) -> Rendered? {
+        let reuse = Reuse(previous: listing.previous, folder: URL(fileURLWithPath: options.out), memory: last?.files)
+        let keys = OutputKeys(options: options, inputs: inputs)
+        var cache = BuildCache()
+        // Made up front for the examples whose page is rendered again (a
+        // page that shows one whose page is reused makes its own).
+        let players = PlayerParts(inputs.examples.filter { reuse.previous.entries[OutputPaths.examplePath($0.name)]?.key != keys.example($0) })
+        let budget = OutputBudget(limit: options.siteByteLimit, input: listing.inputBytes)
+        let pages = SiteRendering.renderPages(inputs, chromes: inputs.pages.map { chromes.chrome(for: $0.output) }, reuse: reuse, keys: keys,
+                                              options: options, shared: players, budget: budget)
+        if budget.isStopped {
+            site.diagnostics += SiteRendering.limitErrors(pages.map { $0.diagnostics.first { $0.id == OutputLimits.pageTooLarge } },
+                                                          budget: budget, folder: options.site)
+            return nil
+        }
+        let (referenced, homeContent) = site.add(pages: pages, of: inputs, keys: keys, cache: &cache)
+        clock.lap("render pages")
+        let examplePages = SiteRendering.renderExamples(inputs, chromes: inputs.examples.map { chromes.chrome(for: OutputPaths.examplePath($0.name)) },
+                                                        reuse: reuse, keys: keys, shared: players, budget: budget, urls: options.urls)
+        if budget.isStopped {
+            site.diagnostics += SiteRendering.limitErrors(examplePages.map { $0.error?.id == OutputLimits.pageTooLarge ? $0.error : nil },
+                                                          budget: budget, folder: options.examples)
+            return nil
+        }
+        site.add(examplePages: examplePages, of: inputs, referenced: referenced, options: options, cache: &cache)
+        clock.lap("render example pages")
+        return Rendered(pages: pages, examplePages: examplePages, keys: keys, reuse: reuse, budget: budget, cache: cache, homeContent: homeContent)
+    }
+
+    /// What assembling the site made besides its pages.
+    struct Assembled {
+        var redirectDiagnostics: [Diagnostic]
+        var searchEntries: [SearchIndex.Entry]
+        var searchJSON: [[UInt8]]
+    }
+
+    /// 6. What the report and the review read of the build, the review
+    /// itself (with `--baseline`), the home page, the pages' old
+    /// addresses, and the search index over the pages' Documents (a cached
+    /// page's from the cache) and the examples' data.
+    mutating func assemble(_ inputs: SiteInputs, _ chromes: Chromes, _ rendered: inout Rendered) -> Assembled? {
+        site.pages = inputs.pages.map { ($0.source, $0.output, $0.title, $0.sourceKey) }.sorted { $0.output < $1.output }
+        site.examples = SiteBuilder.exampleSummaries(inputs)
+        site.blocks = { SiteRendering.shownBlocks(inputs) }
+        site.theme = inputs.theme.fileKeys
+        site.stylesheet = inputs.theme.assets["rowmotion.css"]
+        site.markup = { SiteRendering.pageMarkup(inputs) }
+        site.scripts = StaticFiles.scriptKeys(inputs.staticFiles)
+        let budget = rendered.budget
+        let changesLink = options.baseline.flatMap { baseline in
+            site.compare(with: baseline, inputs: inputs, root: chromes.root(of: OutputPaths.changes), budget: budget)
+        }
+
+        let homeClean = !(inputs.home.map { page in site.diagnostics.contains { $0.location.file == page.source } } ?? false)
+        switch SiteRendering.renderIndex(inputs, content: rendered.homeContent, chrome: chromes.chrome(for: "index.html"), reuse: rendered.reuse,
+                                         keys: rendered.keys, homeClean: homeClean, changes: changesLink) {
+        case .success(let index):
+            site.files["index.html"] = index.bytes
+            if index.cached { site.cachedCount += 1 } else { site.renderedCount += 1 }
+            if homeClean { rendered.cache.entries["index.html"] = BuildCache.Entry(key: rendered.keys.index(inputs), examples: []) }
+        case .failure(let error):
+            site.diagnostics.append(error)
+        }
+        clock.lap("render the index")
+
+        let beforeRedirects = site.diagnostics.count
+        let redirects = Redirects.redirects(inputs, root: chromes.root(of:), budget: budget, fileRoom: OutputLimits.siteFiles - site.files.count,
+                                            diagnostics: &site.diagnostics)
+        if site.files.count + redirects.count > OutputLimits.siteFiles { budget.tooManyFiles() }
+        if budget.isPastLimit || budget.isPastFileLimit {
+            site.diagnostics += SiteRendering.limitErrors([], budget: budget, folder: options.site)
+            return nil
+        }
+        site.files.merge(redirects) { existing, _ in existing }
+        let redirectDiagnostics = Array(site.diagnostics[beforeRedirects...])
+
+        let files = site.files
+        let indexedPages = zip(inputs.pages, rendered.pages).filter { files[$0.0.output] != nil }.map { ($0.output, $0.title, $1.document) }
+        let indexedExamples = inputs.examples.filter { files[OutputPaths.examplePath($0.name)] != nil }
+        let entries = (Parallel.map(indexedPages) { SearchIndex.Entry(output: $0, title: $1, document: $2) }
+            + Parallel.map(indexedExamples) {
+                SearchIndex.Entry(output: OutputPaths.examplePath($0.name), title: $0.sequence.title, document: SiteRendering.exampleDocument($0))
+            }).sorted { $0.u < $1.u }
+        let searchJSON = Parallel.map(entries) { SearchIndex.json($0) }
+        site.files[OutputPaths.searchIndex] = SearchIndex.script(joining: searchJSON)
+        clock.lap("search index")
+        return Assembled(redirectDiagnostics: redirectDiagnostics, searchEntries: entries, searchJSON: searchJSON)
+    }
+
+    /// What checking the links found: each example description's broken
+    /// links, each page's broken `#` links, and the ids the theme adds.
+    struct LinkProblems {
+        var descriptions: [[Diagnostic]]
+        var fragments: [[Diagnostic]]
+        var themeIDs: Set<String>
+    }
+
+    /// 7. Links in examples' descriptions, as a page's are checked, and
+    /// links to an element, against the pages' Documents and the theme's ids.
+    mutating func checkLinks(_ inputs: SiteInputs, _ chromes: Chromes, _ rendered: Rendered) -> LinkProblems {
+        let descriptions = inputs.examples.map { LinkChecks.descriptionProblems(of: $0, inputs, options: options) }
+        site.diagnostics += descriptions.flatMap { $0 }
+        let themeIDs = LinkChecks.themeIDs(inputs.theme, chrome: chromes.chrome(for: "index.html"))
+        let fragments = LinkChecks.fragmentProblems(inputs, rendered: rendered.pages, files: site.files, options: options, themeIDs: themeIDs, only: nil)
+        site.diagnostics += fragments.flatMap { $0 }
+        clock.lap("check links")
+        return LinkProblems(descriptions: descriptions, fragments: fragments, themeIDs: themeIDs)
+    }
+
+    /// 8. What the build made, for the writer and the report, its cache,
+    /// and the model the next build (`serve`'s) starts from.
+    mutating func finish(_ inputs: SiteInputs, _ chromes: Chromes, _ listing: Listing, _ rendered: Rendered, _ assembled: Assembled,
+                         _ links: LinkProblems, loadDiagnostics: [Diagnostic]) -> BuiltSite {
+        site.pageCount = inputs.pages.count
+        site.exampleCount = inputs.examples.count
+        site.cache = rendered.cache
+        site.cache.pageCount = inputs.pages.count
+        site.cache.exampleCount = inputs.examples.count
+        site.cache.inputKey = listing.inputKey
+        (site.cache.files, site.cache.filesSeenAt) = (listing.stamps, listing.stampsTakenAt)
+        // (With a model, its keeper compares the outputs with what it wrote.)
+        site.unchanged = last == nil && SiteBuilder.matchesSiteOnDisk(site, previous: listing.previous, out: options.out)
+        // A theme problem shows up once per page: say it once.
+        var seen = Set<Diagnostic>()
+        site.diagnostics = site.diagnostics.filter { seen.insert($0).inserted }
+        // A rebuild with the same inputs reports the same.
+        site.cache.diagnostics = site.diagnostics
+        memo.state = BuildMemo.State(inputs: inputs, keys: rendered.keys, chromes: chromes, rendered: rendered.pages, examplePages: rendered.examplePages,
+                                     loadDiagnostics: loadDiagnostics, redirectDiagnostics: assembled.redirectDiagnostics,
+                                     descriptionProblems: Dictionary(uniqueKeysWithValues: zip(inputs.examples.map(\.name), links.descriptions)),
+                                     fragmentProblems: links.fragments, themeIDs: links.themeIDs,
+                                     search: Dictionary(uniqueKeysWithValues: zip(assembled.searchEntries.map(\.u), assembled.searchJSON)),
+                                     searchOrder: assembled.searchEntries.map(\.u), pages: site.pages, scripts: site.scripts)
+        memo.options = BuildMemo.Identity(options)
+        memo.tree = listing.tree
+        memo.changed = []
+        memo.files = site.files
+        memo.cache = site.cache
+        if let last {
+            let files = site.files
+            site.changedOutputs = (files.compactMap { path, bytes in last.files[path] == bytes ? nil : path }
+                + last.files.keys.filter { files[$0] == nil }).sorted()
+        }
+        site.isComplete = true
+        return site
+    }
+}
