@@ -54,29 +54,34 @@ struct DiffBench: ParsableCommand {
     }
 }
 
+/// What both site benchmarks take besides their runs.
+struct SiteBenchOptions: ParsableArguments {
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @Option(name: .customLong("in"), help: "The folder the generated site and the outputs go in (/dev/shm takes the disk out).")
+    var parent = ".build"
+
+    @Flag(help: "Keep the generated site for profiling; its folder is printed.")
+    var keep = false
+}
+
 struct SiteBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "site",
         abstract: "A clean build of 1,000 generated pages and 100 sequences, beside libcmark's floor and Hugo."
     )
 
-    @Flag(help: "Print JSON instead of a table.")
-    var json = false
+    @OptionGroup var site: SiteBenchOptions
 
     @Option(help: "Runs per measurement; the median is reported.")
     var runs = 5
-
-    @Option(name: .customLong("in"), help: "The folder the generated site and the outputs go in (/dev/shm takes the disk out).")
-    var parent = ".build"
-
-    @Flag(help: "Keep the generated site (site/, examples/, hugo/) for profiling; its folder is printed.")
-    var keep = false
 
     @Flag(help: "Ten flat folders of 100 pages (the corpus before issue 17) instead of folders nested four deep.")
     var flat = false
 
     func run() {
-        SiteBench.run(runs: runs, json: json, parent: parent, keep: keep, flat: flat)
+        SiteBench.run(runs: runs, json: site.json, parent: site.parent, keep: site.keep, flat: flat)
     }
 }
 
@@ -86,8 +91,7 @@ struct ScaleBenchCommand: ParsableCommand {
         abstract: "10,000 generated pages built by the rowmotion binary: clean, no-change and one-edit builds, serve's save → event, peak memory; Hugo beside."
     )
 
-    @Flag(help: "Print JSON instead of a table.")
-    var json = false
+    @OptionGroup var site: SiteBenchOptions
 
     @Option(help: "Builds per measurement; the median is reported.")
     var runs = 3
@@ -98,16 +102,10 @@ struct ScaleBenchCommand: ParsableCommand {
     @Option(help: "How many pages to generate.")
     var pages = 10_000
 
-    @Option(name: .customLong("in"), help: "The folder the generated site and the outputs go in (/dev/shm takes the disk out).")
-    var parent = ".build"
-
-    @Flag(help: "Keep the generated site for profiling; its folder is printed.")
-    var keep = false
-
     @Flag(name: .customLong("serve-only"), help: "Measure serve's save → event alone.")
     var serveOnly = false
 
     func run() {
-        ScaleBench.run(pages: pages, runs: runs, edits: edits, json: json, parent: parent, keep: keep, serveOnly: serveOnly)
+        ScaleBench.run(pages: pages, runs: runs, edits: edits, json: site.json, parent: site.parent, keep: site.keep, serveOnly: serveOnly)
     }
 }

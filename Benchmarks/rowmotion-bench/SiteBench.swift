@@ -249,24 +249,7 @@ enum SiteBench {
     /// end by polling its run loop, which added tens of milliseconds to
     /// every run timed.
     static func runProcess(_ path: String, _ arguments: [String], in folder: URL) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        // The child starts in this process's folder: this one moves there
-        // for the spawn (nothing else runs while a process is timed).
-        let here = FileManager.default.currentDirectoryPath
-        precondition(FileManager.default.changeCurrentDirectoryPath(folder.path), "cannot enter \(folder.path)")
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        precondition(FileManager.default.changeCurrentDirectoryPath(here), "cannot go back to \(here)")
-        precondition(spawned == 0, "cannot run \(path)")
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        precondition(status == 0, "\(path) \(arguments.joined(separator: " ")) failed on the benchmark site")
+        Spawned.run(path, arguments, in: folder)
     }
 
     /// The median size of the generated pages (`page*.html`) in `folder`, or
