@@ -91,8 +91,8 @@ struct FullBuild {
             memo = last
             (memo.digests, memo.digestOrder, memo.sizes) = (digests, order, sizes)
         }
-        guard let inputs = SiteInputs.load(options, tree: listing.tree, memo: &memo, reuse: last != nil, diagnostics: &site.diagnostics,
-                                           clock: &clock) else { return nil }
+        guard let inputs = SiteInputs.load(options, tree: listing.tree, memo: &memo.loaded, changed: last?.changed, reuse: last != nil,
+                                           diagnostics: &site.diagnostics, clock: &clock) else { return nil }
         if inputs.pages.isEmpty, inputs.examples.isEmpty, !options.allowEmpty, !site.hasErrors {
             let here = FileManager.default.currentDirectoryPath
             site.diagnostics.append(.error("empty-site", at: SourceLocation(file: options.site, line: 1, column: 1),
@@ -250,7 +250,7 @@ struct FullBuild {
         let descriptions = inputs.examples.map { LinkChecks.descriptionProblems(of: $0, inputs, options: options) }
         site.diagnostics += descriptions.flatMap { $0 }
         let themeIDs = LinkChecks.themeIDs(inputs.theme, chrome: chromes.chrome(for: "index.html"))
-        let fragments = LinkChecks.fragmentProblems(inputs, rendered: rendered.pages, files: site.files, options: options, themeIDs: themeIDs, only: nil)
+        let fragments = LinkChecks.fragmentProblems(inputs, documents: rendered.pages.lazy.map(\.document), files: site.files, options: options, themeIDs: themeIDs, only: nil)
         site.diagnostics += fragments.flatMap { $0 }
         clock.lap("check links")
         return LinkProblems(descriptions: descriptions, fragments: fragments, themeIDs: themeIDs)

@@ -18,8 +18,8 @@ STAGES = [
     "Model",      # options, examples, player data, reports, baselines, changes
     "Loading",    # site/, examples/, templates/ read once
     "Cache",      # what the previous build made, by key
+    "Links",      # a page's links resolved by their rules; links to elements checked against Documents
     "Rendering",  # pages, example pages, the index, redirects
-    "Links",      # links to elements, checked against Documents
     "Output",     # search index, theme assets, the writer
     "Review",     # the review page and summary of --baseline
     stage_graph.PIPELINE,

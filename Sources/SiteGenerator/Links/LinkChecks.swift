@@ -9,20 +9,23 @@ enum LinkChecks {
     /// Markdown page's ids are its Document's (headings, raw HTML's) and the
     /// ids its theme adds around the content; an example page is all the
     /// theme's, so its ids are read from it.
-    static func fragmentProblems(_ inputs: SiteInputs, rendered: [RenderedPage], files: [String: [UInt8]],
-                                 options: BuildOptions, themeIDs: Set<String>) -> [Diagnostic] {
-        fragmentProblems(inputs, rendered: rendered, files: files, options: options, themeIDs: themeIDs, only: nil).flatMap { $0 }
+    static func fragmentProblems<Documents: RandomAccessCollection<Document>>(_ inputs: SiteInputs, documents: Documents, files: [String: [UInt8]],
+                                                                           options: BuildOptions, themeIDs: Set<String>) -> [Diagnostic]
+        where Documents.Index == Int {
+        fragmentProblems(inputs, documents: documents, files: files, options: options, themeIDs: themeIDs, only: nil).flatMap { $0 }
     }
 
-    /// The same, page by page (in `inputs.pages`' order); with `only`, just
-    /// those pages' links are checked (the others' are empty).
-    static func fragmentProblems(_ inputs: SiteInputs, rendered: [RenderedPage], files: [String: [UInt8]],
-                                 options: BuildOptions, themeIDs: Set<String>, only: Set<Int>?) -> [[Diagnostic]] {
-        let checked = only.map { Array($0).sorted() } ?? Array(rendered.indices)
-        let linked = Set(checked.flatMap { rendered[$0].document.links.map(\.page) })
+    /// The same, page by page (in `inputs.pages`' order, each page's
+    /// Document at its index); with `only`, just those pages' links are
+    /// checked (the others' are empty).
+    static func fragmentProblems<Documents: RandomAccessCollection<Document>>(_ inputs: SiteInputs, documents: Documents, files: [String: [UInt8]],
+                                                                           options: BuildOptions, themeIDs: Set<String>, only: Set<Int>?) -> [[Diagnostic]]
+        where Documents.Index == Int {
+        let checked = only.map { Array($0).sorted() } ?? Array(documents.indices)
+        let linked = Set(checked.flatMap { documents[$0].links.map(\.page) })
         var targets: [String: (source: String, ids: Set<String>)] = [:]
         for index in inputs.pages.indices where linked.contains(inputs.pages[index].output) {
-            targets[inputs.pages[index].output] = (inputs.pages[index].source, themeIDs.union(rendered[index].document.ids))
+            targets[inputs.pages[index].output] = (inputs.pages[index].source, themeIDs.union(documents[index].ids))
         }
         let examples = inputs.examples.filter { linked.contains(OutputPaths.examplePath($0.name)) }
         let pages = examples.map { files[OutputPaths.examplePath($0.name)] ?? [] }
@@ -31,9 +34,9 @@ enum LinkChecks {
             targets[OutputPaths.examplePath(example.name)] = ("\(options.examples)/\(example.name)", found)
         }
         var hints = FragmentHints()
-        var problems = [[Diagnostic]](repeating: [], count: rendered.count)
+        var problems = [[Diagnostic]](repeating: [], count: documents.count)
         for index in checked {
-            problems[index] = brokenFragments(rendered[index].document.links, from: inputs.pages[index], targets: targets, hints: &hints)
+            problems[index] = brokenFragments(documents[index].links, from: inputs.pages[index], targets: targets, hints: &hints)
         }
         return problems
     }
@@ -50,9 +53,9 @@ enum LinkChecks {
         guard let description = example.sequence.description else { return [] }
         let page = OutputPaths.examplePath(example.name)
         for url in MarkdownRenderer.linkAddresses(ofData: description) where MarkdownRenderer.isSafeDataURL(url) {
-            guard let (_, output) = SiteRendering.descriptionLink(url, from: page, urls: options.urls), !output.isEmpty,
+            guard let (_, output) = PageLinks.descriptionLink(url, from: page, urls: options.urls), !output.isEmpty,
                   !output.hasPrefix("assets/"), !inputs.outputs.contains(output),
-                  !SiteRendering.otherForms(of: output).contains(where: inputs.outputs.contains) else { continue }
+                  !PageLinks.otherForms(of: output).contains(where: inputs.outputs.contains) else { continue }
             problems.append(.warning("broken-link", at: SourceLocation(file: "\(options.examples)/\(example.name)", line: 1, column: 1),
                                      "the description links to '\(TerminalText.escaped(String(url.prefix(200))))', which is not a page or file of the site"))
         }

@@ -61,7 +61,7 @@ struct PageLinks: Sendable {
         }
         var (path, resolved) = resolve(rewritten)
         if !path.isEmpty, kind != .image, !outputs.contains(resolved) {
-            for other in SiteRendering.otherForms(of: rewritten) {
+            for other in Self.otherForms(of: rewritten) {
                 let candidate = resolve(other)
                 if outputs.contains(candidate.resolved) {
                     (rewritten, path, resolved) = (other, candidate.path, candidate.resolved)
@@ -71,7 +71,7 @@ struct PageLinks: Sendable {
         }
         var caseFixed: String?
         if !path.isEmpty, !outputs.contains(resolved) {
-            for candidate in [rewritten] + (kind == .image ? [] : SiteRendering.otherForms(of: rewritten)) {
+            for candidate in [rewritten] + (kind == .image ? [] : Self.otherForms(of: rewritten)) {
                 if let actual = foldedOutputs[resolve(candidate).resolved.lowercased()] {
                     (caseFixed, resolved) = (actual, actual)
                     rewritten = "/" + actual
@@ -115,5 +115,40 @@ struct PageLinks: Sendable {
             resolution.rewritten = rewritten + rest
         }
         return resolution
+    }
+
+    /// The other ways of writing a page's address (`written` as a link
+    /// has it, `.md` already rewritten): `a/b/index.html` ↔ `a/b.html`,
+    /// and `a/b` (no extension) → either; tried in this order when the
+    /// address as written is not an output.
+    static func otherForms(of written: String) -> [String] {
+        if written.hasSuffix("/index.html") {
+            let folder = written.dropLast("/index.html".count)
+            return folder.isEmpty || folder.hasSuffix("/") || folder.hasSuffix(".") ? [] : [folder + ".html"]
+        }
+        if written.hasSuffix(".html") { return [written.dropLast(".html".count) + "/index.html"] }
+        let last = written.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        if last.isEmpty || last.contains(".") { return [] }
+        return [written + "/index.html", written + ".html"]
+    }
+
+    /// Where a relative link of an example's description leads in the site,
+    /// as a page's link would from the example's page (`guide.md` is the
+    /// page's `.html`): the address to write and the output it names; nil
+    /// for an address with a scheme, a fragment alone, or `//host`.
+    static func descriptionLink(_ url: String, from page: String, urls: URLStyle) -> (rewritten: String, output: String)? {
+        let bytes = url.utf8
+        guard let first = bytes.first, first != UInt8(ascii: "#"), !bytes.contains(UInt8(ascii: ":")),
+              !url.hasPrefix("//") else { return nil }
+        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        let target = String(url[..<end]), rest = String(url[end...])
+        let rewritten = target.hasSuffix(".md") ? SiteLoading.outputPath(ofPage: target, urls: urls)
+            : target.hasSuffix("/") ? target + "index.html" : target
+        let decoded = rewritten.removingPercentEncoding ?? rewritten
+        let folder = OutputPaths.parent(of: page)
+        let output = OutputPaths.normalize(decoded.hasPrefix("/") ? String(decoded.dropFirst()) : (folder.isEmpty ? decoded : folder + "/" + decoded))
+        // Root-absolute addresses are written relative to the page (it is opened from disk).
+        let written = decoded.hasPrefix("/") ? String(repeating: "../", count: OutputPaths.depth(of: page)) + String(rewritten.dropFirst()) : rewritten
+        return (written + rest, output)
     }
 }

@@ -41,7 +41,7 @@ struct SiteInputs: Sendable {
     /// With a `memo` of the last build, only the files it lists as changed
     /// are read again; the rest are taken from it. The memo is given what
     /// this load read, for the next.
-    static func load(_ options: BuildOptions, tree: InputTree, memo: inout BuildMemo, reuse: Bool,
+    static func load(_ options: BuildOptions, tree: InputTree, memo: inout LoadedFiles, changed: Set<String>?, reuse: Bool,
                      diagnostics: inout [Diagnostic], clock: inout PhaseClock) -> SiteInputs? {
         // The theme, each example and each page need nothing of each other:
         // loaded as the tasks of one pool, so no core waits while the theme
@@ -54,10 +54,10 @@ struct SiteInputs: Sendable {
         let exampleFiles = exampleFiles(examplesFolder, diagnostics: &planDiagnostics)
         let pageFiles = siteFolder.files.filter { $0.hasSuffix(".md") }
         let previous = memo
-        func kept<Value>(_ path: String, in folder: InputFolder, _ loaded: [String: BuildMemo.Loaded<Value>]) -> BuildMemo.Loaded<Value>? {
-            reuse && !previous.mayHaveChanged(folder.path(of: path)) ? loaded[path] : nil
+        func kept<Value>(_ path: String, in folder: InputFolder, _ loaded: [String: LoadedFiles.Loaded<Value>]) -> LoadedFiles.Loaded<Value>? {
+            reuse && !LoadedFiles.mayHaveChanged(folder.path(of: path), changed) ? loaded[path] : nil
         }
-        let keptTheme = reuse && templates.map { !previous.hasChanges(in: $0) } ?? true ? previous.theme : nil
+        let keptTheme = reuse && templates.map { !LoadedFiles.hasChanges(in: $0, changed) } ?? true ? previous.theme : nil
         let examplesToLoad = exampleFiles.filter { kept($0, in: examplesFolder, previous.examples) == nil }
         let pagesToLoad = pageFiles.filter { kept($0, in: siteFolder, previous.pages) == nil }
         enum Loaded {
@@ -88,8 +88,8 @@ struct SiteInputs: Sendable {
             return nil
         }
         // Every example and page in path order, loaded now or kept.
-        var fresh: [String: BuildMemo.Loaded<LoadedExample>] = [:]
-        var freshPages: [String: BuildMemo.Loaded<LoadedPage>] = [:]
+        var fresh: [String: LoadedFiles.Loaded<LoadedExample>] = [:]
+        var freshPages: [String: LoadedFiles.Loaded<LoadedPage>] = [:]
         for (index, result) in loaded.dropFirst().enumerated() {
             switch result {
             case .example(let example, let found): fresh[examplesToLoad[index]] = .init(value: example, diagnostics: found)
@@ -141,7 +141,7 @@ struct SiteInputs: Sendable {
         let staticFiles: [StaticFiles.File]
         let sitePrefix = siteFolder.name.hasSuffix("/") ? siteFolder.name : siteFolder.name + "/"
         if reuse, let kept = previous.staticFiles, previous.staticGenerated == generated,
-           previous.changed?.allSatisfy({ $0.hasSuffix(".md") || !$0.hasPrefix(sitePrefix) }) ?? false {
+           changed?.allSatisfy({ $0.hasSuffix(".md") || !$0.hasPrefix(sitePrefix) }) ?? false {
             staticFiles = kept
             diagnostics += previous.staticDiagnostics
         } else {
@@ -284,5 +284,37 @@ struct SiteInputs: Sendable {
             found.append(error)
             return (nil, found)
         }
+    }
+}
+
+/// What loading read, kept by `serve`'s model (`BuildMemo`) for the next
+/// load, which reads again only the files that changed.
+struct LoadedFiles: Sendable {
+    var theme: Theme?
+    /// Each page and example as loaded, by its path under its folder, with
+    /// what loading it reported.
+    var pages: [String: Loaded<LoadedPage>] = [:]
+    var examples: [String: Loaded<LoadedExample>] = [:]
+    var staticFiles: [StaticFiles.File]?
+    var staticDiagnostics: [Diagnostic] = []
+    /// The outputs the build generated, which a static file may not take.
+    var staticGenerated: Set<String> = []
+
+    struct Loaded<Value: Sendable>: Sendable {
+        var value: Value?
+        var diagnostics: [Diagnostic]
+    }
+
+    /// Whether `path` (an input as builds name it) may have changed: with no
+    /// list of changes, every file may have.
+    static func mayHaveChanged(_ path: String, _ changed: Set<String>?) -> Bool {
+        changed?.contains(path) ?? true
+    }
+
+    /// Whether some changed input lies in `folder` (as builds name it).
+    static func hasChanges(in folder: InputFolder, _ changed: Set<String>?) -> Bool {
+        guard let changed else { return true }
+        let prefix = folder.name.hasSuffix("/") ? folder.name : folder.name + "/"
+        return changed.contains { $0 == folder.name || $0.hasPrefix(prefix) }
     }
 }

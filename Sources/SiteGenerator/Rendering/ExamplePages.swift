@@ -220,7 +220,7 @@ extension SiteRendering {
                             deferred: batches.count > 1, batchCount: batches.count, batches: batches)
         }
         let page = OutputPaths.examplePath(example.name)
-        let description = sequence.description.map { MarkdownRenderer.renderData($0) { descriptionLink($0, from: page, urls: urls)?.rewritten } } ?? ""
+        let description = sequence.description.map { MarkdownRenderer.renderData($0) { PageLinks.descriptionLink($0, from: page, urls: urls)?.rewritten } } ?? ""
         let context = ExampleContext(
             chrome: chrome, title: sequence.title, description: nil, descriptionHTML: description,
             player: SiteRendering.playerView(example, spec: nil, shared: shared),
@@ -229,26 +229,6 @@ extension SiteRendering {
                                          : "UIKit rule problems: " + problems.joined(separator: "; "),
             filmstrip: RelativeURL.safe((OutputPaths.filmstripName(example.name) as NSString).lastPathComponent))
         return (try theme.renderBytes("example", context), Filmstrip().svgBytes(for: report), report.violations)
-    }
-
-    /// Where a relative link of an example's description leads in the site,
-    /// as a page's link would from the example's page (`guide.md` is the
-    /// page's `.html`): the address to write and the output it names; nil
-    /// for an address with a scheme, a fragment alone, or `//host`.
-    static func descriptionLink(_ url: String, from page: String, urls: URLStyle) -> (rewritten: String, output: String)? {
-        let bytes = url.utf8
-        guard let first = bytes.first, first != UInt8(ascii: "#"), !bytes.contains(UInt8(ascii: ":")),
-              !url.hasPrefix("//") else { return nil }
-        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
-        let target = String(url[..<end]), rest = String(url[end...])
-        let rewritten = target.hasSuffix(".md") ? SiteLoading.outputPath(ofPage: target, urls: urls)
-            : target.hasSuffix("/") ? target + "index.html" : target
-        let decoded = rewritten.removingPercentEncoding ?? rewritten
-        let folder = OutputPaths.parent(of: page)
-        let output = OutputPaths.normalize(decoded.hasPrefix("/") ? String(decoded.dropFirst()) : (folder.isEmpty ? decoded : folder + "/" + decoded))
-        // Root-absolute addresses are written relative to the page (it is opened from disk).
-        let written = decoded.hasPrefix("/") ? String(repeating: "../", count: OutputPaths.depth(of: page)) + String(rewritten.dropFirst()) : rewritten
-        return (written + rest, output)
     }
 
     /// A small inline SVG: per step, stacked bars of inserts, deletes, moves

@@ -131,20 +131,3 @@ extension SiteRendering {
         return result
     }
 }
-
-extension SiteRendering {
-    /// The other ways of writing a page's address (`written` as a link
-    /// has it, `.md` already rewritten): `a/b/index.html` ↔ `a/b.html`,
-    /// and `a/b` (no extension) → either; tried in this order when the
-    /// address as written is not an output.
-    static func otherForms(of written: String) -> [String] {
-        if written.hasSuffix("/index.html") {
-            let folder = written.dropLast("/index.html".count)
-            return folder.isEmpty || folder.hasSuffix("/") || folder.hasSuffix(".") ? [] : [folder + ".html"]
-        }
-        if written.hasSuffix(".html") { return [written.dropLast(".html".count) + "/index.html"] }
-        let last = written.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-        if last.isEmpty || last.contains(".") { return [] }
-        return [written + "/index.html", written + ".html"]
-    }
-}

@@ -30,15 +30,8 @@ public struct BuildMemo: Sendable {
     var sizes: [String: Int] = [:]
     /// Their paths in the order the inputs' key reads them.
     var digestOrder: [String] = []
-    var theme: Theme?
-    /// Each page and example as loaded, by its path under its folder, with
-    /// what loading it reported.
-    var pages: [String: Loaded<LoadedPage>] = [:]
-    var examples: [String: Loaded<LoadedExample>] = [:]
-    var staticFiles: [StaticFiles.File]?
-    var staticDiagnostics: [Diagnostic] = []
-    /// The outputs the build generated, which a static file may not take.
-    var staticGenerated: Set<String> = []
+    /// The theme, every page and example, the static files, as loaded.
+    var loaded = LoadedFiles()
     /// The navigation's HTML per output, for the navigation, theme and
     /// outputs it was rendered from.
     var navigation: (key: NavigationKey, memo: NavigationMemo)?
@@ -93,11 +86,6 @@ public struct BuildMemo: Sendable {
         }
     }
 
-    struct Loaded<Value: Sendable>: Sendable {
-        var value: Value?
-        var diagnostics: [Diagnostic]
-    }
-
     struct Identity: Equatable, Sendable {
         var site, examples, templates, out, baseURL: String
         var urls: String
@@ -121,19 +109,6 @@ public struct BuildMemo: Sendable {
     /// Whether this memo can stand for the build of `options`.
     func applies(to options: BuildOptions) -> Bool {
         options.inputs == nil && self.options == Identity(options)
-    }
-
-    /// Whether `path` (an input as builds name it) may have changed: with no
-    /// list of changes, every file may have.
-    func mayHaveChanged(_ path: String) -> Bool {
-        changed?.contains(path) ?? true
-    }
-
-    /// Whether some changed input lies in `folder` (as builds name it).
-    func hasChanges(in folder: InputFolder) -> Bool {
-        guard let changed else { return true }
-        let prefix = folder.name.hasSuffix("/") ? folder.name : folder.name + "/"
-        return changed.contains { $0 == folder.name || $0.hasPrefix(prefix) }
     }
 
     /// The listing of the last build, when every change since was to a file

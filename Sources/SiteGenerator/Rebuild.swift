@@ -25,9 +25,9 @@ extension SiteBuilder {
         var pagePaths: [String] = [], exampleNames: [String] = []
         for path in changed.sorted() {
             guard let (folder, relative) = tree.folder(holding: path) else { return nil }
-            if folder.name == siteFolder.name, relative.hasSuffix(".md"), memo.pages[relative]?.value != nil {
+            if folder.name == siteFolder.name, relative.hasSuffix(".md"), memo.loaded.pages[relative]?.value != nil {
                 pagePaths.append(relative)
-            } else if folder.name == examplesFolder.name, memo.examples[relative]?.value != nil {
+            } else if folder.name == examplesFolder.name, memo.loaded.examples[relative]?.value != nil {
                 exampleNames.append(relative)
             } else {
                 return nil
@@ -48,7 +48,7 @@ extension SiteBuilder {
         }
         var newPages: [(path: String, index: Int, page: LoadedPage, found: [Diagnostic])] = []
         for (path, result) in zip(pagePaths, reloaded) {
-            guard let page = result.page, let old = memo.pages[path]?.value, let index = memo.state!.pageIndex[page.output],
+            guard let page = result.page, let old = memo.loaded.pages[path]?.value, let index = memo.state!.pageIndex[page.output],
                   page.output == old.output, page.title == old.title, page.frontMatter.navigationShape == old.frontMatter.navigationShape,
                   !result.found.contains(where: { $0.severity == .error }) else { return nil }
             newPages.append((path, index, page, result.found))
@@ -120,13 +120,13 @@ extension SiteBuilder {
         site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
         var loadFound: [Diagnostic] = []
         for (path, index, page, found) in newPages {
-            memo.pages[path] = .init(value: page, diagnostics: found)
+            memo.loaded.pages[path] = .init(value: page, diagnostics: found)
             state.inputs.pages[index] = page
             if page.output == "index.html" { state.inputs.home = page }
             loadFound += found
         }
         for (index, example, found) in newExamples {
-            memo.examples[example.name] = .init(value: example, diagnostics: found)
+            memo.loaded.examples[example.name] = .init(value: example, diagnostics: found)
             state.inputs.examples[index] = example
             loadFound += found
         }
@@ -191,7 +191,7 @@ extension SiteBuilder {
         for index in state.rendered.indices where state.rendered[index].document.links.contains(where: { remadeOutputs.contains($0.page) }) {
             checked.insert(index)
         }
-        let found = LinkChecks.fragmentProblems(state.inputs, rendered: state.rendered, files: site.files, options: options, themeIDs: state.themeIDs,
+        let found = LinkChecks.fragmentProblems(state.inputs, documents: state.rendered.lazy.map(\.document), files: site.files, options: options, themeIDs: state.themeIDs,
                                                 only: checked)
         for index in checked { state.fragmentProblems[index] = found[index] }
         for (_, example, _) in newExamples {
