@@ -172,7 +172,8 @@ extension SiteBuilder {
         clock.lap("render what depends on them")
 
         // Their search entries.
-        for (index, _) in dirty where state.inputs.pages[index].output != "index.html" {
+        // (The home page's is the index's: there whenever the index is.)
+        for (index, _) in dirty where site.files[state.inputs.pages[index].output] != nil {
             let page = state.inputs.pages[index]
             let entry = SearchIndex.Entry(output: page.output, title: page.title, document: state.rendered[index].document)
             state.search[entry.u] = SearchIndex.json(entry)

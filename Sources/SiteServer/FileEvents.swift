@@ -14,7 +14,10 @@ import Darwin
 /// An event only says where to look: `serve` stamps the files it names
 /// (`SourceWatcher.stamp`) and builds when a stamp changed. Anything an
 /// event cannot name exactly (a folder made, moved or removed, the kernel's
-/// queue overflowing) asks for a scan of every file instead.
+/// queue overflowing) asks for a scan of every file instead. The folder
+/// that holds each watched one is watched too, for that one alone: a
+/// watched folder made after `serve` started (`templates/`), or removed
+/// and made again (a checkout), is watched as it appears.
 public final class FileEvents: Sendable {
     /// What one wait saw: the paths named (as the watcher's folders name
     /// them: `site/guide/a.md`), and whether only a full scan can tell.
@@ -28,6 +31,8 @@ public final class FileEvents: Sendable {
     private let descriptor: Int32
     /// Each watch's folder, as the watcher's folders name it.
     private let folders = Locked<[Int32: String]>([:])
+    /// The watched folders by the watch on the folder that holds them.
+    private let roots = Locked<[Int32: [String]]>([:])
     #endif
 
     /// A watcher of `folders` and every folder under them (hidden ones
@@ -37,7 +42,10 @@ public final class FileEvents: Sendable {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
         let events = FileEvents(descriptor: descriptor)
-        for folder in folders { events.watchTree(folder) }
+        for folder in folders {
+            events.watchTree(folder)
+            events.watchHolder(of: folder)
+        }
         return events
         #else
         return nil
@@ -60,6 +68,15 @@ public final class FileEvents: Sendable {
         for entry in FolderWalk.entries(under: folder, enteringHidden: false) where entry.isFolder {
             watch((folder as NSString).appendingPathComponent(entry.path))
         }
+    }
+
+    /// Watches the folder that holds `root` for `root` being made or removed
+    /// (added to whatever watch that folder already has).
+    private func watchHolder(of root: String) {
+        let holder = (root as NSString).deletingLastPathComponent
+        let watch = inotify_add_watch(descriptor, holder.isEmpty ? "." : holder,
+                                      UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR | IN_DONT_FOLLOW | IN_MASK_ADD))
+        if watch >= 0 { roots.withLock { $0[watch, default: []].append(root) } }
     }
 
     private func watch(_ folder: String) {
@@ -111,12 +128,17 @@ public final class FileEvents: Sendable {
                     batch.needsScan = true
                     continue
                 }
+                let name = String(decoding: nameBytes, as: UTF8.self)
+                // A watched folder made (again) or gone: watched anew, and every file scanned.
+                if let root = roots.withLock({ $0[watch] })?.first(where: { ($0 as NSString).lastPathComponent == name }) {
+                    if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { watchTree(root) }
+                    batch.needsScan = true
+                }
                 guard let folder = folders.withLock({ $0[watch] }) else { continue }
                 if mask & UInt32(IN_IGNORED) != 0 {
                     folders.withLock { $0[watch] = nil }
                     continue
                 }
-                let name = String(decoding: nameBytes, as: UTF8.self)
                 if mask & UInt32(IN_ISDIR) != 0 || mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
                     // A folder made, moved or removed: watched as it now is, and every file scanned.
                     if !name.isEmpty, !name.hasPrefix("."), mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
@@ -125,8 +147,8 @@ public final class FileEvents: Sendable {
                     batch.needsScan = true
                     continue
                 }
-                // Hidden files and editors' backups are never inputs.
-                guard !name.isEmpty, !name.hasPrefix("."), !name.hasSuffix("~") else { continue }
+                // Hidden files are never inputs.
+                guard !name.isEmpty, !name.hasPrefix(".") else { continue }
                 batch.paths.insert((folder as NSString).appendingPathComponent(name))
             }
         }

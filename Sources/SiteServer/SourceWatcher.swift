@@ -48,14 +48,14 @@ public struct SourceWatcher: Sendable {
         self.folders = folders
     }
 
-    /// Every file under the folders, hidden ones (never inputs) and
-    /// editors' backups (`~` at the end) left out, by path. Links are not
+    /// Every file under the folders, hidden ones (never inputs) left out,
+    /// by path (an editor's backup, `page.md~`, is a file the build reads). Links are not
     /// followed (a build refuses them; their own change is seen).
     public func scan() -> [String: Stamp] {
         var stamps: [String: Stamp] = [:]
         let now = Date().timeIntervalSince1970
         for folder in folders {
-            for entry in FolderWalk.entries(under: folder, enteringHidden: false) where !entry.isFolder && !entry.path.hasSuffix("~") {
+            for entry in FolderWalk.entries(under: folder, enteringHidden: false) where !entry.isFolder {
                 let path = (folder as NSString).appendingPathComponent(entry.path)
                 if let stamp = Self.stamp(of: path, now: now) { stamps[path] = stamp }
             }

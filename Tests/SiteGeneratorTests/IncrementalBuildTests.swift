@@ -80,6 +80,18 @@ struct IncrementalBuildTests {
         Self.expectSameAsClean(session, site)
     }
 
+    /// The home page's search entry is the index's: an edit of its body
+    /// changes the search index (it stayed stale, and the cache kept it).
+    @Test func anEditOfTheHomePage_updatesTheIndexAndItsSearchEntry() throws {
+        let session = try EditSession(editFiles)
+        _ = session.build(changed: [])
+        try session.write("site/index.md", pageText("Home", body: "# Home\n\nSee [a](guide/a.md). Searchable words.\n"))
+        let site = session.build(changed: ["site/index.md"])
+        #expect(site.changedOutputs == ["index.html", "search-index.js"])
+        #expect(String(decoding: site.files["search-index.js"] ?? [], as: UTF8.self).contains("Searchable words."))
+        Self.expectSameAsClean(session, site)
+    }
+
     @Test func aTitleChange_updatesEveryPagesNavigation() throws {
         let session = try EditSession(editFiles)
         let before = session.build(changed: [])
@@ -173,7 +185,7 @@ struct IncrementalBuildTests {
         var random = SeededGenerator(seed: seed)
         let session = try EditSession(editFiles)
         _ = session.build(changed: [])
-        var pages = ["site/guide/a.md", "site/guide/b.md", "site/guide/c.md", "site/other/d.md"]
+        var pages = ["site/index.md", "site/guide/a.md", "site/guide/b.md", "site/guide/c.md", "site/other/d.md"]
         let anchors = ["setup", "usage", "install"]
         for step in 0..<edits {
             let page = pages.randomElement(using: &random)!
@@ -218,7 +230,8 @@ struct IncrementalBuildTests {
                 pages.append(added)
                 changed = [added]
             default:
-                guard pages.count > 2 else { continue }
+                // The home page stays (its removal is a file removed like any other, but keeps the edits varied).
+                guard pages.count > 2, page != "site/index.md" else { continue }
                 what = "removed \(page)"
                 try session.remove(page)
                 pages.removeAll { $0 == page }

@@ -231,6 +231,14 @@ struct SiteServerTests {
         let anchor = server.rebuild(changed: [root.appendingPathComponent("site/guide/a.md").path])
         #expect(anchor.changed == ["guide/a.html", "search-index.js"])
         #expect(anchor.diagnostics.contains { $0.location.file.hasSuffix("site/guide/b.md") && $0.message.contains("'#setup'") })
+        // A page in a folder of its own, then removed: its folder goes too.
+        let lone = root.appendingPathComponent("site/d/x.md")
+        try FileManager.default.createDirectory(at: lone.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("# X\n".utf8).write(to: lone)
+        #expect(server.rebuild(changed: [lone.path]).changed.contains("d/x.html"))
+        try FileManager.default.removeItem(at: lone.deletingLastPathComponent())
+        #expect(server.rebuild(changed: [lone.path]).changed.contains("d/x.html"))
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("_site/d").path))
         // What serve wrote is what a build writes.
         var options = server.configuration.build
         options.out = root.appendingPathComponent("_clean").path
@@ -239,6 +247,12 @@ struct SiteServerTests {
             let written = FileManager.default.contents(atPath: root.appendingPathComponent("_site").appendingPathComponent(path).path)
             #expect(written.map([UInt8].init) == bytes, "\(path) on disk is not what a clean build makes")
         }
+        let onDisk = Set(FolderWalk.paths(under: root.appendingPathComponent("_site").path)).subtracting([SiteWriter.marker])
+        let cleanPaths = Set(clean.files.keys.flatMap { path in
+            // Each file and the folders on the way to it.
+            path.split(separator: "/").indices.map { path.split(separator: "/")[...$0].joined(separator: "/") }
+        })
+        #expect(onDisk == cleanPaths, "only on disk: \(onDisk.subtracting(cleanPaths).sorted()), only in a clean build: \(cleanPaths.subtracting(onDisk).sorted())")
     }
 
     /// On Linux the kernel tells of a save (inotify): the build follows it
@@ -264,7 +278,50 @@ struct SiteServerTests {
         #expect(built.all.contains { $0 == "guide/c.html,search-index.js" }, "\(built.all)")
     }
 
-    @Test func watcher_seesEditsAdditionsAndRemovals_butNotHiddenOrBackupFiles() throws {
+    /// An editor's backup (`page.md~`) is a file the build reads (and
+    /// publishes, when git would track it): the watcher sees it as well.
+    /// A watched folder made after `serve` started (`rowmotion init` makes
+    /// no `templates/`), or removed and made again (a checkout), is watched
+    /// as it appears: its files' saves are built.
+    @Test func aWatchedFolderMadeLater_orMadeAgain_isWatched() async throws {
+        let (root, server) = try Self.makeProject()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let before = server.scanSources()
+        server.rebuild()
+        let built = Received()
+        server.onBuild = { outcome in built.append(outcome.changed.joined(separator: ",")) }
+        let watching = Thread { server.watch(from: before) }
+        watching.start()
+        defer { server.stop() }
+        func waitForBuild(naming part: String) async throws {
+            let deadline = Date().addingTimeInterval(60)
+            while !built.all.contains(where: { $0?.contains(part) == true }) && Date() < deadline {
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
+            #expect(built.all.contains { $0?.contains(part) == true }, "no build named \(part): \(built.all)")
+        }
+        // A save first: once it is built, the watch is past its first scan.
+        try Data("---\ntitle: Gamma\n---\nWatching.\n".utf8).write(to: root.appendingPathComponent("site/guide/c.md"))
+        try await waitForBuild(naming: "guide/c.html")
+        // templates/ made after the server started: the theme's stylesheet is its own.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try Data("body { color: rebeccapurple; }\n".utf8).write(to: root.appendingPathComponent("templates/rowmotion.css"))
+        try await waitForBuild(naming: "assets/rowmotion.")
+        // examples/ removed and made again: a later save in it is built.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("examples"))
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("examples"), withIntermediateDirectories: true)
+        try Data("title: A list\ndescription: Rows.\nsteps:\n  - items: [a, b]\n  - items: [b, a]\n".utf8)
+            .write(to: root.appendingPathComponent("examples/list.yml"))
+        try await waitForBuild(naming: "examples/list.html")
+        let count = built.all.count
+        try Data("title: A list\ndescription: Rows.\nsteps:\n  - items: [a, b]\n  - items: [b, c, a]\n".utf8)
+            .write(to: root.appendingPathComponent("examples/list.yml"))
+        let deadline = Date().addingTimeInterval(60)
+        while built.all.count == count && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(built.all.dropFirst(count).contains { $0?.contains("examples/list.html") == true }, "\(built.all)")
+    }
+
+    @Test func watcher_seesEditsAdditionsRemovalsAndBackupFiles_butNotHiddenOnes() throws {
         let root = try Self.makeSite()
         defer { try? FileManager.default.removeItem(at: root) }
         let watcher = SourceWatcher(folders: [root.appendingPathComponent("examples").path])
@@ -276,7 +333,7 @@ struct SiteServerTests {
         try Data("x".utf8).write(to: root.appendingPathComponent("examples/.new.yml.swp"))
         try Data("x".utf8).write(to: root.appendingPathComponent("examples/new.yml~"))
         let changes = SourceWatcher.changes(from: before, to: watcher.scan()).map { ($0 as NSString).lastPathComponent }
-        #expect(changes == ["index.html", "messenger.html", "new.yml"])
+        #expect(changes == ["index.html", "messenger.html", "new.yml", "new.yml~"])
     }
 }
 

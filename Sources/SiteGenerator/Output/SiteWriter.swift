@@ -156,6 +156,9 @@ public enum SiteWriter {
             let target = try WritePath.prepare(root + "/" + path, in: site, makingFolders: changed[path] != nil)
             guard let bytes = changed[path] else {
                 if unlink(target) != 0 && errno != ENOENT { throw failure("cannot remove '\(path)': \(String(cString: strerror(errno)))") }
+                // Its folders, once empty, go with it (a clean build would not make them).
+                var emptied = folder
+                while !emptied.isEmpty, rmdir(root + "/" + emptied) == 0 { emptied = OutputPaths.parent(of: emptied) }
                 continue
             }
             let temporary = root + "/" + (folder.isEmpty ? "" : folder + "/") + ".rowmotion-new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
