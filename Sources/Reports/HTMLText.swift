@@ -12,21 +12,36 @@ public enum HTMLText {
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count + 16)
             out.append(contentsOf: bytes[..<first])
-            for byte in bytes[first...] {
+            appendEscaped(bytes[first...], to: &out)
+            return String(decoding: out, as: UTF8.self)
+        } ?? text
+    }
+
+    /// `bytes` escaped, appended to `out`: runs without a byte to escape
+    /// are appended whole.
+    public static func appendEscaped<Bytes: Collection<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
+        var plain = bytes.startIndex
+        var index = plain
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if needsEscape(byte) {
+                out.append(contentsOf: bytes[plain..<index])
                 switch byte {
                 case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
                 case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
                 case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
                 case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
-                case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
-                default: out.append(byte)
+                default: out.append(contentsOf: "&#39;".utf8)
                 }
+                plain = bytes.index(after: index)
             }
-            return String(decoding: out, as: UTF8.self)
-        } ?? text
+            index = bytes.index(after: index)
+        }
+        out.append(contentsOf: bytes[plain...])
     }
 
-    private static func needsEscape(_ byte: UInt8) -> Bool {
+    /// Whether a byte is one of the five written as an entity.
+    public static func needsEscape(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
             || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }

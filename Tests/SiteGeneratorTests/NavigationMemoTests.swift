@@ -118,6 +118,10 @@ struct NavigationMemoTests {
             "{{#nav}}<a{{#current}} class=\"on\" title=\"{{title}}\"{{/current}}>{{title}}</a>{{/nav}}\n",
             "{{#nav}}{{^current}}<a href=\"{{url}}\">{{/current}}{{title}}{{^current}}</a>{{/current}}{{#children}}[{{current}}:{{title}}]{{/children}}{{/nav}}",
             "<ul>{{#nav}}<li>{{{current}}}{{& title}}{{#expanded}}<ul>{{#children}}<li{{#current}} id=\"here\"{{/current}}>{{#title}}{{.}}{{/title}}</li>{{/children}}</ul>{{/expanded}}</li>{{/nav}}</ul>{{siteTitle}}\n",
+            // The flat list's parts are rendered alone for an item: parts
+            // reading the item's names and the chrome's, parts side by side.
+            "{{#navList}}<a{{#current}} data-site=\"{{siteTitle}}\" href=\"{{root}}{{href}}\" d={{depth}}{{#folder}} f{{/folder}}{{/current}}>"
+                + "{{^current}}<i>{{title}}</i>{{/current}}{{current}}{{{current}}}</a>{{#closes}}</ul>{{/closes}}\n{{/navList}}",
         ]
         for nav in forms {
             #expect(try memoizedMatchingPerPage(nav: nav) > 0, "nav:\n\(nav)")

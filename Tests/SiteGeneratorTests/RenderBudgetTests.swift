@@ -3,13 +3,11 @@ import Mustache
 @testable import SiteGenerator
 import Testing
 
-/// Every byte a template renders is counted as it is made, whichever code
-/// renders it: swift-mustache's renders (a theme with a transform) through
-/// metered values, the compiled renderer append by append; partials nest
-/// to a bound; a theme whose own text multiplies past a page is refused.
+/// Every byte a template renders is counted as it is made, through metered
+/// values; a theme whose own text multiplies past a page is refused.
 @Suite("Render budget")
 struct RenderBudgetTests {
-    typealias Bag = CompiledTemplateTests.Bag
+    typealias Bag = TemplateLibraryTests.Bag
 
     /// How many names were read from the contexts that share it.
     final class Reads: @unchecked Sendable {
@@ -30,31 +28,17 @@ struct RenderBudgetTests {
         }
     }
 
-    /// A theme with one transform renders through swift-mustache: its
-    /// render stops at the limit as it goes, instead of making every byte
-    /// first (before: 1,000 items of 50 KB were all rendered, 50 MB, and
-    /// only then measured).
+    /// A render stops at the limit as it goes, instead of making every byte
+    /// first (once: 1,000 items of 50 KB were all rendered, 50 MB, and only
+    /// then measured).
     @Test func transformTheme_stopsAtThePageLimit_asItRenders() throws {
-        let library = try CompiledTemplateTests.library(["t": "{{lowercased(title)}}{{#items}}{{{big}}}{{/items}}"])
-        #expect(library.compiled == nil, "a transform is rendered by swift-mustache")
+        let library = try TemplateLibraryTests.library(["t": "{{lowercased(title)}}{{#items}}{{{big}}}{{/items}}"])
         let reads = Reads()
         let items = (0..<1_000).map { _ in Counted(reads, ["n": 1]) }
         let context = Bag(["title": "T", "items": items, "big": String(repeating: "x", count: 50_000)])
         #expect(throws: (any Error).self) { try library.renderBytes(context, withTemplate: "t", limit: 500_000) }
         // Each item is asked for `big` before the lookup climbs to the page.
         #expect(reads.count <= 20, "\(reads.count) of 1,000 items were rendered for a limit of 10 items")
-    }
-
-    /// The compiled renderer includes partials at most 100 deep: a theme
-    /// the check could not see through stops with an error instead of
-    /// overflowing the stack.
-    @Test func compiledPartialsNestedPastTheBound_stopTheRender() throws {
-        let library = try CompiledTemplateTests.library(["t": "<{{#children}}{{> t}}{{/children}}>"])
-        let compiled = try #require(library.compiled)
-        func nested(_ depth: Int) -> Bag { Bag(["children": depth == 0 ? [] : [nested(depth - 1)]]) }
-        let deepest = try #require(try compiled.render(nested(100), withTemplate: "t", limit: .max))
-        #expect(deepest.count == 202)
-        #expect(throws: (any Error).self) { try compiled.render(nested(101), withTemplate: "t", limit: .max) }
     }
 
     /// Partials including partials a thousand times each make every page
@@ -85,7 +69,7 @@ struct RenderBudgetTests {
     /// one's, checked here, is a few kilobytes a page.
     @Test func builtInTheme_expandsToAFewKilobytes() throws {
         let theme = try Theme.load(projectTemplates: nil)
-        let expansion = theme.library.staticExpansion
+        let expansion = theme.library.expansion
         #expect(expansion.firstPast == nil)
         #expect(Theme.templateNames.allSatisfy { (expansion.roots[$0] ?? .max) < 64 << 10 }, "\(expansion.roots)")
     }

@@ -1,3 +1,5 @@
+import Reports
+
 /// Swift code blocks coloured at build time: a small lexer (not a parser)
 /// that tells keywords, types, strings (with their interpolations lexed as
 /// code), numbers, comments, attributes and compiler directives apart, and
@@ -83,12 +85,12 @@ enum SwiftHighlighter {
         /// no rule looks at them, and HTML needs no escape for them.
         static let plainInCode: [Bool] = (0...255).map { value in
             let byte = UInt8(value)
-            return byte < 0x80 && !isIdentifierStart(byte) && !isDigit(byte) && !"\"#@/`()&<>".utf8.contains(byte)
+            return byte < 0x80 && !isIdentifierStart(byte) && !isDigit(byte) && !"\"#@/`()".utf8.contains(byte) && !HTMLText.needsEscape(byte)
         }
         /// Bytes that a string's text writes as they are.
         static let plainInString: [Bool] = (0...255).map { value in
             let byte = UInt8(value)
-            return !"\\\"\n&<>".utf8.contains(byte)
+            return !"\\\n".utf8.contains(byte) && !HTMLText.needsEscape(byte)
         }
 
         /// The run of bytes from `index` that `table` calls plain, written
@@ -121,36 +123,19 @@ enum SwiftHighlighter {
         func hashes(at position: Int) -> Int { position < bytes.count ? hashRuns[position] : 0 }
 
         mutating func escaped(_ byte: UInt8) {
-            switch byte {
-            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
-            default: out.append(byte)
-            }
+            HTMLText.appendEscaped(CollectionOfOne(byte), to: &out)
         }
 
-        /// The next `count` bytes, escaped: runs without a byte to escape
-        /// appended whole.
+        /// The next `count` bytes, escaped (`HTMLText`'s escaping, runs
+        /// without a byte to escape appended whole).
         mutating func copy(_ count: Int) {
             let end = min(index + count, bytes.count)
             guard byteRuns else {
                 while index < end { escaped(bytes[index]); index += 1 }
                 return
             }
-            var plain = index
-            while index < end {
-                switch bytes[index] {
-                case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""):
-                    out.append(contentsOf: bytes[plain..<index])
-                    escaped(bytes[index])
-                    plain = index + 1
-                default:
-                    break
-                }
-                index += 1
-            }
-            out.append(contentsOf: bytes[plain..<end])
+            HTMLText.appendEscaped(bytes[index..<end], to: &out)
+            index = end
         }
 
         mutating func open(_ kind: StaticString) {

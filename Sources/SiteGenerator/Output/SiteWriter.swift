@@ -11,6 +11,15 @@ import SnapshotFormat
 /// previous site instead of written again: on a real disk, writing
 /// dominates a build.
 public enum SiteWriter {
+    /// Whether a file's old bytes are `bytes`, compared as memory (the
+    /// generic compare, element by element through `Data`'s iterator, was
+    /// a tenth of a build over an existing site).
+    static func same(_ old: Data, _ bytes: [UInt8]) -> Bool {
+        old.count == bytes.count && old.withUnsafeBytes { old in
+            bytes.withUnsafeBytes { new in old.count == 0 || memcmp(old.baseAddress!, new.baseAddress!, old.count) == 0 }
+        }
+    }
+
     /// The file that marks a folder as Rowmotion's to replace.
     public static let marker = SiteFolder.marker
 
@@ -92,7 +101,7 @@ public enum SiteWriter {
                 // could hold) is neither read nor kept.
                 if exists, FolderWalk.isPlainFile(previous), !FolderWalk.passesThroughLink(path, under: targetPath),
                    let old = FileManager.default.contents(atPath: previous),
-                   old.elementsEqual(bytes),
+                   Self.same(old, bytes),
                    (try? FileManager.default.linkItem(atPath: previous, toPath: destination)) != nil {
                     return true
                 }

@@ -56,31 +56,8 @@ struct NavItem: TemplateContext, Sendable {
         default: return nil
         }
     }
-
-    /// `child(named:)`'s answer as the compiled renderer's value, without
-    /// boxing it as `Any` and casting it back (the navigation reads half a
-    /// dozen names of every item, 420 renders of a thousand-page site);
-    /// `NavItemValueTests` holds it to `child(named:)` name by name.
-    func templateValue(named key: String) -> CompiledLibrary.Value? {
-        switch key {
-        case "expanded": return .flag(expanded)
-        case "title": return .text(title)
-        case "href": return .text(href)
-        case "current": return .flag(current)
-        case "children": return .navItems(children)
-        case "root": return .text(root)
-        case "url": return .text(url)
-        case "depth": return .number(depth)
-        case "folder": return .flag(isFolder)
-        case "closes": return .list(Array(repeating: true, count: closes))
-        case NavigationMemo.markKey: return mark.map { .text($0) }
-        default: return nil
-        }
-    }
 }
 
-/// What every page's head and navigation use; page contexts hold one and
-/// pass it the names they do not have.
 struct Chrome: TemplateContext, Sendable {
     var siteTitle: String
     var root: String

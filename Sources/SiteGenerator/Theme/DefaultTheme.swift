@@ -38,6 +38,8 @@ public struct Theme: Sendable {
     /// The `nav` template with markers for `NavigationMemo`, alone in a
     /// library; nil when the navigation must be rendered page by page.
     var markedNavigation: TemplateLibrary?
+    /// For each part of the marked `nav`, whether it is in the flat list.
+    var navigationParts: [Bool] = []
     /// The templates with `nav` writing the memoized navigation HTML, for
     /// contexts whose chrome carries it.
     var memoLibrary: TemplateLibrary?
@@ -142,13 +144,17 @@ public struct Theme: Sendable {
         }
         theme.library = TemplateLibrary(templates: templates)
         let includers = templateNames.filter { $0 != "nav" }.compactMap { theme.texts[$0 + ".mustache"] }
-        if let nav = theme.texts["nav.mustache"], let marked = NavigationMemo.marked(nav, includers: includers),
-           let markedTemplate = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + marked),
+        if let nav = theme.texts["nav.mustache"], let marked = NavigationMemo.markedParts(nav, includers: includers),
+           let markedTemplate = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + marked.text),
+           let partTemplates = try? marked.parts.map({ try MustacheTemplate(string: ByteHTMLEscaping.pragma + $0.text) }),
            let memoTemplate = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + "{{{navigationHTML}}}") {
-            theme.markedNavigation = TemplateLibrary(templates: ["nav": markedTemplate])
+            var navigationTemplates = ["nav": markedTemplate]
+            for (index, part) in partTemplates.enumerated() { navigationTemplates[NavigationMemo.partName(index)] = part }
+            theme.markedNavigation = TemplateLibrary(templates: navigationTemplates)
+            theme.navigationParts = marked.parts.map(\.flat)
             var memo = templates
             memo["nav"] = memoTemplate
-            theme.memoLibrary = TemplateLibrary(templates: memo, reusing: theme.library)
+            theme.memoLibrary = TemplateLibrary(templates: memo)
         }
         // Mustache renders a misspelt name as nothing: every name every
         // template uses must be one its context has. The built-in templates
@@ -160,7 +166,7 @@ public struct Theme: Sendable {
         // where they are included: partials that include partials a
         // thousand times each pass any limit before a value is read. (The
         // built-in theme's is a few kilobytes: `RenderBudgetTests`.)
-        if ownTemplates, let past = theme.library.staticExpansion.firstPast {
+        if ownTemplates, let past = theme.library.expansion.firstPast {
             let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
             throw .error(OutputLimits.pageTooLarge, at: theme.location(of: past.template + ".mustache", line: past.line, column: past.column),
                          "the theme's text, each partial written out where it is included, passes \(limit) here; "
@@ -204,12 +210,12 @@ public struct Theme: Sendable {
     /// Renders `template` with `context` (whose names `load` checked).
     /// - Parameter source: the input the render is for, where a render past
     ///   `OutputLimits.pageBytes` is reported (else the template).
-    public func render(_ template: String, _ context: Any, for source: String? = nil) throws(Diagnostic) -> String {
+    public func render(_ template: String, _ context: any MustacheParent, for source: String? = nil) throws(Diagnostic) -> String {
         String(decoding: try renderBytes(template, context, for: source), as: UTF8.self)
     }
 
     /// `render` as UTF-8: a page's bytes as the site writes them.
-    public func renderBytes(_ template: String, _ context: Any, for source: String? = nil) throws(Diagnostic) -> [UInt8] {
+    public func renderBytes(_ template: String, _ context: any MustacheParent, for source: String? = nil) throws(Diagnostic) -> [UInt8] {
         do throws(RenderStop) {
             if let memoLibrary, let carrier = context as? any ChromeCarrying, carrier.chrome.navigationHTML != nil {
                 return try memoLibrary.renderBytes(context, withTemplate: template) ?? []
@@ -218,15 +224,8 @@ public struct Theme: Sendable {
         } catch {
             let at = source.map { SourceLocation(file: $0, line: 1, column: 1) } ?? location(of: template + ".mustache")
             let what = source == nil ? "this template makes a page's HTML" : "the theme makes this page's HTML"
-            switch error {
-            case .tooLarge:
-                let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
-                throw .error(OutputLimits.pageTooLarge, at: at, "\(what) over \(limit); pages are limited to \(limit)")
-            case .tooDeep:
-                throw .error("partial-too-deep", at: at,
-                             "the theme includes partials within partials more than \(TemplateCheck.renderedPartialDepth) deep "
-                                 + (source == nil ? "" : "on this page ") + "(a partial that includes itself over data this deep)")
-            }
+            let limit = ByteCount.describe(Int64(OutputLimits.pageBytes))
+            throw .error(OutputLimits.pageTooLarge, at: at, "\(what) over \(limit); pages are limited to \(limit)")
         }
     }
 }
@@ -395,10 +394,8 @@ enum TemplateCheck {
         }
 
         /// A list or a context written as text is Swift's description of
-        /// it (every item's fields): never HTML anyone wants, and the
-        /// compiled renderer leaves such a page to swift-mustache, whose
-        /// render is measured only when it ends (a list written inside a
-        /// section of the same list is pages² of it).
+        /// it (every item's fields): never HTML anyone wants (a list
+        /// written inside a section of the same list is pages² of it).
         static func unprintable(_ name: String, _ shape: ContextShape, at location: SourceLocation) -> Diagnostic? {
             switch shape {
             case .list:
@@ -462,9 +459,9 @@ enum TemplateCheck {
     static let partialDepth = 32
 
     /// How deep partials may be rendered one inside the other: a partial
-    /// that includes itself over a tree goes as deep as the tree (the
-    /// navigation shows at most `Navigation.maxDepth` levels), and the
-    /// renderers recurse once per level.
+    /// that includes itself goes one level down the data each time (the
+    /// check's rule), and the only tree is the navigation, which shows at
+    /// most `Navigation.maxDepth` levels.
     static let renderedPartialDepth = 100
 
     /// A template's size: every page carries its templates, and a real one

@@ -538,7 +538,8 @@ struct Navigation: Sendable {
     /// A group's navigation as a flat list in document order, each item with
     /// its depth and how many lists close after it, the items at the indexes
     /// `current` picks marked current.
-    /// `marked`: each item also answers `NavigationMemo.markKey` with its index.
+    /// `marked`: each item also answers `NavigationMemo.markKey` with the
+    /// start of its parts' opening marker (`open`, its index and `.`).
     func items(in group: Group, marked: Bool = false, current: (Int) -> Bool) -> [NavItem] {
         let shown = visible(in: group)
         var items: [NavItem] = []
@@ -557,7 +558,7 @@ struct Navigation: Sendable {
             item.depth = depth
             item.expanded = next > depth
             item.closes = max(0, depth - next)
-            item.mark = marked ? String(NavigationMemo.open) + String(index) + String(NavigationMemo.owned) : nil
+            item.mark = marked ? String(NavigationMemo.open) + String(index) + "." : nil
             items.append(item)
         }
         return items

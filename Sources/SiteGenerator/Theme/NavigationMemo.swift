@@ -13,22 +13,27 @@ import Mustache
 /// is itself a tag, which the item the part's `current` comes from fills
 /// with its index (both names resolve in the same context: every item
 /// answers both, nothing between them and the item answers either). One
-/// render with no item current gives each part's "no" text and its owner,
-/// one with every item current its "yes" text. A page's navigation is the
-/// "no" render with its own item's parts taken from the "yes" one, which
-/// holds because a part reads no other item's `current` (nesting is
-/// refused). Anything this cannot prove exact falls back to a render per
+/// render with no item current gives each part's "no" text, its owner and
+/// which of the template's parts it is. A page's navigation is the "no"
+/// render with its own item's parts rendered "yes": each part of the
+/// template is also a template of its own, rendered for the item alone
+/// (parts inside the tree, `nav`/`children`, are taken from a render with
+/// every item current instead), which holds because a part reads no other
+/// item's `current` (nesting is refused) and only its item's names and the
+/// chrome's. Anything this cannot prove exact falls back to a render per
 /// page: a template that reads names other than the chrome's and the
 /// items', nests `current`, changes delimiters or includes partials, a
 /// `{{> nav}}` inside a section or indented, renders whose unmarked parts or
-/// owners disagree, or marked renders that are not the plain render plus
-/// markers (a title holding a marker code point).
+/// owners disagree, marked renders that are not the plain render plus
+/// markers (a title holding a marker code point), or parts rendered alone
+/// that differ from the same parts rendered in place.
 struct NavigationMemo: Sendable {
     /// The navigation HTML of each output that has one memoized.
     private(set) var html: [String: String] = [:]
 
     /// Private-use code points: an opening marker is `open`, the owner's
-    /// index and `owned`; a closing one is `close`.
+    /// index, `.`, the part's number in the template and `owned`; a closing
+    /// one is `close`.
     static let open: Character = "\u{10FFFC}", owned: Character = "\u{10FFFB}", close: Character = "\u{10FFFD}"
     /// The name of the opening marker's tag, which only items answer.
     static let markKey = "rowmotion-current-mark"
@@ -46,6 +51,7 @@ struct NavigationMemo: Sendable {
     init(outputs: [String], navigation: Navigation, theme: Theme, root: (String) -> String,
          memory: OutputBudget = OutputBudget(limit: OutputLimits.siteBytes), chrome: (String) -> Chrome) {
         guard let marked = theme.markedNavigation else { return }
+        let parts = theme.navigationParts
         let plain = theme.library
         // Outputs grouped by what their navigation shows besides `current`.
         var groups: [Navigation.Group: [String]] = [:]
@@ -62,12 +68,12 @@ struct NavigationMemo: Sendable {
         // the same for every group: proven on the first group, and again
         // only for a group whose text could hold a marker itself.
         let first = Self.render(group: work[0].group, outputs: work[0].outputs, navigation: navigation, base: work[0].base,
-                                template: marked, plain: plain, memory: memory, proveAgainstPlain: true)
+                                template: marked, parts: parts, plain: plain, memory: memory, proveAgainstPlain: true)
         let proven = !first.isEmpty
         let rest = Parallel.map(Array(work.dropFirst())) { group, outputs, base in
             let prove = !proven || Self.mayHoldMarkers(navigation.items(in: group) { _ in false }, base: base)
-            return Self.render(group: group, outputs: outputs, navigation: navigation, base: base, template: marked, plain: plain,
-                               memory: memory, proveAgainstPlain: prove)
+            return Self.render(group: group, outputs: outputs, navigation: navigation, base: base, template: marked, parts: parts,
+                               plain: plain, memory: memory, proveAgainstPlain: prove)
         }
         for result in [first] + rest { html.merge(result) { first, _ in first } }
     }
@@ -87,17 +93,48 @@ struct NavigationMemo: Sendable {
 
     /// The navigation of each output of one group, or none when the
     /// renders cannot prove it.
+    /// - Parameter parts: for each part of the template, whether it is in
+    ///   the flat list (rendered alone for an item), else in the tree.
     static func render(group: Navigation.Group, outputs: [String], navigation: Navigation, base: Chrome,
-                       template: TemplateLibrary, plain: TemplateLibrary, memory: OutputBudget, proveAgainstPlain: Bool = true) -> [String: String] {
-        func parts(current: Bool) -> Parts? {
+                       template: TemplateLibrary, parts: [Bool], plain: TemplateLibrary, memory: OutputBudget,
+                       proveAgainstPlain: Bool = true) -> [String: String] {
+        func rendered(current: Bool) -> Parts? {
             var chrome = base
             chrome.nav = navigation.items(in: group, marked: true) { _ in current }
             // Past a page's limit: rendered page by page, where the limit is reported.
             guard let bytes = try? template.renderBytes(chrome, withTemplate: "nav") else { return nil }
             return split(bytes)
         }
-        guard let none = parts(current: false), let all = parts(current: true),
-              none.outside == all.outside, none.owners == all.owners else { return [:] }
+        guard let none = rendered(current: false), none.templateParts.allSatisfy({ $0 < parts.count }) else { return [:] }
+        let indexes = navigation.itemIndexes(in: group)
+        // The items some page of the group has current, and what each part
+        // of theirs writes then: rendered alone, for parts of the flat list;
+        // taken from a render with every item current, for parts in the
+        // tree, and to show that alone and in place agree (the first group,
+        // and any whose text could hold a marker).
+        let owned = Set(outputs.compactMap { indexes[$0] })
+        let alone = parts.allSatisfy { $0 }
+        var yes: [Int: ArraySlice<UInt8>] = [:]
+        if alone {
+            let items = navigation.items(in: group) { owned.contains($0) }
+            for (index, owner) in none.owners.enumerated() where owned.contains(owner) {
+                guard owner < items.count else { return [:] }
+                let context = PartContext(item: items[owner], chrome: base)
+                guard let bytes = try? template.renderBytes(context, withTemplate: partName(none.templateParts[index])) else { return [:] }
+                yes[index] = bytes[...]
+            }
+        }
+        if !alone || proveAgainstPlain {
+            guard let all = rendered(current: true), none.outside == all.outside, none.owners == all.owners,
+                  none.templateParts == all.templateParts else { return [:] }
+            for index in none.owners.indices where owned.contains(none.owners[index]) {
+                if alone {
+                    guard yes[index] == all.marked[index] else { return [:] }
+                } else {
+                    yes[index] = all.marked[index]
+                }
+            }
+        }
         // The markers themselves must be all that the marked template adds.
         if proveAgainstPlain {
             var unmarked = base
@@ -118,16 +155,15 @@ struct NavigationMemo: Sendable {
             ranges.append(start..<bytes.count)
         }
         var partsOf: [Int: [Int]] = [:]
-        for index in none.owners.indices where none.marked[index] != all.marked[index] {
+        for (index, text) in yes.sorted(by: { $0.key < $1.key }) where text != none.marked[index] {
             partsOf[none.owners[index], default: []].append(index)
         }
-        let indexes = navigation.itemIndexes(in: group)
         // What the group's pages will hold: the shared render once, and a
         // copy for each page with parts of its own.
         var held = bytes.count
         for output in outputs {
             guard let current = indexes[output], let swapped = partsOf[current] else { continue }
-            held += swapped.reduce(bytes.count) { $0 + all.marked[$1].count - ranges[$1].count }
+            held += swapped.reduce(bytes.count) { $0 + yes[$1]!.count - ranges[$1].count }
         }
         guard memory.reserve(held) else { return [:] }
         var result: [String: String] = [:]
@@ -143,7 +179,7 @@ struct NavigationMemo: Sendable {
             var position = 0
             for index in swapped {
                 text.append(contentsOf: bytes[position..<ranges[index].lowerBound])
-                text.append(contentsOf: all.marked[index])
+                text.append(contentsOf: yes[index]!)
                 position = ranges[index].upperBound
             }
             text.append(contentsOf: bytes[position...])
@@ -152,12 +188,27 @@ struct NavigationMemo: Sendable {
         return result
     }
 
+    /// The name of a part's own template in the marked library.
+    static func partName(_ part: Int) -> String { "rowmotion-part-\(part)" }
+
+    /// What a part rendered alone reads: its item's names first, then the
+    /// chrome's, as the stack gives them in place (the marked template
+    /// names nothing else, and nothing between the two answers a name).
+    struct PartContext: MustacheParent {
+        let item: NavItem
+        let chrome: Chrome
+
+        func child(named key: String) -> Any? { item.child(named: key) ?? chrome.child(named: key) }
+    }
+
     /// A marked render taken apart: the bytes between parts, the parts, and
     /// the index of the item each part belongs to.
     struct Parts {
         var outside: [ArraySlice<UInt8>] = []
         var marked: [ArraySlice<UInt8>] = []
         var owners: [Int] = []
+        /// Which of the template's parts each is.
+        var templateParts: [Int] = []
     }
 
     /// A marked render taken apart; nil when markers do not pair up or an
@@ -184,18 +235,23 @@ struct NavigationMemo: Sendable {
             if kind == openByte {
                 guard !inside else { return nil }
                 parts.outside.append(bytes[start..<lead])
-                // The owner's index, then `owned`.
-                var digitsEnd = after, owner = 0
-                while digitsEnd < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[digitsEnd]) {
-                    // More digits than any index has: not a marker of ours.
-                    guard digitsEnd - after < 18 else { return nil }
-                    owner = owner * 10 + Int(bytes[digitsEnd] - UInt8(ascii: "0"))
-                    digitsEnd += 1
+                // The owner's index, `.`, the part's number, then `owned`.
+                func number(at start: Int) -> (value: Int, end: Int)? {
+                    var end = start, value = 0
+                    while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) {
+                        // More digits than any index has: not a marker of ours.
+                        guard end - start < 18 else { return nil }
+                        value = value * 10 + Int(bytes[end] - UInt8(ascii: "0"))
+                        end += 1
+                    }
+                    return end > start ? (value, end) : nil
                 }
-                guard digitsEnd > after, marker(at: digitsEnd) == ownedByte else { return nil }
-                parts.owners.append(owner)
+                guard let owner = number(at: after), owner.end < bytes.count, bytes[owner.end] == UInt8(ascii: "."),
+                      let part = number(at: owner.end + 1), marker(at: part.end) == ownedByte else { return nil }
+                parts.owners.append(owner.value)
+                parts.templateParts.append(part.value)
                 inside = true
-                index = digitsEnd + 4
+                index = part.end + 4
                 start = index
                 continue
             }
@@ -216,6 +272,13 @@ struct NavigationMemo: Sendable {
     /// when rendering it once per group could differ from once per page.
     /// `includers`: the texts of the templates that may include it.
     static func marked(_ nav: String, includers: [String]) -> String? {
+        markedParts(nav, includers: includers)?.text
+    }
+
+    /// `marked` with the template's parts: each one's own text, and whether
+    /// it sits in the flat list (`navList`), where it can be rendered alone
+    /// for an item, rather than in the tree.
+    static func markedParts(_ nav: String, includers: [String]) -> (text: String, parts: [(text: String, flat: Bool)])? {
         guard !nav.contains(open), !nav.contains(owned), !nav.contains(close) else { return nil }
         for text in includers {
             let tags = scan(text)
@@ -226,16 +289,23 @@ struct NavigationMemo: Sendable {
         }
         let tags = scan(nav)
         var insertions: [(offset: String.Index, marker: String)] = []
-        let opening = "{{{\(markKey)}}}", closing = String(close)
-        // Per open section: whether it pushed an item, and whether it is `current`.
-        var sections: [(name: String, item: Bool, current: Bool)] = []
+        let closing = String(close)
+        func opening(_ part: Int) -> String { "{{{\(markKey)}}}\(part)\(owned)" }
+        var parts: [(text: String, flat: Bool)] = []
+        // Per open section: whether it pushed an item, whether it is
+        // `current` (and where it opened), whether it is in the flat list.
+        var sections: [(name: String, item: Bool, current: Bool, start: String.Index, flat: Bool)] = []
         for tag in tags {
             switch tag.kind {
             case "!": continue
             case "=", ">", "%": return nil
             case "/":
                 guard let last = sections.popLast(), last.name == tag.name else { return nil }
-                if last.current { insertions.append((tag.range.upperBound, closing)) }
+                if last.current {
+                    insertions.append((last.start, opening(parts.count)))
+                    insertions.append((tag.range.upperBound, closing))
+                    parts.append((String(nav[last.start..<tag.range.upperBound]), last.flat))
+                }
                 continue
             default: break
             }
@@ -247,21 +317,25 @@ struct NavigationMemo: Sendable {
             }
             let isCurrent = tag.name == "current"
             if isCurrent, sections.contains(where: { $0.current }) { return nil }
+            // The innermost section that pushed an item decides the item's form.
+            let flat = sections.last(where: { $0.item })?.name == "navList"
             if tag.kind == "#" || tag.kind == "^" {
                 let pushesItem = tag.kind == "#" && (tag.name == "nav" || tag.name == "navList" || tag.name == "children")
-                sections.append((tag.name, pushesItem, isCurrent))
-                if isCurrent { insertions.append((tag.range.lowerBound, opening)) }
+                sections.append((tag.name, pushesItem, isCurrent, tag.range.lowerBound, flat))
             } else if isCurrent {
-                insertions.append((tag.range.lowerBound, opening))
+                insertions.append((tag.range.lowerBound, opening(parts.count)))
                 insertions.append((tag.range.upperBound, closing))
+                parts.append((String(nav[tag.range]), flat))
             }
         }
         guard sections.isEmpty else { return nil }
+        // From the end, so earlier offsets stay valid; at one offset (a
+        // part's close and the next one's opening) in their order here.
         var text = nav
-        for insertion in insertions.sorted(by: { $0.offset > $1.offset }) {
+        for (_, insertion) in insertions.enumerated().sorted(by: { ($0.element.offset, $0.offset) > ($1.element.offset, $1.offset) }) {
             text.insert(contentsOf: insertion.marker, at: insertion.offset)
         }
-        return text
+        return (text, parts)
     }
 
     struct Tag {

@@ -12,7 +12,7 @@ import Mustache
 /// Each wrapper gives swift-mustache what the value itself would: its
 /// names, its transforms (with their results wrapped), its sections and
 /// its text, so a metered render writes the same bytes as a plain one
-/// (`CompiledTemplateTests` holds the two together on random templates).
+/// (`TemplateLibraryTests` holds the two together on random templates).
 final class RenderMeter: @unchecked Sendable {
     /// The meter of the render on this thread, for the content type's escaping.
     @TaskLocal static var current: RenderMeter?
@@ -44,6 +44,13 @@ final class RenderMeter: @unchecked Sendable {
     /// `StaticExpansion.valueBytes`, and a flag must stay a flag for its
     /// section.
     func metered(_ value: Any, name: String) -> Any {
+        // The types the contexts hand out most, compared exactly first: a
+        // cast to an existential (`any BinaryInteger`) looks the conformance
+        // up, and every name of every page comes through here.
+        let type = type(of: value)
+        if type == String.self { return MeteredText(text: value as! String, meter: self, name: name) }
+        if type == Bool.self || type == Int.self { return value }
+        if type == NavItem.self { return MeteredParent(parent: value as! NavItem, value: value, meter: self, name: name) }
         if let box = value as? OptionalBox {
             // An optional inside a value reads as what it holds; `nil`
             // writes its description, as swift-mustache writes it.

@@ -4,11 +4,11 @@ import SeededRandom
 @testable import SiteGenerator
 import Testing
 
-/// The compiled renderer against swift-mustache, which it replaces where it
-/// can: the same bytes for every template and context, random ones
-/// included, and swift-mustache itself wherever the renderer declines.
-@Suite("Compiled templates")
-struct CompiledTemplateTests {
+/// The theme's renders: swift-mustache's, metered as they go. A metered
+/// render writes exactly what a plain one writes, for every template and
+/// context, random ones included, and stops exactly past its limit.
+@Suite("Template library")
+struct TemplateLibraryTests {
     /// A context of any names, as the theme's typed contexts answer them.
     struct Bag: TemplateContext {
         var fields: [String: Any]
@@ -24,54 +24,35 @@ struct CompiledTemplateTests {
         return TemplateLibrary(templates: try texts.mapValues { try MustacheTemplate(string: ByteHTMLEscaping.pragma + $0) })
     }
 
-    /// The compiled render, and swift-mustache's.
+    /// The metered render, and swift-mustache's plain one.
     static func renders(_ texts: [String: String], _ context: any TemplateContext, template: String = "t") throws -> (String?, String?) {
         let library = try library(texts)
-        return (library.compiled?.render(context, withTemplate: template).map { String(decoding: $0, as: UTF8.self) },
-                library.mustache.render(context, withTemplate: template))
+        return (try library.render(context, withTemplate: template, limit: .max), library.mustache.render(context, withTemplate: template))
     }
 
-    /// A render past its limit stops with an error, never silently short,
-    /// and a render within it is whole: for every limit around the output's
-    /// length, over lists, escapes, indented partials and numbers. The
-    /// library falls back to swift-mustache for what the compiled renderer
-    /// declines, and measures that render too.
-    @Test func render_throwsExactlyWhenItsOutputPassesTheLimit() throws {
+    /// A render past its limit stops with an error, never silently short:
+    /// its count bounds its bytes from above, so it is whole from the count
+    /// up and stopped below the bytes, over lists, escapes, indented
+    /// partials, numbers and an optional inside a value.
+    @Test func render_isWholeFromItsCount_andStopsBelowItsBytes() throws {
         let texts = ["t": "{{#items}}<li>{{name}} {{n}}</li>\n  {{> p}}\n{{/items}}{{{raw}}}", "p": "{{title}}&{{flag}}\nnext\n"]
-        let context = Bag(["items": [Bag(["name": "a<b", "n": 7]), Bag(["name": "\"q\"", "n": 1234])], "title": "T&T", "flag": true,
-                           "raw": "<b>raw</b>"])
+        let contexts = [
+            Bag(["items": [Bag(["name": "a<b", "n": 7]), Bag(["name": "\"q\"", "n": 1234])], "title": "T&T", "flag": true, "raw": "<b>raw</b>"]),
+            Bag(["items": [Bag(["name": "x", "n": Optional(1) as Any])], "title": "T", "flag": true, "raw": ""]),
+        ]
         let library = try Self.library(texts)
-        let compiled = try #require(library.compiled)
-        let whole = try #require(compiled.render(context, withTemplate: "t"))
-        #expect(String(decoding: whole, as: UTF8.self) == library.mustache.render(context, withTemplate: "t"))
-        for limit in 0...(whole.count + 3) {
-            let limited = try? compiled.render(context, withTemplate: "t", limit: limit)
-            #expect(limited == (limit >= whole.count ? whole : nil), "limit \(limit) of \(whole.count)")
-            let throughLibrary = try? library.renderBytes(context, withTemplate: "t", limit: limit)
-            #expect(throughLibrary == (limit >= whole.count ? whole : nil), "limit \(limit) of \(whole.count)")
+        for context in contexts {
+            let reference = Array(try #require(library.mustache.render(context, withTemplate: "t")).utf8)
+            let metered = try #require(try library.meteredRender(context, withTemplate: "t", limit: .max))
+            #expect(metered.bytes == reference && metered.counted >= reference.count)
+            for limit in 0...(metered.counted + 3) {
+                let limited = try? library.renderBytes(context, withTemplate: "t", limit: limit)
+                #expect(limited == nil || limited == reference, "limit \(limit)")
+                if limit < reference.count { #expect(limited == nil, "limit \(limit) of \(reference.count)") }
+                if limit >= metered.counted { #expect(limited == reference, "limit \(limit), counted \(metered.counted)") }
+            }
+            #expect(throws: RenderStop.tooLarge) { _ = try library.renderBytes(context, withTemplate: "t", limit: reference.count - 1) }
         }
-        // An optional in a value declines the compiled renderer: swift-mustache's
-        // render is metered as it goes, its count an upper bound of its bytes:
-        // whole from the count up, stopped below the bytes, never short.
-        let declined = Bag(["items": [Bag(["name": "x", "n": Optional(1) as Any])], "title": "T", "flag": true, "raw": ""])
-        #expect(try compiled.render(declined, withTemplate: "t", limit: 1_000) == nil)
-        let reference = Array(try #require(library.mustache.render(declined, withTemplate: "t")).utf8)
-        let metered = try #require(try library.meteredRender(declined, withTemplate: "t", limit: .max))
-        #expect(metered.bytes == reference && metered.counted >= reference.count)
-        for limit in 0...(metered.counted + 3) {
-            let limited = try? library.renderBytes(declined, withTemplate: "t", limit: limit)
-            #expect(limited == nil || limited == reference, "limit \(limit)")
-            if limit < reference.count { #expect(limited == nil, "limit \(limit) of \(reference.count)") }
-            if limit >= metered.counted { #expect(limited == reference, "limit \(limit), counted \(metered.counted)") }
-        }
-        #expect(throws: RenderStop.tooLarge) { _ = try library.renderBytes(declined, withTemplate: "t", limit: reference.count - 1) }
-    }
-
-    @Test func defaultTheme_compilesEveryTemplate() throws {
-        let theme = try Theme.load(projectTemplates: nil)
-        #expect(theme.library.compiled != nil)
-        #expect(theme.memoLibrary?.compiled != nil)
-        #expect(theme.markedNavigation?.compiled != nil)
     }
 
     /// Whitespace rules (standalone lines, CRLF, indented partials inside
@@ -93,49 +74,44 @@ struct CompiledTemplateTests {
             ["t": "{{#empty}}x{{/empty}}{{^empty}}{{title}}{{/empty}}{{^items}}x{{/items}}{{^n}}x{{/n}}"],
         ]
         for texts in cases {
-            let (compiled, mustache) = try Self.renders(texts, context)
-            #expect(compiled != nil, "\(texts)")
-            #expect(compiled == mustache, "\(texts)")
+            let (metered, plain) = try Self.renders(texts, context)
+            #expect(metered != nil && metered == plain, "\(texts)")
         }
     }
 
-    /// What the renderer does not model is left to swift-mustache: the
-    /// template is not compiled, or the render declines.
     /// A number with a fraction (a front matter param) renders as
-    /// swift-mustache writes it, as a variable and as a section: a theme
-    /// printing one no longer sends its whole page to swift-mustache, whose
-    /// render is measured only when it ends.
+    /// swift-mustache writes it, as a variable and as a section.
     @Test func doubles_renderAsSwiftMustache() throws {
         for value in [1.5, 0.1, -0.0, 1e20, 1.0 / 3.0, .infinity, .nan, 123456789.125] {
             let context = Bag(["v": value, "title": "T"])
             for text in ["{{v}}|{{{v}}}", "{{#v}}[{{.}}{{title}}{{v.x}}]{{/v}}{{^v}}no{{/v}}"] {
-                let (compiled, mustache) = try Self.renders(["t": text], context)
-                #expect(compiled != nil && compiled == mustache, "\(value): \(text)")
+                let (metered, plain) = try Self.renders(["t": text], context)
+                #expect(metered != nil && metered == plain, "\(value): \(text)")
             }
         }
     }
 
     /// A context, a list or a dictionary written as text is Swift's
     /// description of it, as swift-mustache writes it (the theme check
-    /// refuses the ones it can see; these are written, not declined, so a
-    /// page never leaves the compiled renderer's measure for them).
+    /// refuses the ones it can see), counted as it is written.
     @Test func valuesWrittenAsText_renderAsSwiftMustache() throws {
         let values: [Any] = [Bag(["a": "<b>"]), ["x", "y\""], [Bag(["n": 1]), Bag(["t": "2"])], ["k": "v", "n": 2, "l": [1, 2]] as [String: Any],
                              [true, false], [Bag]()]
         for value in values {
             let context = Bag(["v": value, "list": [Bag(["w": value])]])
             for text in ["{{v}}|{{{v}}}", "{{#list}}{{w}}{{&w}}{{/list}}"] {
-                let (compiled, mustache) = try Self.renders(["t": text], context)
-                #expect(compiled != nil && compiled == mustache, "\(value): \(text)")
+                let (metered, plain) = try Self.renders(["t": text], context)
+                #expect(metered != nil && metered == plain, "\(value): \(text)")
             }
         }
     }
 
-    @Test func unmodelledTemplatesAndValues_fallBackToSwiftMustache() throws {
+    /// Transforms, parents and blocks, another content type, an optional
+    /// inside a value: the metered render writes what a plain one does.
+    @Test func transformsBlocksAndOptionals_renderAsSwiftMustache() throws {
         let context = Bag(["title": "<a>", "name": "x"])
         for text in ["{{uppercased(title)}}", "{{<p}}{{$b}}x{{/b}}{{/p}}", "{{$b}}x{{/b}}", "{{% CONTENT_TYPE: TEXT}}{{title}}"] {
             let library = try Self.library(["t": text, "p": "{{$b}}d{{/b}}", "x": "x"])
-            #expect(library.compiled == nil, "\(text)")
             #expect(try library.render(context, withTemplate: "t") == library.mustache.render(context, withTemplate: "t"), "\(text)")
         }
         // A dynamic partial reads its name as a `String`, which a metered
@@ -148,8 +124,6 @@ struct CompiledTemplateTests {
         // An optional boxed in a value.
         for value in [Optional("x") as Any] {
             let context = Bag(["v": value])
-            let (compiled, _) = try Self.renders(["t": "{{v}}"], context)
-            #expect(compiled == nil)
             let library = try Self.library(["t": "{{v}}"])
             #expect(try library.render(context, withTemplate: "t") == library.mustache.render(context, withTemplate: "t"))
         }
@@ -273,31 +247,23 @@ struct CompiledTemplateTests {
     }
 
     /// `ROWMOTION_TEMPLATE_CASES` random templates and contexts (400 by
-    /// default), each compared with swift-mustache's render.
-    @Test func randomTemplates_renderAsSwiftMustache() throws {
+    /// default), the metered render of each compared with a plain one.
+    @Test func randomTemplates_renderMeteredAsSwiftMustache() throws {
         let count = ProcessInfo.processInfo.environment["ROWMOTION_TEMPLATE_CASES"].flatMap(Int.init) ?? 400
-        var (parsed, compiledLibraries, compiledRenders) = (0, 0, 0)
+        var parsed = 0
         for seed in UInt64(20_261_125)..<UInt64(20_261_125 + count) {
             var generator = Generator(random: SeededGenerator(seed: seed))
             let texts = generator.templateSet()
             let context = generator.context(depth: 0)
             guard let library = try? Self.library(texts) else { continue }
             parsed += 1
-            // An empty name (`{{}}`, from text that ends in a brace) declines.
-            if library.compiled != nil { compiledLibraries += 1 }
-            let compiled = library.compiled?.render(context, withTemplate: "t").map { String(decoding: $0, as: UTF8.self) }
-            if compiled != nil { compiledRenders += 1 }
             let reference = library.mustache.render(context, withTemplate: "t")
-            #expect(compiled == nil || compiled == reference, "seed \(seed): templates \(texts)")
-            #expect(try library.render(context, withTemplate: "t") == reference, "seed \(seed)")
+            #expect(try library.render(context, withTemplate: "t", limit: .max) == reference, "seed \(seed): templates \(texts)")
         }
-        // Most renders must take the compiled path, or the test proves little.
         #expect(parsed * 2 >= count, "only \(parsed) of \(count) template sets parsed")
-        #expect(compiledLibraries * 10 >= parsed * 9, "only \(compiledLibraries) of \(parsed) template sets were compiled")
-        #expect(compiledRenders * 10 >= parsed * 6, "only \(compiledRenders) of \(parsed) renders were compiled")
     }
 
-    /// Templates with transforms (which only swift-mustache renders) over
+    /// Templates with transforms over
     /// front matter's values: the metered render writes exactly what a
     /// plain one does, and counts at least every byte it writes. Seeds
     /// from `ROWMOTION_TEMPLATE_SEED` (one case: `ROWMOTION_TEMPLATE_CASES=1`).
@@ -324,34 +290,5 @@ struct CompiledTemplateTests {
         print("randomTemplatesWithTransforms: \(metered) metered renders of \(parsed) parsed, \(transforming) with transforms; seeds from \(first)")
         #expect(parsed * 3 >= count && metered == parsed, "only \(parsed) of \(count) template sets parsed, \(metered) rendered")
         #expect(transforming * 2 >= parsed, "only \(transforming) of \(parsed) template sets used a transform")
-    }
-}
-
-/// The compiled renderer reads navigation items through `templateValue`,
-/// a switch of its own: it must answer every name as `child(named:)` does
-/// once converted, or a page's navigation would differ from swift-mustache's.
-@Suite("Navigation item values")
-struct NavItemValueTests {
-    @Test func everyName_answersAsChildNamed_onRandomItems() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["ROWMOTION_FUZZ_SEED"] ?? "") ?? 31
-        var random = SeededGenerator(seed: seed)
-        let schema = ContextSchema(roots: [NavItem.self])
-        let names = Array(schema.names[ContextTypeKey(NavItem.self)]?.keys ?? [:].keys) + ["isFolder", "mark", "nav", "", "Title", "url.x"]
-        #expect(names.count > 10)
-        for _ in 0..<200 {
-            func text() -> String { ["", "a", "é", "x/y.html", "../", "<b>", "javascript:x"].randomElement(using: &random)! }
-            var item = NavItem(title: text(), href: text(), current: Bool.random(using: &random))
-            item.root = text()
-            item.expanded = Bool.random(using: &random)
-            item.depth = Int.random(in: 1...5, using: &random)
-            item.isFolder = Bool.random(using: &random)
-            item.closes = Int.random(in: 0...3, using: &random)
-            item.mark = Bool.random(using: &random) ? text() : nil
-            if Bool.random(using: &random) { item.children = [NavItem(title: text(), href: text(), current: false)] }
-            for name in names {
-                let expected = try item.child(named: name).map { (value: Any) throws(CompiledLibrary.Bail) in try CompiledLibrary.Value.make(value) }
-                #expect(String(describing: item.templateValue(named: name)) == String(describing: expected), "seed \(seed): '\(name)' of \(item)")
-            }
-        }
     }
 }
