@@ -556,3 +556,31 @@ struct PlayerDataJSONTests {
         }
     }
 }
+
+/// Where libcmark's quadratic brackets are refused: the line of the block
+/// that leaves too many open, fenced code and escaped brackets not counted.
+@Suite("Open brackets before libcmark")
+struct OpenBracketTests {
+    @Test func tooManyOpenBrackets_findsTheLine_skippingFencesEscapesAndClosedBlocks() {
+        let many = String(repeating: "[", count: CMarkInput.openBrackets + 1)
+        let half = String(repeating: "[", count: CMarkInput.openBrackets / 2 + 1)
+        let cases: [(text: String, line: Int?)] = [
+            ("a\nb\n" + many, 3),
+            (String(repeating: "[", count: CMarkInput.openBrackets), nil),
+            (half + "\n" + half, 2),
+            (half + "\n \t\n" + half, nil),
+            (String(repeating: "[]", count: 5_000), nil),
+            (String(repeating: "\\[", count: 2_000), nil),
+            ("```swift\n" + many + "\n```\n", nil),
+            ("  ~~~\n" + many + "\n~~~~  \n" + "x", nil),
+            ("```\n~~~\n" + many + "\n", nil),
+            ("````\n```\n" + many + "\n````\n" + many, 5),
+            ("```\n```x\n" + many + "\n```\n", nil),
+            ("    ```\n" + many, 2),
+            ("```\n" + many + "\n```\n" + many, 4),
+        ]
+        for (text, line) in cases {
+            #expect(CMarkInput.tooManyOpenBrackets(text) == line, "\(text.prefix(24).debugDescription)")
+        }
+    }
+}

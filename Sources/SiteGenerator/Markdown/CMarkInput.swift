@@ -15,43 +15,48 @@ enum CMarkInput {
     /// Where a block first leaves more than `openBrackets` brackets open:
     /// its 1-based line in `text`, or nil when none does.
     static func tooManyOpenBrackets(_ text: String) -> Int? {
-        var open = 0, line = 1
-        // Inside a fenced code block: its fence's byte and length.
-        var fence: (byte: UInt8, length: Int)?
-        var blank = true, escaped = false
-        // A line's first bytes, read for a fence when the line ends.
-        var lead: [UInt8] = []
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "\n") {
-                if let run = fenceRun(lead) {
-                    if let current = fence {
-                        if run.byte == current.byte, run.length >= current.length, run.rest.isEmpty { fence = nil }
-                    } else {
-                        fence = (run.byte, run.length)
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            var open = 0, line = 1
+            // Inside a fenced code block: its fence's byte and length.
+            var fence: (byte: UInt8, length: Int)?
+            var blank = true, escaped = false
+            var lineStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\n") {
+                    // A line's first bytes are read for a fence only where
+                    // one could start.
+                    if lineStart < index, [UInt8(ascii: " "), UInt8(ascii: "`"), UInt8(ascii: "~")].contains(bytes[lineStart]),
+                       let run = fenceRun(Array(bytes[lineStart..<min(index, lineStart + 64)])) {
+                        if let current = fence {
+                            if run.byte == current.byte, run.length >= current.length, run.rest.isEmpty { fence = nil }
+                        } else {
+                            fence = (run.byte, run.length)
+                        }
                     }
+                    if blank { open = 0 }
+                    (line, blank, escaped) = (line + 1, true, false)
+                    lineStart = index + 1
+                    continue
                 }
-                if blank { open = 0 }
-                (line, blank, escaped) = (line + 1, true, false)
-                lead.removeAll(keepingCapacity: true)
-                continue
+                if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r") { blank = false }
+                guard fence == nil else { continue }
+                if escaped {
+                    escaped = false
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\\"): escaped = true
+                case UInt8(ascii: "["):
+                    open += 1
+                    if open > openBrackets { return line }
+                case UInt8(ascii: "]"): open = max(0, open - 1)
+                default: break
+                }
             }
-            if lead.count < 64 { lead.append(byte) }
-            if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r") { blank = false }
-            guard fence == nil else { continue }
-            if escaped {
-                escaped = false
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\\"): escaped = true
-            case UInt8(ascii: "["):
-                open += 1
-                if open > openBrackets { return line }
-            case UInt8(ascii: "]"): open = max(0, open - 1)
-            default: break
-            }
+            return nil
         }
-        return nil
     }
 
     /// A line's fence: up to three spaces, then three or more backticks or
