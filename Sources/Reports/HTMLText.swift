@@ -11,33 +11,34 @@ public enum HTMLText {
             guard let first = bytes.firstIndex(where: needsEscape) else { return nil }
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count + 16)
-            out.append(contentsOf: bytes[..<first])
-            appendEscaped(bytes[first...], to: &out)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<first]))
+            appendEscaped(UnsafeBufferPointer(rebasing: bytes[first...]), to: &out)
             return String(decoding: out, as: UTF8.self)
         } ?? text
     }
 
     /// `bytes` escaped, appended to `out`: runs without a byte to escape
     /// are appended whole.
-    public static func appendEscaped<Bytes: Collection<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
-        var plain = bytes.startIndex
-        var index = plain
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            if needsEscape(byte) {
-                out.append(contentsOf: bytes[plain..<index])
-                switch byte {
-                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-                case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
-                default: out.append(contentsOf: "&#39;".utf8)
-                }
-                plain = bytes.index(after: index)
-            }
-            index = bytes.index(after: index)
+    public static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var plain = 0
+        for index in bytes.indices where needsEscape(bytes[index]) {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<index]))
+            appendEscaped(bytes[index], to: &out)
+            plain = index + 1
         }
-        out.append(contentsOf: bytes[plain...])
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain...]))
+    }
+
+    /// One byte, escaped, appended to `out`.
+    public static func appendEscaped(_ byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+        case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+        case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+        case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+        case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
+        default: out.append(byte)
+        }
     }
 
     /// Whether a byte is one of the five written as an entity.

@@ -123,7 +123,7 @@ enum SwiftHighlighter {
         func hashes(at position: Int) -> Int { position < bytes.count ? hashRuns[position] : 0 }
 
         mutating func escaped(_ byte: UInt8) {
-            HTMLText.appendEscaped(CollectionOfOne(byte), to: &out)
+            HTMLText.appendEscaped(byte, to: &out)
         }
 
         /// The next `count` bytes, escaped (`HTMLText`'s escaping, runs
@@ -134,7 +134,7 @@ enum SwiftHighlighter {
                 while index < end { escaped(bytes[index]); index += 1 }
                 return
             }
-            HTMLText.appendEscaped(bytes[index..<end], to: &out)
+            bytes[index..<end].withUnsafeBufferPointer { HTMLText.appendEscaped($0, to: &out) }
             index = end
         }
 
