@@ -110,24 +110,45 @@ struct FullBuild {
     /// 4. The chrome of every page: links relative to it (absolute under
     /// another base URL), and the navigation, rendered once per folder,
     /// and again only when what it shows changed (a title, an order, the
-    /// set of pages).
-    mutating func chromes(_ inputs: SiteInputs, assets: (stylesheet: String, script: String), listing: Listing) -> Chromes {
+    /// set of pages); with the key each output is built from. Without a
+    /// model (a build from the command line), the navigation is rendered
+    /// only for the outputs whose key the cache does not hold: one edited
+    /// page of 10,000 renders one folder's navigation, not every folder's.
+    mutating func chromes(_ inputs: SiteInputs, assets: (stylesheet: String, script: String), listing: Listing) -> (Chromes, OutputKeys) {
         var chromes = Chromes(options: options, inputs: inputs, stylesheet: assets.stylesheet, script: assets.script)
         let plain = chromes
+        let keys = OutputKeys(options: options, inputs: inputs)
         let extraOutputs = ["index.html"] + (options.baseline == nil ? [] : [OutputPaths.changes])
         let outputs = inputs.pages.map(\.output) + inputs.examples.map { OutputPaths.examplePath($0.name) } + extraOutputs
         let key = BuildMemo.NavigationKey(listed: inputs.listed, outputs: outputs, theme: inputs.theme.fileKeys, siteTitle: inputs.siteTitle)
+        var shown = outputs
         if let kept = last?.navigation, kept.key == key {
             chromes.memo = kept.memo
         } else {
-            chromes.memo = NavigationMemo(outputs: outputs, navigation: inputs.navigation, theme: inputs.theme, root: plain.root(of:),
+            if last == nil, !listing.previous.entries.isEmpty { shown = Self.notReusable(outputs, inputs: inputs, keys: keys, previous: listing.previous) }
+            chromes.memo = NavigationMemo(outputs: shown, navigation: inputs.navigation, theme: inputs.theme, root: plain.root(of:),
                                           memory: OutputBudget(limit: min(options.siteByteLimit, OutputLimits.navigationMemoBytes), input: listing.inputBytes)) { output in
                 Chrome(siteTitle: inputs.siteTitle, root: plain.root(of: output), stylesheet: assets.stylesheet, script: assets.script, nav: [])
             }
         }
-        memo.navigation = (key, chromes.memo!)
+        // Only a memo of every output is kept for the next build.
+        if shown.count == outputs.count { memo.navigation = (key, chromes.memo!) }
         clock.lap("render the navigation")
-        return chromes
+        return (chromes, keys)
+    }
+
+    /// The outputs the cache cannot give as they are: a page or an example
+    /// whose key it does not hold, and every other output.
+    static func notReusable(_ outputs: [String], inputs: SiteInputs, keys: OutputKeys, previous: BuildCache) -> [String] {
+        var reusable: Set<String> = []
+        for page in inputs.pages {
+            if let entry = previous.entries[page.output], entry.key == keys.page(page, examples: entry.examples) { reusable.insert(page.output) }
+        }
+        for example in inputs.examples {
+            let output = OutputPaths.examplePath(example.name)
+            if previous.entries[output]?.key == keys.example(example) { reusable.insert(output) }
+        }
+        return outputs.filter { !reusable.contains($0) }
     }
 
     /// What rendering made: each page and example page (reused when its
@@ -147,9 +168,8 @@ struct FullBuild {
     /// reused from the last build when its key has not changed; past the
     /// site's limit (or a page past its own) the build stops with that
     /// error alone.
-    mutating func render(_ inputs: SiteInputs, _ chromes: Chromes, listing: Listing) -> Rendered? {
+    mutating func render(_ inputs: SiteInputs, _ chromes: Chromes, keys: OutputKeys, listing: Listing) -> Rendered? {
         let reuse = Reuse(previous: listing.previous, folder: URL(fileURLWithPath: options.out), memory: last?.files)
-        let keys = OutputKeys(options: options, inputs: inputs)
         var cache = BuildCache()
         // Made up front for the examples whose page is rendered again (a
         // page that shows one whose page is reused makes its own).

@@ -98,8 +98,8 @@ public enum SiteBuilder {
         if let unchanged = build.unchanged(listing) { return unchanged }
         guard let (inputs, assets) = build.load(listing) else { return build.site }
         let loadDiagnostics = build.site.diagnostics
-        let chromes = build.chromes(inputs, assets: assets, listing: listing)
-        guard var rendered = build.render(inputs, chromes, listing: listing) else { return build.site }
+        let (chromes, keys) = build.chromes(inputs, assets: assets, listing: listing)
+        guard var rendered = build.render(inputs, chromes, keys: keys, listing: listing) else { return build.site }
         guard let assembled = build.assemble(inputs, chromes, &rendered) else { return build.site }
         let links = build.checkLinks(inputs, chromes, rendered)
         let site = build.finish(inputs, chromes, listing, rendered, assembled, links, loadDiagnostics: loadDiagnostics)

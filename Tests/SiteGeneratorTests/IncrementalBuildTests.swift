@@ -175,6 +175,28 @@ struct IncrementalBuildTests {
         #expect(second?.sizes.values.reduce(0, +) == all + "Plain page, edited.\n".utf8.count - "Plain page.\n".utf8.count)
     }
 
+    /// A build from the cache alone (the command line's) renders the
+    /// navigation only for the outputs it renders again, and makes what a
+    /// clean build makes: the edited page, the home page, every other page
+    /// as the cache left it.
+    @Test func aBuildFromTheCache_rendersTheNavigationOnlyForWhatItRenders() throws {
+        let session = try EditSession(editFiles)
+        var options = session.options
+        options.cache = session.path(".build/site.cache")
+        var built = SiteBuilder.build(options)
+        #expect(SiteBuilder.write(&built, options) != nil)
+        try session.write("site/guide/c.md", pageText("Gamma", body: "Plain page, edited.\n"))
+        var memo: BuildMemo?
+        let site = SiteBuilder.build(options, memo: &memo)
+        #expect(!site.hasErrors && site.renderedCount == 1)
+        let inputs = try #require(memo?.state?.inputs)
+        let shown = try #require(memo?.state?.chromes.memo?.html.keys)
+        #expect(Set(shown) == ["guide/c.html", "index.html"], "the navigation was rendered for \(shown.sorted())")
+        #expect(memo?.navigation == nil, "a navigation of some outputs is not kept for the next build")
+        #expect(inputs.pages.count == 5)
+        Self.expectSameAsClean(session, site)
+    }
+
     /// Edits as a writer makes them, in any order: bodies, titles, anchors,
     /// examples shown or not, pages added and removed, files broken and
     /// fixed. After each, the build from the model equals a clean build.
