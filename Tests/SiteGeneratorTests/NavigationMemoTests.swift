@@ -47,9 +47,30 @@ struct NavigationMemoTests {
 
     @Test func defaultNavigation_isMemoized_andEqualsEveryPagesOwnRender() throws {
         let nav = try #require(DefaultTheme.files["nav.mustache"])
-        // The folder whose title holds a marker falls back; every other page is memoized.
+        // Composed from its items, every page (a title holding the whole
+        // renders' marker is only text to the items' renders).
         let memoized = try memoizedMatchingPerPage(nav: nav)
-        #expect(memoized == Self.outputs.count - 3, "a/ (3 pages) falls back, the rest are memoized")
+        #expect(memoized == Self.outputs.count)
+        #expect(try theme(nav: nav).itemizedNavigation != nil)
+    }
+
+    /// A title holding the items' marker makes a render split into more
+    /// parts than items: the whole navigation falls back to the memo of
+    /// whole renders, every page still its own render's bytes.
+    @Test func titleHoldingTheItemMarker_fallsBackExactly() throws {
+        let navigation = Navigation(pages: [("guide.html", "Guide \u{10FFF9}"), ("a/one.html", "One"), ("a/two.html", "Two")])
+        let outputs = ["guide.html", "a/one.html", "a/two.html", "index.html"]
+        func chrome(_ output: String) -> Chrome {
+            let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
+            return Chrome(siteTitle: "Site", root: root, stylesheet: "s.css", script: "s.js", nav: navigation.items(current: output, root: root))
+        }
+        let theme = try Theme.load(projectTemplates: nil)
+        #expect(theme.itemizedNavigation != nil)
+        let memo = NavigationMemo(outputs: outputs, navigation: navigation, theme: theme, root: { chrome($0).root }, chrome: chrome)
+        #expect(memo.html.count == outputs.count)
+        for output in outputs {
+            #expect(memo.html[output] == theme.library.mustache.render(chrome(output), withTemplate: "nav"), "\(output)")
+        }
     }
 
     /// Each memoized page holds a copy of its group's navigation: past the
@@ -62,7 +83,7 @@ struct NavigationMemoTests {
                            memory: OutputBudget(limit: limit), chrome: chrome)
         }
         let whole = memo(.max)
-        #expect(whole.html.count == Self.outputs.count - 3)
+        #expect(whole.html.count == Self.outputs.count)
         #expect(memo(0).html.isEmpty)
         // Every page's own copy, its group's shared render besides: enough.
         let copies = whole.html.values.reduce(0) { $0 + $1.utf8.count }
@@ -157,13 +178,14 @@ struct NavigationMemoTests {
                 }
             }.joined()
         }
-        var memoizedTemplates = 0
+        var (memoizedTemplates, itemizedTemplates) = (0, 0)
         for _ in 0..<60 {
             let nav = body(0, inItem: false)
             let theme = try theme(nav: nav)
             let memo = NavigationMemo(outputs: Self.outputs, navigation: Self.navigation, theme: theme,
                                       root: { chrome($0).root }, chrome: chrome)
             if !memo.html.isEmpty { memoizedTemplates += 1 }
+            if theme.itemizedNavigation != nil { itemizedTemplates += 1 }
             for output in Self.outputs {
                 guard let memoized = memo.html[output] else { continue }
                 let expected = theme.library.mustache.render(chrome(output), withTemplate: "nav")
@@ -171,6 +193,54 @@ struct NavigationMemoTests {
             }
         }
         #expect(memoizedTemplates > 10, "seed \(seed): the memo took too few templates to test it")
+        print("randomNavigationTemplates: seed \(seed), \(memoizedTemplates) memoized, \(itemizedTemplates) composed from items")
+    }
+
+    /// Random flat lists (one `{{#navList}}` at the top, any body of the
+    /// item's names, standalone lines or not): composed from each item's
+    /// own render, every page equals that page's own render.
+    @Test func randomFlatLists_composedFromItems_equalEveryPagesOwnRender() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["ROWMOTION_FUZZ_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
+        var random = SeededGenerator(seed: seed)
+        let navigation = NavigationTests.navigation
+        let outputs = ["intro.html", "a/index.html", "a/one.html", "a/b/index.html", "a/b/c/d/deep.html", "a/b/c/d/deeper.html",
+                       "a/b/two.html", "z/only.html", "a/b/c/unlisted.html", "index.html"]
+        func chrome(_ output: String) -> Chrome {
+            let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
+            return Chrome(siteTitle: "Site <&>", root: root, stylesheet: "s.css", script: "s.js", nav: navigation.items(current: output, root: root))
+        }
+        func pick(_ items: [String]) -> String { items.randomElement(using: &random)! }
+        func body(_ depth: Int) -> String {
+            (0..<Int.random(in: 1...4, using: &random)).map { _ in
+                let names = ["title", "href", "url", "current", "root", "siteTitle", "expanded", "depth", "folder", "stylesheet"]
+                switch Int.random(in: 0..<(depth > 2 ? 3 : 5), using: &random) {
+                case 0: return pick(["<li>", "</li>", " ", "|", "\n", "\n  ", "<a class=\"on\">"])
+                case 1: return "{{\(pick(names))}}"
+                case 2: return "{{{\(pick(names))}}}"
+                case 3:
+                    let kind = pick(["#", "^"])
+                    let name = pick(["current", "expanded", "title", "closes", "folder"])
+                    let (open, close) = (pick(["", "\n"]), pick(["", "\n"]))
+                    return "{{\(kind)\(name)}}\(open)\(body(depth + 1))\(close){{/\(name)}}"
+                default: return "{{#title}}<b>{{.}}</b>{{/title}}"
+                }
+            }.joined()
+        }
+        var composed = 0
+        for _ in 0..<40 {
+            let nav = pick(["", "<ul>", "<nav>{{siteTitle}}\n", "  "]) + "{{#navList}}" + pick(["", "\n", "  \n"]) + body(0)
+                + pick(["", "\n"]) + "{{/navList}}" + pick(["", "\n", "</ul>\n{{root}}"])
+            let theme = try theme(nav: nav)
+            let memo = NavigationMemo(outputs: outputs, navigation: navigation, theme: theme, root: { chrome($0).root }, chrome: chrome)
+            if theme.itemizedNavigation != nil, memo.html.count == outputs.count { composed += 1 }
+            for output in outputs {
+                guard let memoized = memo.html[output] else { continue }
+                #expect(memoized == theme.library.mustache.render(chrome(output), withTemplate: "nav"),
+                        "seed \(seed) (ROWMOTION_FUZZ_SEED): \(output) with nav:\n\(nav)")
+            }
+        }
+        print("randomFlatLists: seed \(seed), \(composed) of 40 composed from items")
+        #expect(composed >= 20, "seed \(seed): only \(composed) of 40 templates were composed from items")
     }
 
     @Test func templatesItCannotProve_fallBackToPagePerPage() throws {

@@ -40,6 +40,9 @@ public struct Theme: Sendable {
     var markedNavigation: TemplateLibrary?
     /// For each part of the marked `nav`, whether it is in the flat list.
     var navigationParts: [Bool] = []
+    /// The `nav` template with a marker where each item of the flat list
+    /// starts, when the navigation is that list alone (`NavigationMemo.composed`).
+    var itemizedNavigation: TemplateLibrary?
     /// The templates with `nav` writing the memoized navigation HTML, for
     /// contexts whose chrome carries it.
     var memoLibrary: TemplateLibrary?
@@ -152,6 +155,10 @@ public struct Theme: Sendable {
             for (index, part) in partTemplates.enumerated() { navigationTemplates[NavigationMemo.partName(index)] = part }
             theme.markedNavigation = TemplateLibrary(templates: navigationTemplates)
             theme.navigationParts = marked.parts.map(\.flat)
+            if let itemized = NavigationMemo.itemized(nav, includers: includers),
+               let template = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + itemized) {
+                theme.itemizedNavigation = TemplateLibrary(templates: ["nav": template])
+            }
             var memo = templates
             memo["nav"] = memoTemplate
             theme.memoLibrary = TemplateLibrary(templates: memo)

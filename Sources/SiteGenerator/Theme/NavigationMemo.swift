@@ -63,6 +63,13 @@ struct NavigationMemo: Sendable {
         }
         let work = order.map { group in (group: group, outputs: groups[group] ?? [], base: chrome(groups[group]![0])) }
         guard !work.isEmpty else { return }
+        // The flat list, composed from each item's own render, where the
+        // theme draws it that way (see `composed`).
+        if let itemized = theme.itemizedNavigation,
+           let composed = Self.composed(work, navigation: navigation, template: itemized, plain: plain, memory: memory) {
+            html = composed
+            return
+        }
         // Whether the marked template renders the plain one plus markers is
         // a property of the template (where its tags stand alone on a line),
         // the same for every group: proven on the first group, and again
@@ -301,6 +308,9 @@ struct NavigationMemo: Sendable {
             case "=", ">", "%": return nil
             case "/":
                 guard let last = sections.popLast(), last.name == tag.name else { return nil }
+                // A marker beside a tag that stands alone on its line would
+                // keep the line swift-mustache drops: not markable.
+                if last.current, standsAlone(tag, in: nav, tags: tags) { return nil }
                 if last.current {
                     insertions.append((last.start, opening(parts.count)))
                     insertions.append((tag.range.upperBound, closing))
@@ -319,6 +329,7 @@ struct NavigationMemo: Sendable {
             if isCurrent, sections.contains(where: { $0.current }) { return nil }
             // The innermost section that pushed an item decides the item's form.
             let flat = sections.last(where: { $0.item })?.name == "navList"
+            if isCurrent, standsAlone(tag, in: nav, tags: tags) { return nil }
             if tag.kind == "#" || tag.kind == "^" {
                 let pushesItem = tag.kind == "#" && (tag.name == "nav" || tag.name == "navList" || tag.name == "children")
                 sections.append((tag.name, pushesItem, isCurrent, tag.range.lowerBound, flat))
@@ -336,6 +347,18 @@ struct NavigationMemo: Sendable {
             text.insert(contentsOf: insertion.marker, at: insertion.offset)
         }
         return (text, parts)
+    }
+
+    /// Whether `tag` stands alone on its line (a section, inverted, closing,
+    /// comment, partial or delimiter tag with only blanks around it), which
+    /// swift-mustache drops with the line: text put beside it keeps the line.
+    static func standsAlone(_ tag: Tag, in text: String, tags: [Tag]) -> Bool {
+        guard let kind = tag.kind, "#^/!>=".contains(kind) else { return false }
+        let lineStart = text[..<tag.range.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+        let lineEnd = text[tag.range.upperBound...].firstIndex(of: "\n") ?? text.endIndex
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        return text[lineStart..<tag.range.lowerBound].allSatisfy(blank) && text[tag.range.upperBound..<lineEnd].allSatisfy(blank)
+            && !tags.contains { $0.range != tag.range && $0.range.lowerBound >= lineStart && $0.range.lowerBound < lineEnd }
     }
 
     struct Tag {

@@ -1,0 +1,241 @@
+import ProjectFiles
+
+/// The navigation of a theme that draws it as the flat list (one
+/// `{{#navList}}…{{/navList}}` at the top of `nav`, as the default theme
+/// does), composed from its items' own renders: a page's navigation is the
+/// template's text before the list, each item's part of the list, and the
+/// text after it. An item's part depends only on the item (its title, link,
+/// depth, whether it is open or current, the lists it closes) and the
+/// chrome, so each distinct item is rendered once for the whole site rather
+/// than once for every folder that shows it: the top-level items appear in
+/// every folder's navigation.
+///
+/// How: the template gets a marker code point at the start of the list's
+/// body, so a render of any items splits into the text before the list and
+/// one part per item (the last one followed by the text after the list,
+/// known from a render with no items). Items are rendered in batches, the
+/// ones each chrome needs, each batch beside the plain template's render of
+/// it. Whatever this cannot prove exact falls back to the memo of whole
+/// renders: a template whose list is not alone at its top level or whose
+/// marker would unmake a standalone line, marked renders that do not split
+/// into one part per item (a title holding the marker) or that are not the
+/// plain render plus markers, or a composed navigation that differs from
+/// the page's own render (checked for one page of every chrome).
+extension NavigationMemo {
+    /// Marks the start of an item's part of the list.
+    static let itemStart: Character = "\u{10FFF9}"
+
+    /// The `nav` template with `itemStart` where the flat list's body
+    /// begins, or nil when the navigation is not that list alone (and the
+    /// memo's own conditions, `marked`, do not hold).
+    static func itemized(_ nav: String, includers: [String]) -> String? {
+        guard marked(nav, includers: includers) != nil, !nav.contains(itemStart) else { return nil }
+        let tags = scan(nav)
+        let lists = tags.filter { ["nav", "navList", "children"].contains($0.name) && $0.kind != "/" }
+        guard lists.count == 1, let list = lists.first, list.kind == "#", list.name == "navList", list.depth == 0 else { return nil }
+        // The body starts after the tag, or on the next line when the tag
+        // stands alone on its own (swift-mustache drops that line).
+        var start = list.range.upperBound
+        let lineStart = nav[..<list.range.lowerBound].lastIndex(of: "\n").map { nav.index(after: $0) } ?? nav.startIndex
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        if nav[lineStart..<list.range.lowerBound].allSatisfy(blank),
+           let newline = nav[start...].firstIndex(where: { !blank($0) && $0 != "\r" }), nav[newline] == "\n" {
+            start = nav.index(after: newline)
+            // The marker must not take a line of its own from a tag that
+            // stands alone on it (swift-mustache would then keep the line).
+            let lineEnd = nav[start...].firstIndex(of: "\n") ?? nav.endIndex
+            if let first = tags.first(where: { $0.range.lowerBound >= start && $0.range.lowerBound < lineEnd }),
+               standsAlone(first, in: nav, tags: tags) {
+                return nil
+            }
+        }
+        var text = nav
+        text.insert(itemStart, at: start)
+        return text
+    }
+
+    /// What an item's part depends on: every name an item answers, but its
+    /// children (none in the flat list).
+    struct ItemKey: Hashable, Sendable {
+        var title: String
+        var href: String
+        var current: Bool
+        var root: String
+        var expanded: Bool
+        var depth: Int
+        var isFolder: Bool
+        var closes: Int
+
+        init(_ item: NavItem) {
+            (title, href, current, root) = (item.title, item.href, item.current, item.root)
+            (expanded, depth, isFolder, closes) = (item.expanded, item.depth, item.isFolder, item.closes)
+        }
+    }
+
+    /// What the text around the list depends on: the chrome's names.
+    struct ChromeKey: Hashable, Sendable {
+        var siteTitle: String
+        var root: String
+        var stylesheet: String
+        var script: String
+
+        init(_ chrome: Chrome) {
+            (siteTitle, root, stylesheet, script) = (chrome.siteTitle, chrome.root, chrome.stylesheet, chrome.script)
+        }
+    }
+
+    /// The text before and after the list, and each item's part, for one chrome.
+    struct Pieces: Sendable {
+        var before: [UInt8]
+        var after: [UInt8]
+        var items: [ItemKey: [UInt8]] = [:]
+    }
+
+    /// Each output's navigation composed from its items' parts; nil when
+    /// the renders cannot prove it (the caller then memoizes whole renders).
+    /// - Parameter work: the groups, each with its outputs and its chrome.
+    static func composed(_ work: [(group: Navigation.Group, outputs: [String], base: Chrome)], navigation: Navigation,
+                         template: TemplateLibrary, plain: TemplateLibrary, memory: OutputBudget) -> [String: String]? {
+        // Each group's items as its pages show them: every item, and the
+        // pages' own items once more as current.
+        struct Needs: Sendable {
+            var items: [NavItem]
+            var indexes: [String: Int]
+        }
+        let needs = Parallel.map(work) { group, _, _ in
+            Needs(items: navigation.items(in: group) { _ in false }, indexes: navigation.itemIndexes(in: group))
+        }
+        var wanted: [ChromeKey: (chrome: Chrome, items: [ItemKey: NavItem])] = [:]
+        var chromeOrder: [ChromeKey] = []
+        for (index, entry) in work.enumerated() {
+            let key = ChromeKey(entry.base)
+            if wanted[key] == nil {
+                wanted[key] = (entry.base, [:])
+                chromeOrder.append(key)
+            }
+            for item in needs[index].items { wanted[key]!.items[ItemKey(item)] = item }
+            for output in entry.outputs {
+                guard let own = needs[index].indexes[output], own < needs[index].items.count else { continue }
+                var item = needs[index].items[own]
+                item.current = true
+                wanted[key]!.items[ItemKey(item)] = item
+            }
+        }
+        // Each chrome's pieces: its items rendered in batches, split at the markers.
+        let wantedChromes = wanted.mapValues(\.chrome)
+        let batchSize = 256
+        var batches: [(chrome: ChromeKey, items: [NavItem])] = []
+        for key in chromeOrder {
+            let items = Array(wanted[key]!.items.values)
+            for start in stride(from: 0, to: items.count, by: batchSize) {
+                batches.append((key, Array(items[start..<min(start + batchSize, items.count)])))
+            }
+        }
+        let empties = Parallel.map(chromeOrder) { key -> [UInt8]? in
+            var chrome = wantedChromes[key]!
+            chrome.nav = []
+            return try? template.renderBytes(chrome, withTemplate: "nav")
+        }
+        let rendered = Parallel.map(batches) { key, items -> (before: [UInt8], parts: [[UInt8]])? in
+            var chrome = wantedChromes[key]!
+            chrome.nav = items
+            guard let bytes = try? template.renderBytes(chrome, withTemplate: "nav"),
+                  let pieces = split(items: bytes, count: items.count),
+                  // The markers are all the marked template adds, for every item rendered.
+                  let reference = try? plain.renderBytes(chrome, withTemplate: "nav"),
+                  reference.elementsEqual(pieces.before + pieces.parts.joined()) else { return nil }
+            return pieces
+        }
+        var pieces: [ChromeKey: Pieces] = [:]
+        for (index, key) in chromeOrder.enumerated() {
+            guard let empty = empties[index] else { return nil }
+            pieces[key] = Pieces(before: [], after: empty)
+        }
+        for (index, batch) in batches.enumerated() {
+            guard let result = rendered[index], var piece = pieces[batch.chrome] else { return nil }
+            // The text before the list is the same in every batch; the empty
+            // render is it and the text after.
+            guard piece.after.starts(with: result.before), let last = result.parts.last, last.count >= piece.after.count - result.before.count,
+                  last.suffix(piece.after.count - result.before.count).elementsEqual(piece.after.dropFirst(result.before.count)) else { return nil }
+            if piece.before.isEmpty { piece.before = result.before } else if piece.before != result.before { return nil }
+            for (item, part) in zip(batch.items, result.parts) { piece.items[ItemKey(item)] = part }
+            // The last part ends where the text after the list begins.
+            piece.items[ItemKey(batch.items[batch.items.count - 1])] = Array(last.dropLast(piece.after.count - result.before.count))
+            pieces[batch.chrome] = piece
+        }
+        for key in chromeOrder {
+            guard let piece = pieces[key] else { return nil }
+            pieces[key]!.after = Array(piece.after.dropFirst(piece.before.count))
+        }
+        // Each group's pages, composed, within the memory given.
+        let allPieces = pieces
+        let composedGroups = Parallel.map(Array(work.indices)) { index -> [String: String] in
+            let (_, outputs, base) = work[index]
+            guard let piece = allPieces[ChromeKey(base)] else { return [:] }
+            let items = needs[index].items
+            let parts = items.map { piece.items[ItemKey($0)] ?? [] }
+            let shared = parts.reduce(piece.before.count + piece.after.count) { $0 + $1.count }
+            guard memory.reserve(shared * outputs.count) else { return [:] }
+            var result: [String: String] = [:]
+            result.reserveCapacity(outputs.count)
+            for output in outputs {
+                let own = needs[index].indexes[output]
+                var bytes = piece.before
+                bytes.reserveCapacity(shared + 64)
+                for (position, part) in parts.enumerated() {
+                    if position == own {
+                        var item = items[position]
+                        item.current = true
+                        bytes += piece.items[ItemKey(item)] ?? []
+                    } else {
+                        bytes += part
+                    }
+                }
+                bytes += piece.after
+                result[output] = String(decoding: bytes, as: UTF8.self)
+            }
+            return result
+        }
+        // One page of every chrome, composed, is its own render.
+        var proven: Set<ChromeKey> = []
+        for (index, entry) in work.enumerated() where !entry.outputs.isEmpty {
+            let key = ChromeKey(entry.base)
+            guard proven.insert(key).inserted else { continue }
+            let output = entry.outputs[0]
+            var chrome = entry.base
+            let own = needs[index].indexes[output]
+            chrome.nav = navigation.items(in: entry.group) { $0 == own }
+            guard let reference = try? plain.renderBytes(chrome, withTemplate: "nav"),
+                  let made = composedGroups[index][output], reference.elementsEqual(made.utf8) else { return nil }
+        }
+        var html: [String: String] = [:]
+        for group in composedGroups { html.merge(group) { first, _ in first } }
+        return html
+    }
+
+    /// A render of `count` items split at the item markers: the text before
+    /// the first, and each item's part (the last one running to the end);
+    /// nil unless there are exactly `count` markers.
+    static func split(items bytes: [UInt8], count: Int) -> (before: [UInt8], parts: [[UInt8]])? {
+        // The marker is U+10FFF9: F4 8F BF B9 (no other scalar's encoding holds it).
+        let marker: [UInt8] = [0xF4, 0x8F, 0xBF, 0xB9]
+        var starts: [Int] = []
+        var index = 0
+        while let lead = bytes[index...].firstIndex(of: 0xF4) {
+            if bytes[lead...].starts(with: marker) {
+                starts.append(lead)
+                index = lead + 4
+            } else {
+                index = lead + 1
+            }
+        }
+        guard starts.count == count, let first = starts.first else { return nil }
+        var parts: [[UInt8]] = []
+        parts.reserveCapacity(count)
+        for (position, start) in starts.enumerated() {
+            let end = position + 1 < starts.count ? starts[position + 1] : bytes.count
+            parts.append(Array(bytes[(start + 4)..<end]))
+        }
+        return (Array(bytes[..<first]), parts)
+    }
+}
