@@ -14,7 +14,7 @@ import ProjectFiles
 /// body, so a render of any items splits into the text before the list and
 /// one part per item (the last one followed by the text after the list,
 /// known from a render with no items). Items are rendered in batches, the
-/// ones each chrome needs, each batch beside the plain template's render of
+/// ones each chrome needs, the first beside the plain template's render of
 /// it. Whatever this cannot prove exact falls back to the memo of whole
 /// renders: a template whose list is not alone at its top level or whose
 /// marker would unmake a standalone line, marked renders that do not split
@@ -123,7 +123,7 @@ extension NavigationMemo {
         }
         // Each chrome's pieces: its items rendered in batches, split at the markers.
         let wantedChromes = wanted.mapValues(\.chrome)
-        let batchSize = 256
+        let batchSize = 128
         var batches: [(chrome: ChromeKey, items: [NavItem])] = []
         for key in chromeOrder {
             let items = Array(wanted[key]!.items.values)
@@ -136,14 +136,23 @@ extension NavigationMemo {
             chrome.nav = []
             return try? template.renderBytes(chrome, withTemplate: "nav")
         }
-        let rendered = Parallel.map(batches) { key, items -> (before: [UInt8], parts: [[UInt8]])? in
-            var chrome = wantedChromes[key]!
-            chrome.nav = items
+        // The first batch of each chrome is also rendered plain: the marker
+        // must be all the marked template adds (it stands at the start of a
+        // line no tag stands alone on, which `itemized` made sure of).
+        var firsts: Set<Int> = []
+        var seen: Set<ChromeKey> = []
+        for (index, batch) in batches.enumerated() where seen.insert(batch.chrome).inserted { firsts.insert(index) }
+        let proved = firsts
+        let batched = batches
+        let rendered = Parallel.map(Array(batched.indices)) { index -> (before: [UInt8], parts: [[UInt8]])? in
+            var chrome = wantedChromes[batched[index].chrome]!
+            chrome.nav = batched[index].items
             guard let bytes = try? template.renderBytes(chrome, withTemplate: "nav"),
-                  let pieces = split(items: bytes, count: items.count),
-                  // The markers are all the marked template adds, for every item rendered.
-                  let reference = try? plain.renderBytes(chrome, withTemplate: "nav"),
-                  reference.elementsEqual(pieces.before + pieces.parts.joined()) else { return nil }
+                  let pieces = split(items: bytes, count: chrome.nav.count) else { return nil }
+            if proved.contains(index) {
+                guard let reference = try? plain.renderBytes(chrome, withTemplate: "nav"),
+                      reference.elementsEqual(pieces.before + pieces.parts.joined()) else { return nil }
+            }
             return pieces
         }
         var pieces: [ChromeKey: Pieces] = [:]
