@@ -371,58 +371,19 @@ struct NavigationMemo: Sendable {
         var column: Int
     }
 
-    /// The tags of a template with where they are, for the default `{{ }}`
-    /// delimiters (a template that changes them does not qualify).
+    /// The tags of a template as the theme check reads them
+    /// (`TemplateCheck.tags`, swift-mustache's own reading), with where
+    /// each is in the text and how many sections are open around it.
     static func scan(_ text: String) -> [Tag] {
-        var tags: [Tag] = []
         var depth = 0
-        var index = text.startIndex
-        // A position whose column is known (the last tag's start, or a
-        // line's): each column is counted on from it, so a line of many
-        // tags is read once, not once per tag.
-        var known = (position: text.startIndex, column: 0)
-        while let opening = find("{{", in: text, from: index) {
-            if let newline = text[index..<opening.lowerBound].lastIndex(of: "\n") { known = (text.index(after: newline), 0) }
-            known = (opening.lowerBound, known.column + text.distance(from: known.position, to: opening.lowerBound))
-            let triple = text[opening.upperBound...].hasPrefix("{")
-            let closing = triple ? "}}}" : "}}"
-            let contentStart = triple ? text.index(after: opening.upperBound) : opening.upperBound
-            guard let end = find(closing, in: text, from: contentStart) else { break }
-            var content = text[contentStart..<end.lowerBound].trimmingCharacters(in: .whitespaces)
-            var kind: Character? = triple ? "&" : nil
-            if let first = content.first, "#^/!>&=%".contains(first) {
-                kind = first
-                content = String(content.dropFirst()).trimmingCharacters(in: .whitespaces)
-            }
-            if kind == "/" { depth -= 1 }
-            tags.append(Tag(kind: kind, name: content, range: opening.lowerBound..<end.upperBound, depth: depth, column: known.column + 1))
-            if kind == "#" || kind == "^" { depth += 1 }
-            index = end.upperBound
-        }
-        return tags
-    }
-
-    /// The first `needle` (ASCII) in `text` at or after `start` that begins
-    /// and ends on character boundaries (Mustache reads characters: a brace
-    /// with a combining mark on it is not a brace), found by bytes
-    /// (Foundation's `range(of:)` was a quarter of loading the theme).
-    static func find(_ needle: String, in text: String, from start: String.Index) -> Range<String.Index>? {
         let utf8 = text.utf8
-        let pattern = Array(needle.utf8)
-        guard let first = pattern.first else { return nil }
-        var index = start
-        while let hit = utf8[index...].firstIndex(of: first) {
-            var end = hit
-            var matched = true
-            for byte in pattern {
-                guard end < utf8.endIndex, utf8[end] == byte else { matched = false; break }
-                end = utf8.index(after: end)
-            }
-            if matched, hit.samePosition(in: text) != nil, end == text.endIndex || end.samePosition(in: text) != nil {
-                return hit..<end
-            }
-            index = utf8.index(after: hit)
+        return TemplateCheck.tags(in: text).map { tag in
+            if tag.kind == "/" { depth -= 1 }
+            let start = utf8.index(utf8.startIndex, offsetBy: tag.bytes.lowerBound)
+            let end = utf8.index(start, offsetBy: tag.bytes.count)
+            let scanned = Tag(kind: tag.kind, name: tag.name, range: start..<end, depth: depth, column: tag.column)
+            if tag.kind == "#" || tag.kind == "^" { depth += 1 }
+            return scanned
         }
-        return nil
     }
 }
