@@ -19,11 +19,9 @@ struct LoadedPage: Sendable {
     var body: String
     var bodyLineOffset: Int
     var sourceKey: String
-    /// The body parsed once: its first `h1` is read here, and it is rendered later.
+    /// The body, parsed once when first needed (its first `h1`, for a page
+    /// without a title; its render): a page the cache gives is never parsed.
     var markdown: ParsedMarkdown
-    /// Whether the Markdown has a level-1 heading of its own (else the
-    /// theme shows the front matter's title as the heading).
-    var hasH1: Bool
     /// The folder the page belongs to under `site/` (`guide` for
     /// `guide/a.md` and `guide/index.md`), whatever its output.
     var folder: String
@@ -116,10 +114,6 @@ enum SiteLoading {
             return nil
         }
         let markdown = ParsedMarkdown(body)
-        for problem in markdown.tableProblems {
-            diagnostics.append(.warning("table-too-large", at: SourceLocation(file: file, line: problem.line + offset, column: 1), problem.message))
-        }
-        let heading = markdown.firstH1
         let output = SiteLoading.outputPath(ofPage: path, urls: urls)
         // Without a title or an `h1`: the file's name, or a section page's folder's.
         let folder = OutputPaths.parent(of: path)
@@ -131,9 +125,9 @@ enum SiteLoading {
         }
         let matterBytes = bytes.count - body.utf8.count
         return LoadedPage(source: file, path: path, output: output,
-                    title: matter.title ?? heading ?? name(), frontMatter: matter,
+                    title: matter.title ?? markdown.firstH1 ?? name(), frontMatter: matter,
                     frontMatterKey: matterBytes > 0 ? Digest.sha256(bytes.prefix(matterBytes)) : nil, body: body, bodyLineOffset: offset,
-                    sourceKey: Digest.sha256(bytes), markdown: markdown, hasH1: heading != nil, folder: folder,
+                    sourceKey: Digest.sha256(bytes), markdown: markdown, folder: folder,
                     isSectionPage: SiteLoading.isSectionPage(path))
     }
 }

@@ -388,19 +388,24 @@ public enum MarkdownRenderer {
 /// tree when the page is loaded, and the same tree is rendered later.
 final class ParsedMarkdown: Sendable {
     static let options = CMARK_OPT_UNSAFE | CMARK_OPT_SMART
-    /// libcmark's tree until it is rendered (one thread at a time reads it).
-    private let tree: Locked<OpaquePointer?>
+    /// libcmark's tree, parsed when first asked for and kept until it is
+    /// rendered (one thread at a time reads it): a page whose output the
+    /// cache gives as it was is never parsed, and a clean build holds a
+    /// tree only from a page's render to its end, not every page's at once.
+    private let state: Locked<State>
     private let text: String
     /// The Markdown it was parsed from.
     var source: String { text }
 
-    /// Tables over the limits, shown as text (the page reports them).
-    let tableProblems: [Tables.Problem]
+    private struct State {
+        var tree: OpaquePointer?
+        var parsed = false
+        var tableProblems: [Tables.Problem] = []
+    }
 
     init(_ markdown: String) {
         text = markdown
-        let (document, problems) = Self.parse(markdown)
-        (tree, tableProblems) = (Locked(document), problems)
+        state = Locked(State())
     }
 
     /// libcmark's tree, with GFM tables made tables.
@@ -409,14 +414,30 @@ final class ParsedMarkdown: Sendable {
         return (document, Tables.apply(to: document, source: text, options: options))
     }
 
-    deinit { tree.withLock { if let document = $0 { cmark_node_free(document) } } }
+    deinit { state.withLock { if let document = $0.tree { cmark_node_free(document) } } }
+
+    /// The state, parsed first if it was not.
+    private func withParsed<T>(_ body: (inout State) -> T) -> T {
+        state.withLock { state in
+            if !state.parsed {
+                (state.tree, state.tableProblems) = Self.parse(text)
+                state.parsed = true
+            }
+            return body(&state)
+        }
+    }
+
+    /// Tables over the limits, shown as text (the page reports them).
+    var tableProblems: [Tables.Problem] { withParsed { $0.tableProblems } }
 
     /// The plain text of the first level-1 heading (ATX or setext), never
     /// a `#` line inside code, an HTML block or a comment.
     var firstH1: String? {
-        tree.withLock { document in
-            guard let document else { return nil }
-            var child = cmark_node_first_child(document)
+        withParsed { state in
+            let tree = state.tree ?? Self.parse(text).0
+            defer { if tree != state.tree, let tree { cmark_node_free(tree) } }
+            guard let tree else { return nil }
+            var child = cmark_node_first_child(tree)
             while let node = child {
                 if cmark_node_get_type(node) == CMARK_NODE_HEADING, cmark_node_get_heading_level(node) == 1 {
                     return MarkdownRenderer.plainText(of: node)
@@ -431,7 +452,8 @@ final class ParsedMarkdown: Sendable {
     /// meets them (the review names a block `page.md#N` by it), read off the
     /// tree without taking it (or off a fresh parse once it was rendered).
     func demoBlocks(lineOffset: Int) -> [DemoBlock] {
-        self.tree.withLock { document in
+        withParsed { state in
+            let document = state.tree
             let tree = document ?? Self.parse(text).0
             defer { if tree != document, let tree { cmark_node_free(tree) } }
             guard let tree else { return [] }
@@ -449,7 +471,8 @@ final class ParsedMarkdown: Sendable {
     /// The page's raw HTML, block and inline, in document order: what can
     /// script or restyle its players, for the review.
     func rawHTML() -> [String] {
-        self.tree.withLock { document in
+        withParsed { state in
+            let document = state.tree
             let tree = document ?? Self.parse(text).0
             defer { if tree != document, let tree { cmark_node_free(tree) } }
             guard let tree else { return [] }
@@ -468,9 +491,9 @@ final class ParsedMarkdown: Sendable {
     /// The tree, handed over to be rendered (and freed) by the caller; a
     /// second caller gets a fresh parse of the same text.
     func take() -> OpaquePointer? {
-        tree.withLock { document in
-            defer { document = nil }
-            if let document { return document }
+        withParsed { state in
+            defer { state.tree = nil }
+            if let document = state.tree { return document }
             return Self.parse(text).0
         }
     }

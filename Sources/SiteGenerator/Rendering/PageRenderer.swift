@@ -96,6 +96,14 @@ extension SiteRendering {
             if let fragment = resolved.fragment { fragmentLinks.append(fragment) }
             return resolved.rewritten
         }
+        // Read before the render takes the tree: whether the theme shows the
+        // front matter's title as the heading (the Markdown has no `h1`), and
+        // the tables over the limits, which the page reports.
+        let showTitle = page.frontMatter.title != nil && page.markdown.firstH1 == nil
+        for problem in page.markdown.tableProblems {
+            result.diagnostics.append(.warning("table-too-large", at: SourceLocation(file: page.source, line: problem.line + page.bodyLineOffset, column: 1),
+                                               problem.message))
+        }
         let (content, document) = MarkdownRenderer.renderDocument(page.markdown, lineOffset: page.bodyLineOffset, player: { block in
             guard playerBytes <= OutputLimits.pageBytes else { return nil }
             let html = player(block)
@@ -121,7 +129,7 @@ extension SiteRendering {
         do throws(Diagnostic) {
             result.bytes = try theme.renderBytes("page", PageContext(chrome: chrome, title: page.title,
                                                                      description: page.frontMatter.description, content: content,
-                                                                     showTitle: page.frontMatter.title != nil && !page.hasH1,
+                                                                     showTitle: showTitle,
                                                                      params: TemplateParams(page.frontMatter.params.mapValues(\.templateValue))),
                                                  for: page.source)
         } catch {

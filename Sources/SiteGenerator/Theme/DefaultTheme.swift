@@ -43,6 +43,8 @@ public struct Theme: Sendable {
     /// The `nav` template with a marker where each item of the flat list
     /// starts, when the navigation is that list alone (`NavigationMemo.composed`).
     var itemizedNavigation: TemplateLibrary?
+    /// Whether its items may be rendered by shape (`NavigationMemo.writesTitlesAsText`).
+    var navigationHoles = false
     /// The templates with `nav` writing the memoized navigation HTML, for
     /// contexts whose chrome carries it.
     var memoLibrary: TemplateLibrary?
@@ -158,6 +160,7 @@ public struct Theme: Sendable {
             if let itemized = NavigationMemo.itemized(nav, includers: includers),
                let template = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + itemized) {
                 theme.itemizedNavigation = TemplateLibrary(templates: ["nav": template])
+                theme.navigationHoles = NavigationMemo.writesTitlesAsText(nav)
             }
             var memo = templates
             memo["nav"] = memoTemplate

@@ -1,4 +1,5 @@
 import ProjectFiles
+import Reports
 
 /// The navigation of a theme that draws it as the flat list (one
 /// `{{#navList}}…{{/navList}}` at the top of `nav`, as the default theme
@@ -24,6 +25,17 @@ import ProjectFiles
 extension NavigationMemo {
     /// Marks the start of an item's part of the list.
     static let itemStart: Character = "\u{10FFF9}"
+    /// Stand in for an item's title and link in a render of its shape.
+    static let titleHole: Character = "\u{10FFF0}", hrefHole: Character = "\u{10FFF1}"
+
+    /// Whether the list writes an item's title, link and URL only as
+    /// escaped text (`{{title}}`, never `{{{title}}}` or `{{#title}}`): then
+    /// items that differ only in them are rendered once, with holes in
+    /// their place, and each item's part is that render with its own
+    /// escaped title and link filled in.
+    static func writesTitlesAsText(_ nav: String) -> Bool {
+        scan(nav).allSatisfy { tag in !["title", "href", "url"].contains(tag.name) || tag.kind == nil }
+    }
 
     /// The `nav` template with `itemStart` where the flat list's body
     /// begins, or nil when the navigation is not that list alone (and the
@@ -94,8 +106,9 @@ extension NavigationMemo {
     /// Each output's navigation composed from its items' parts; nil when
     /// the renders cannot prove it (the caller then memoizes whole renders).
     /// - Parameter work: the groups, each with its outputs and its chrome.
+    /// - Parameter holes: whether items may be rendered by shape (`writesTitlesAsText`).
     static func composed(_ work: [(group: Navigation.Group, outputs: [String], base: Chrome)], navigation: Navigation,
-                         template: TemplateLibrary, plain: TemplateLibrary, memory: OutputBudget) -> [String: String]? {
+                         template: TemplateLibrary, plain: TemplateLibrary, holes: Bool, memory: OutputBudget) -> [String: String]? {
         // Each group's items as its pages show them: every item, and the
         // pages' own items once more as current.
         struct Needs: Sendable {
@@ -105,7 +118,12 @@ extension NavigationMemo {
         let needs = Parallel.map(work) { group, _, _ in
             Needs(items: navigation.items(in: group) { _ in false }, indexes: navigation.itemIndexes(in: group))
         }
+        // What each chrome renders: each item's shape (or the item, when
+        // it cannot be filled in), and a few items as they are, whose parts
+        // must be their shape's filled in.
+        let shape: @Sendable (NavItem) -> NavItem = { item in holes ? hollow(item) ?? item : item }
         var wanted: [ChromeKey: (chrome: Chrome, items: [ItemKey: NavItem])] = [:]
+        var samples: [ChromeKey: [NavItem]] = [:]
         var chromeOrder: [ChromeKey] = []
         for (index, entry) in work.enumerated() {
             let key = ChromeKey(entry.base)
@@ -113,12 +131,20 @@ extension NavigationMemo {
                 wanted[key] = (entry.base, [:])
                 chromeOrder.append(key)
             }
-            for item in needs[index].items { wanted[key]!.items[ItemKey(item)] = item }
+            func want(_ item: NavItem) {
+                let shaped = shape(item)
+                wanted[key]!.items[ItemKey(shaped)] = shaped
+                if shaped.title != item.title || shaped.href != item.href, samples[key, default: []].count < 32 {
+                    samples[key, default: []].append(item)
+                    wanted[key]!.items[ItemKey(item)] = item
+                }
+            }
+            for item in needs[index].items { want(item) }
             for output in entry.outputs {
                 guard let own = needs[index].indexes[output], own < needs[index].items.count else { continue }
                 var item = needs[index].items[own]
                 item.current = true
-                wanted[key]!.items[ItemKey(item)] = item
+                want(item)
             }
         }
         // Each chrome's pieces: its items rendered in batches, split at the markers.
@@ -175,6 +201,13 @@ extension NavigationMemo {
         for key in chromeOrder {
             guard let piece = pieces[key] else { return nil }
             pieces[key]!.after = Array(piece.after.dropFirst(piece.before.count))
+            // Items rendered as they are equal their shape filled in.
+            for item in samples[key] ?? [] {
+                guard let own = piece.items[ItemKey(item)], let hollow = piece.items[ItemKey(shape(item))] else { return nil }
+                var filled: [UInt8] = []
+                fill(hollow, with: item, into: &filled)
+                guard filled == own else { return nil }
+            }
         }
         // Each group's pages, composed, within the memory given.
         let allPieces = pieces
@@ -182,22 +215,34 @@ extension NavigationMemo {
             let (_, outputs, base) = work[index]
             guard let piece = allPieces[ChromeKey(base)] else { return [:] }
             let items = needs[index].items
-            let parts = items.map { piece.items[ItemKey($0)] ?? [] }
-            let shared = parts.reduce(piece.before.count + piece.after.count) { $0 + $1.count }
-            guard memory.reserve(shared * outputs.count) else { return [:] }
+            func part(_ item: NavItem, into bytes: inout [UInt8]) {
+                let shaped = shape(item)
+                guard let made = piece.items[ItemKey(shaped)] else { return }
+                if shaped.title == item.title, shaped.href == item.href { bytes += made } else { fill(made, with: item, into: &bytes) }
+            }
+            // The parts every page of the group shares, made once.
+            var shared: [[UInt8]] = []
+            shared.reserveCapacity(items.count)
+            for item in items {
+                var bytes: [UInt8] = []
+                part(item, into: &bytes)
+                shared.append(bytes)
+            }
+            let size = shared.reduce(piece.before.count + piece.after.count) { $0 + $1.count }
+            guard memory.reserve(size * outputs.count) else { return [:] }
             var result: [String: String] = [:]
             result.reserveCapacity(outputs.count)
             for output in outputs {
                 let own = needs[index].indexes[output]
                 var bytes = piece.before
-                bytes.reserveCapacity(shared + 64)
-                for (position, part) in parts.enumerated() {
+                bytes.reserveCapacity(size + 64)
+                for (position, made) in shared.enumerated() {
                     if position == own {
                         var item = items[position]
                         item.current = true
-                        bytes += piece.items[ItemKey(item)] ?? []
+                        part(item, into: &bytes)
                     } else {
-                        bytes += part
+                        bytes += made
                     }
                 }
                 bytes += piece.after
@@ -220,6 +265,33 @@ extension NavigationMemo {
         var html: [String: String] = [:]
         for group in composedGroups { html.merge(group) { first, _ in first } }
         return html
+    }
+
+    /// The item with holes for its title and link, when its part can be
+    /// filled in from its shape's (its URL is its root and link as they are).
+    static func hollow(_ item: NavItem) -> NavItem? {
+        guard RelativeURL.safe(item.root + item.href) == item.root + item.href else { return nil }
+        var hollow = item
+        (hollow.title, hollow.href) = (String(titleHole), String(hrefHole))
+        return hollow
+    }
+
+    /// A shape's part with the item's escaped title and link in its holes.
+    static func fill(_ shape: [UInt8], with item: NavItem, into out: inout [UInt8]) {
+        // The holes are U+10FFF0 and U+10FFF1: F4 8F BF B0 and F4 8F BF B1.
+        var plain = 0, index = 0
+        while let lead = shape[index...].firstIndex(of: 0xF4) {
+            guard lead + 3 < shape.count, shape[lead + 1] == 0x8F, shape[lead + 2] == 0xBF,
+                  shape[lead + 3] == 0xB0 || shape[lead + 3] == 0xB1 else {
+                index = lead + 1
+                continue
+            }
+            out.append(contentsOf: shape[plain..<lead])
+            out.append(contentsOf: HTMLText.escape(shape[lead + 3] == 0xB0 ? item.title : item.href).utf8)
+            index = lead + 4
+            plain = index
+        }
+        out.append(contentsOf: shape[plain...])
     }
 
     /// A render of `count` items split at the item markers: the text before

@@ -66,7 +66,8 @@ struct NavigationMemo: Sendable {
         // The flat list, composed from each item's own render, where the
         // theme draws it that way (see `composed`).
         if let itemized = theme.itemizedNavigation,
-           let composed = Self.composed(work, navigation: navigation, template: itemized, plain: plain, memory: memory) {
+           let composed = Self.composed(work, navigation: navigation, template: itemized, plain: plain,
+                                        holes: theme.navigationHoles, memory: memory) {
             html = composed
             return
         }
