@@ -38,8 +38,6 @@ public struct Theme: Sendable {
     /// The `nav` template with markers for `NavigationMemo`, alone in a
     /// library; nil when the navigation must be rendered page by page.
     var markedNavigation: TemplateLibrary?
-    /// For each part of the marked `nav`, whether it is in the flat list.
-    var navigationParts: [Bool] = []
     /// The `nav` template with a marker where each item of the flat list
     /// starts, when the navigation is that list alone (`NavigationMemo.composed`).
     var itemizedNavigation: TemplateLibrary?
@@ -149,14 +147,10 @@ public struct Theme: Sendable {
         }
         theme.library = TemplateLibrary(templates: templates)
         let includers = templateNames.filter { $0 != "nav" }.compactMap { theme.texts[$0 + ".mustache"] }
-        if let nav = theme.texts["nav.mustache"], let marked = NavigationMemo.markedParts(nav, includers: includers),
-           let markedTemplate = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + marked.text),
-           let partTemplates = try? marked.parts.map({ try MustacheTemplate(string: ByteHTMLEscaping.pragma + $0.text) }),
+        if let nav = theme.texts["nav.mustache"], let marked = NavigationMemo.marked(nav, includers: includers),
+           let markedTemplate = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + marked),
            let memoTemplate = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + "{{{navigationHTML}}}") {
-            var navigationTemplates = ["nav": markedTemplate]
-            for (index, part) in partTemplates.enumerated() { navigationTemplates[NavigationMemo.partName(index)] = part }
-            theme.markedNavigation = TemplateLibrary(templates: navigationTemplates)
-            theme.navigationParts = marked.parts.map(\.flat)
+            theme.markedNavigation = TemplateLibrary(templates: ["nav": markedTemplate])
             if let itemized = NavigationMemo.itemized(nav, includers: includers),
                let template = try? MustacheTemplate(string: ByteHTMLEscaping.pragma + itemized) {
                 theme.itemizedNavigation = TemplateLibrary(templates: ["nav": template])

@@ -15,8 +15,9 @@ import Reports
 /// body, so a render of any items splits into the text before the list and
 /// one part per item (the last one followed by the text after the list,
 /// known from a render with no items). Items are rendered in batches, the
-/// ones each chrome needs, the first beside the plain template's render of
-/// it. Whatever this cannot prove exact falls back to the memo of whole
+/// ones each chrome needs, each beside the plain template's render of it;
+/// items that differ only in their title and link are rendered once, by
+/// shape, where the list writes those only as escaped text. Whatever this cannot prove exact falls back to the memo of whole
 /// renders: a template whose list is not alone at its top level or whose
 /// marker would unmake a standalone line, marked renders that do not split
 /// into one part per item (a title holding the marker) or that are not the
@@ -162,23 +163,18 @@ extension NavigationMemo {
             chrome.nav = []
             return try? template.renderBytes(chrome, withTemplate: "nav")
         }
-        // The first batch of each chrome is also rendered plain: the marker
-        // must be all the marked template adds (it stands at the start of a
-        // line no tag stands alone on, which `itemized` made sure of).
-        var firsts: Set<Int> = []
-        var seen: Set<ChromeKey> = []
-        for (index, batch) in batches.enumerated() where seen.insert(batch.chrome).inserted { firsts.insert(index) }
-        let proved = firsts
+        // Every batch is also rendered plain: the marker must be all the
+        // marked template adds, for every item whose part is used (where a
+        // tag stands alone on its line is swift-mustache's reading, which
+        // only a render shows).
         let batched = batches
         let rendered = Parallel.map(Array(batched.indices)) { index -> (before: [UInt8], parts: [[UInt8]])? in
             var chrome = wantedChromes[batched[index].chrome]!
             chrome.nav = batched[index].items
             guard let bytes = try? template.renderBytes(chrome, withTemplate: "nav"),
                   let pieces = split(items: bytes, count: chrome.nav.count) else { return nil }
-            if proved.contains(index) {
-                guard let reference = try? plain.renderBytes(chrome, withTemplate: "nav"),
-                      reference.elementsEqual(pieces.before + pieces.parts.joined()) else { return nil }
-            }
+            guard let reference = try? plain.renderBytes(chrome, withTemplate: "nav"),
+                  reference.elementsEqual(pieces.before + pieces.parts.joined()) else { return nil }
             return pieces
         }
         var pieces: [ChromeKey: Pieces] = [:]

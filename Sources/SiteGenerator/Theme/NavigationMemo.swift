@@ -14,19 +14,22 @@ import Mustache
 /// with its index (both names resolve in the same context: every item
 /// answers both, nothing between them and the item answers either). One
 /// render with no item current gives each part's "no" text, its owner and
-/// which of the template's parts it is. A page's navigation is the "no"
-/// render with its own item's parts rendered "yes": each part of the
-/// template is also a template of its own, rendered for the item alone
-/// (parts inside the tree, `nav`/`children`, are taken from a render with
-/// every item current instead), which holds because a part reads no other
-/// item's `current` (nesting is refused) and only its item's names and the
-/// chrome's. Anything this cannot prove exact falls back to a render per
+/// its number in the template, one with every item current its "yes" text.
+/// A page's navigation is the "no" render with its own item's parts taken
+/// from the "yes" one, which holds because a part reads no other item's
+/// `current` (nesting is refused). Both renders of every group are held to
+/// the plain template's renders of the same items: where a tag stands
+/// alone on its line is swift-mustache's reading (a tag after a section's
+/// end may stand alone though not first on its line), which only a render
+/// shows. Anything this cannot prove exact falls back to a render per
 /// page: a template that reads names other than the chrome's and the
 /// items', nests `current`, changes delimiters or includes partials, a
 /// `{{> nav}}` inside a section or indented, renders whose unmarked parts or
-/// owners disagree, marked renders that are not the plain render plus
-/// markers (a title holding a marker code point), or parts rendered alone
-/// that differ from the same parts rendered in place.
+/// owners disagree, or marked renders that are not the plain render plus
+/// markers (a title holding a marker code point).
+///
+/// A theme that draws the navigation as the flat list alone (the default)
+/// is composed from its items' renders instead (`NavigationItems.swift`).
 struct NavigationMemo: Sendable {
     /// The navigation HTML of each output that has one memoized.
     private(set) var html: [String: String] = [:]
@@ -51,7 +54,6 @@ struct NavigationMemo: Sendable {
     init(outputs: [String], navigation: Navigation, theme: Theme, root: (String) -> String,
          memory: OutputBudget = OutputBudget(limit: OutputLimits.siteBytes), chrome: (String) -> Chrome) {
         guard let marked = theme.markedNavigation else { return }
-        let parts = theme.navigationParts
         let plain = theme.library
         // Outputs grouped by what their navigation shows besides `current`.
         var groups: [Navigation.Group: [String]] = [:]
@@ -71,19 +73,10 @@ struct NavigationMemo: Sendable {
             html = composed
             return
         }
-        // Whether the marked template renders the plain one plus markers is
-        // a property of the template (where its tags stand alone on a line),
-        // the same for every group: proven on the first group, and again
-        // only for a group whose text could hold a marker itself.
-        let first = Self.render(group: work[0].group, outputs: work[0].outputs, navigation: navigation, base: work[0].base,
-                                template: marked, parts: parts, plain: plain, memory: memory, proveAgainstPlain: true)
-        let proven = !first.isEmpty
-        let rest = Parallel.map(Array(work.dropFirst())) { group, outputs, base in
-            let prove = !proven || Self.mayHoldMarkers(navigation.items(in: group) { _ in false }, base: base)
-            return Self.render(group: group, outputs: outputs, navigation: navigation, base: base, template: marked, parts: parts,
-                               plain: plain, memory: memory, proveAgainstPlain: prove)
+        let results = Parallel.map(work) { group, outputs, base in
+            Self.render(group: group, outputs: outputs, navigation: navigation, base: base, template: marked, plain: plain, memory: memory)
         }
-        for result in [first] + rest { html.merge(result) { first, _ in first } }
+        for result in results { html.merge(result) { first, _ in first } }
     }
 
     /// Whether a group's text (titles, links, the chrome's names) has a marker code point.
@@ -100,56 +93,30 @@ struct NavigationMemo: Sendable {
     }
 
     /// The navigation of each output of one group, or none when the
-    /// renders cannot prove it.
-    /// - Parameter parts: for each part of the template, whether it is in
-    ///   the flat list (rendered alone for an item), else in the tree.
+    /// renders cannot prove it: with no item current and with every item
+    /// current, the marked template must render the plain one plus markers
+    /// (where a tag stands alone on its line is swift-mustache's reading,
+    /// which only a render shows), for this group's own data.
     static func render(group: Navigation.Group, outputs: [String], navigation: Navigation, base: Chrome,
-                       template: TemplateLibrary, parts: [Bool], plain: TemplateLibrary, memory: OutputBudget,
-                       proveAgainstPlain: Bool = true) -> [String: String] {
+                       template: TemplateLibrary, plain: TemplateLibrary, memory: OutputBudget) -> [String: String] {
         func rendered(current: Bool) -> Parts? {
             var chrome = base
             chrome.nav = navigation.items(in: group, marked: true) { _ in current }
             // Past a page's limit: rendered page by page, where the limit is reported.
-            guard let bytes = try? template.renderBytes(chrome, withTemplate: "nav") else { return nil }
-            return split(bytes)
-        }
-        guard let none = rendered(current: false), none.templateParts.allSatisfy({ $0 < parts.count }) else { return [:] }
-        let indexes = navigation.itemIndexes(in: group)
-        // The items some page of the group has current, and what each part
-        // of theirs writes then: rendered alone, for parts of the flat list;
-        // taken from a render with every item current, for parts in the
-        // tree, and to show that alone and in place agree (the first group,
-        // and any whose text could hold a marker).
-        let owned = Set(outputs.compactMap { indexes[$0] })
-        let alone = parts.allSatisfy { $0 }
-        var yes: [Int: ArraySlice<UInt8>] = [:]
-        if alone {
-            let items = navigation.items(in: group) { owned.contains($0) }
-            for (index, owner) in none.owners.enumerated() where owned.contains(owner) {
-                guard owner < items.count else { return [:] }
-                let context = PartContext(item: items[owner], chrome: base)
-                guard let bytes = try? template.renderBytes(context, withTemplate: partName(none.templateParts[index])) else { return [:] }
-                yes[index] = bytes[...]
-            }
-        }
-        if !alone || proveAgainstPlain {
-            guard let all = rendered(current: true), none.outside == all.outside, none.owners == all.owners,
-                  none.templateParts == all.templateParts else { return [:] }
-            for index in none.owners.indices where owned.contains(none.owners[index]) {
-                if alone {
-                    guard yes[index] == all.marked[index] else { return [:] }
-                } else {
-                    yes[index] = all.marked[index]
-                }
-            }
-        }
-        // The markers themselves must be all that the marked template adds.
-        if proveAgainstPlain {
+            guard let bytes = try? template.renderBytes(chrome, withTemplate: "nav"),
+                  let parts = split(bytes) else { return nil }
             var unmarked = base
-            unmarked.nav = navigation.items(in: group) { _ in false }
+            unmarked.nav = navigation.items(in: group) { _ in current }
             guard let reference = try? plain.renderBytes(unmarked, withTemplate: "nav"),
-                  reference.elementsEqual(zip(none.outside, none.marked + [[]]).lazy.flatMap { $0 + $1 }) else { return [:] }
+                  reference.elementsEqual(zip(parts.outside, parts.marked + [[]]).lazy.flatMap { $0 + $1 }) else { return nil }
+            return parts
         }
+        guard let none = rendered(current: false), let all = rendered(current: true), none.outside == all.outside,
+              none.owners == all.owners, none.templateParts == all.templateParts else { return [:] }
+        let indexes = navigation.itemIndexes(in: group)
+        let owned = Set(outputs.compactMap { indexes[$0] })
+        var yes: [Int: ArraySlice<UInt8>] = [:]
+        for index in none.owners.indices where owned.contains(none.owners[index]) { yes[index] = all.marked[index] }
         // The "no" render without markers, and where each marked part sits
         // in it: a page's navigation is those bytes with its own parts
         // swapped in.
@@ -194,19 +161,6 @@ struct NavigationMemo: Sendable {
             result[output] = String(decoding: text, as: UTF8.self)
         }
         return result
-    }
-
-    /// The name of a part's own template in the marked library.
-    static func partName(_ part: Int) -> String { "rowmotion-part-\(part)" }
-
-    /// What a part rendered alone reads: its item's names first, then the
-    /// chrome's, as the stack gives them in place (the marked template
-    /// names nothing else, and nothing between the two answers a name).
-    struct PartContext: MustacheParent {
-        let item: NavItem
-        let chrome: Chrome
-
-        func child(named key: String) -> Any? { item.child(named: key) ?? chrome.child(named: key) }
     }
 
     /// A marked render taken apart: the bytes between parts, the parts, and
@@ -280,13 +234,6 @@ struct NavigationMemo: Sendable {
     /// when rendering it once per group could differ from once per page.
     /// `includers`: the texts of the templates that may include it.
     static func marked(_ nav: String, includers: [String]) -> String? {
-        markedParts(nav, includers: includers)?.text
-    }
-
-    /// `marked` with the template's parts: each one's own text, and whether
-    /// it sits in the flat list (`navList`), where it can be rendered alone
-    /// for an item, rather than in the tree.
-    static func markedParts(_ nav: String, includers: [String]) -> (text: String, parts: [(text: String, flat: Bool)])? {
         guard !nav.contains(open), !nav.contains(owned), !nav.contains(close) else { return nil }
         for text in includers {
             let tags = scan(text)
@@ -299,10 +246,10 @@ struct NavigationMemo: Sendable {
         var insertions: [(offset: String.Index, marker: String)] = []
         let closing = String(close)
         func opening(_ part: Int) -> String { "{{{\(markKey)}}}\(part)\(owned)" }
-        var parts: [(text: String, flat: Bool)] = []
+        var parts = 0
         // Per open section: whether it pushed an item, whether it is
-        // `current` (and where it opened), whether it is in the flat list.
-        var sections: [(name: String, item: Bool, current: Bool, start: String.Index, flat: Bool)] = []
+        // `current` (and where it opened).
+        var sections: [(name: String, item: Bool, current: Bool, start: String.Index)] = []
         for tag in tags {
             switch tag.kind {
             case "!": continue
@@ -313,9 +260,9 @@ struct NavigationMemo: Sendable {
                 // keep the line swift-mustache drops: not markable.
                 if last.current, standsAlone(tag, in: nav, tags: tags) { return nil }
                 if last.current {
-                    insertions.append((last.start, opening(parts.count)))
+                    insertions.append((last.start, opening(parts)))
                     insertions.append((tag.range.upperBound, closing))
-                    parts.append((String(nav[last.start..<tag.range.upperBound]), last.flat))
+                    parts += 1
                 }
                 continue
             default: break
@@ -328,16 +275,14 @@ struct NavigationMemo: Sendable {
             }
             let isCurrent = tag.name == "current"
             if isCurrent, sections.contains(where: { $0.current }) { return nil }
-            // The innermost section that pushed an item decides the item's form.
-            let flat = sections.last(where: { $0.item })?.name == "navList"
             if isCurrent, standsAlone(tag, in: nav, tags: tags) { return nil }
             if tag.kind == "#" || tag.kind == "^" {
                 let pushesItem = tag.kind == "#" && (tag.name == "nav" || tag.name == "navList" || tag.name == "children")
-                sections.append((tag.name, pushesItem, isCurrent, tag.range.lowerBound, flat))
+                sections.append((tag.name, pushesItem, isCurrent, tag.range.lowerBound))
             } else if isCurrent {
-                insertions.append((tag.range.lowerBound, opening(parts.count)))
+                insertions.append((tag.range.lowerBound, opening(parts)))
                 insertions.append((tag.range.upperBound, closing))
-                parts.append((String(nav[tag.range]), flat))
+                parts += 1
             }
         }
         guard sections.isEmpty else { return nil }
@@ -347,7 +292,7 @@ struct NavigationMemo: Sendable {
         for (_, insertion) in insertions.enumerated().sorted(by: { ($0.element.offset, $0.offset) > ($1.element.offset, $1.offset) }) {
             text.insert(contentsOf: insertion.marker, at: insertion.offset)
         }
-        return (text, parts)
+        return text
     }
 
     /// Whether `tag` stands alone on its line (a section, inverted, closing,
