@@ -26,10 +26,12 @@ struct NavigationMemoTests {
         return try Theme.load(projectTemplates: folder.path)
     }
 
-    func chrome(_ output: String) -> Chrome {
+    func chrome(_ output: String) -> Chrome { Self.chrome(output, navigation: Self.navigation) }
+
+    /// A page's chrome with `navigation` as its own render shows it.
+    static func chrome(_ output: String, navigation: Navigation, siteTitle: String = "Site") -> Chrome {
         let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
-        return Chrome(siteTitle: "Site", root: root, stylesheet: "s.css", script: "s.js",
-                      nav: Self.navigation.items(current: output, root: root))
+        return Chrome(siteTitle: siteTitle, root: root, stylesheet: "s.css", script: "s.js", nav: navigation.items(current: output, root: root))
     }
 
     /// Memoized pages equal per-page renders; returns how many were memoized.
@@ -60,10 +62,7 @@ struct NavigationMemoTests {
     @Test func titleHoldingTheItemMarker_fallsBackExactly() throws {
         let navigation = Navigation(pages: [("guide.html", "Guide \u{10FFF9}"), ("a/one.html", "One"), ("a/two.html", "Two")])
         let outputs = ["guide.html", "a/one.html", "a/two.html", "index.html"]
-        func chrome(_ output: String) -> Chrome {
-            let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
-            return Chrome(siteTitle: "Site", root: root, stylesheet: "s.css", script: "s.js", nav: navigation.items(current: output, root: root))
-        }
+        func chrome(_ output: String) -> Chrome { Self.chrome(output, navigation: navigation) }
         let theme = try Theme.load(projectTemplates: nil)
         #expect(theme.itemizedNavigation != nil)
         let memo = NavigationMemo(outputs: outputs, navigation: navigation, theme: theme, root: { chrome($0).root }, chrome: chrome)
@@ -100,10 +99,7 @@ struct NavigationMemoTests {
         let navigation = NavigationTests.navigation
         let outputs = ["intro.html", "a/index.html", "a/one.html", "a/b/index.html", "a/b/c/d/deep.html", "a/b/c/d/deeper.html",
                        "a/b/two.html", "z/only.html", "a/b/c/unlisted.html", "index.html"]
-        func chrome(_ output: String) -> Chrome {
-            let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
-            return Chrome(siteTitle: "Site", root: root, stylesheet: "s.css", script: "s.js", nav: navigation.items(current: output, root: root))
-        }
+        func chrome(_ output: String) -> Chrome { Self.chrome(output, navigation: navigation) }
         let recursive = "{{#nav}}<a{{#current}} class=on{{/current}}>{{title}}</a>{{#children}}<b>{{title}}{{#current}}!{{/current}}"
             + "{{#children}}<c>{{title}}{{#current}}!{{/current}}{{#children}}{{depth}}{{title}}{{/children}}</c>{{/children}}</b>{{/children}}{{/nav}}"
         for nav in [try #require(DefaultTheme.files["nav.mustache"]), recursive] {
@@ -122,10 +118,7 @@ struct NavigationMemoTests {
     @Test func longFolderBlocks_areMemoizedExactly() throws {
         let outputs = (0..<130).map { "long/p\($0).html" } + ["top.html"]
         let navigation = Navigation(pages: outputs.map { (output: $0, title: $0) })
-        func chrome(_ output: String) -> Chrome {
-            let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
-            return Chrome(siteTitle: "Site", root: root, stylesheet: "s.css", script: "s.js", nav: navigation.items(current: output, root: root))
-        }
+        func chrome(_ output: String) -> Chrome { Self.chrome(output, navigation: navigation) }
         let theme = try theme(nav: try #require(DefaultTheme.files["nav.mustache"]))
         let memo = NavigationMemo(outputs: outputs, navigation: navigation, theme: theme, root: { chrome($0).root }, chrome: chrome)
         #expect(memo.html.count == outputs.count)
@@ -205,10 +198,7 @@ struct NavigationMemoTests {
         let navigation = NavigationTests.navigation
         let outputs = ["intro.html", "a/index.html", "a/one.html", "a/b/index.html", "a/b/c/d/deep.html", "a/b/c/d/deeper.html",
                        "a/b/two.html", "z/only.html", "a/b/c/unlisted.html", "index.html"]
-        func chrome(_ output: String) -> Chrome {
-            let root = String(repeating: "../", count: output.split(separator: "/").count - 1)
-            return Chrome(siteTitle: "Site <&>", root: root, stylesheet: "s.css", script: "s.js", nav: navigation.items(current: output, root: root))
-        }
+        func chrome(_ output: String) -> Chrome { Self.chrome(output, navigation: navigation, siteTitle: "Site <&>") }
         func pick(_ items: [String]) -> String { items.randomElement(using: &random)! }
         func body(_ depth: Int) -> String {
             (0..<Int.random(in: 1...4, using: &random)).map { _ in
