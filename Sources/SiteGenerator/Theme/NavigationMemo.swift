@@ -79,19 +79,6 @@ struct NavigationMemo: Sendable {
         for result in results { html.merge(result) { first, _ in first } }
     }
 
-    /// Whether a group's text (titles, links, the chrome's names) has a marker code point.
-    static func mayHoldMarkers(_ items: [NavItem], base: Chrome) -> Bool {
-        let markers: Set<Unicode.Scalar> = [open.unicodeScalars.first!, owned.unicodeScalars.first!, close.unicodeScalars.first!]
-        // Every marker is past U+FFFFF, four bytes led by 0xF4 in UTF-8: a
-        // text without that byte holds none (the scalars are read only
-        // where it has one).
-        func holds(_ text: String) -> Bool {
-            text.utf8.contains(0xF4) && text.unicodeScalars.contains { markers.contains($0) }
-        }
-        return [base.siteTitle, base.root, base.stylesheet, base.script].contains(where: holds)
-            || items.contains { holds($0.title) || holds($0.href) || holds($0.root) }
-    }
-
     /// The navigation of each output of one group, or none when the
     /// renders cannot prove it: with no item current and with every item
     /// current, the marked template must render the plain one plus markers
@@ -114,9 +101,6 @@ struct NavigationMemo: Sendable {
         guard let none = rendered(current: false), let all = rendered(current: true), none.outside == all.outside,
               none.owners == all.owners, none.templateParts == all.templateParts else { return [:] }
         let indexes = navigation.itemIndexes(in: group)
-        let owned = Set(outputs.compactMap { indexes[$0] })
-        var yes: [Int: ArraySlice<UInt8>] = [:]
-        for index in none.owners.indices where owned.contains(none.owners[index]) { yes[index] = all.marked[index] }
         // The "no" render without markers, and where each marked part sits
         // in it: a page's navigation is those bytes with its own parts
         // swapped in.
@@ -130,7 +114,7 @@ struct NavigationMemo: Sendable {
             ranges.append(start..<bytes.count)
         }
         var partsOf: [Int: [Int]] = [:]
-        for (index, text) in yes.sorted(by: { $0.key < $1.key }) where text != none.marked[index] {
+        for index in none.owners.indices where none.marked[index] != all.marked[index] {
             partsOf[none.owners[index], default: []].append(index)
         }
         // What the group's pages will hold: the shared render once, and a
@@ -138,7 +122,7 @@ struct NavigationMemo: Sendable {
         var held = bytes.count
         for output in outputs {
             guard let current = indexes[output], let swapped = partsOf[current] else { continue }
-            held += swapped.reduce(bytes.count) { $0 + yes[$1]!.count - ranges[$1].count }
+            held += swapped.reduce(bytes.count) { $0 + all.marked[$1].count - ranges[$1].count }
         }
         guard memory.reserve(held) else { return [:] }
         var result: [String: String] = [:]
@@ -154,7 +138,7 @@ struct NavigationMemo: Sendable {
             var position = 0
             for index in swapped {
                 text.append(contentsOf: bytes[position..<ranges[index].lowerBound])
-                text.append(contentsOf: yes[index]!)
+                text.append(contentsOf: all.marked[index])
                 position = ranges[index].upperBound
             }
             text.append(contentsOf: bytes[position...])
