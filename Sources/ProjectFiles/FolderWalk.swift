@@ -15,9 +15,14 @@ public enum FolderWalk {
         public var isFolder: Bool
         /// A symbolic link (to anything).
         public var isLink = false
+        /// A regular file (not a link to one, a pipe, a socket or a device).
+        public var isFile = false
         /// Whether its name's bytes are not UTF-8 (`path` shows them with
         /// U+FFFD, and names no file).
         public var isBadName = false
+        /// A regular file's stamp, taken as it was listed (`stamping`
+        /// walks only); nil for anything else.
+        public var stamp: FileStamp?
 
         public init(path: String, isFolder: Bool, isLink: Bool = false) {
             (self.path, self.isFolder, self.isLink) = (path, isFolder, isLink)
@@ -27,7 +32,10 @@ public enum FolderWalk {
     /// The entries under `folder` in no particular order; none when it
     /// cannot be read. Folders that cannot be read are listed, not entered;
     /// hidden ones (`.git`) neither listed nor entered unless `enteringHidden`.
-    public static func entries(under folder: String, enteringHidden: Bool = true) -> [Entry] {
+    /// `stamping` asks each entry that is not a folder for its stamp with
+    /// `fstatat(2)` beside its folder's descriptor (a name to look up, not
+    /// a path): the one `stat` a build of an unchanged site makes per file.
+    public static func entries(under folder: String, enteringHidden: Bool = true, stamping: Bool = false) -> [Entry] {
         var entries: [Entry] = []
         var pending: [(absolute: String, relative: String)] = [(folder, "")]
         while let (absolute, relative) = pending.popLast() {
@@ -42,21 +50,33 @@ public enum FolderWalk {
                 guard name != ".", name != "..", enteringHidden || !name.hasPrefix(".") else { continue }
                 let path = relative.isEmpty ? name : relative + "/" + name
                 let full = absolute.hasSuffix("/") ? absolute + name : absolute + "/" + name
-                var isFolder = false, isLink = false
-                switch Int(entry.pointee.d_type) {
+                var isFolder = false, isLink = false, isFile = false, stamp: FileStamp?
+                let type = Int(entry.pointee.d_type)
+                switch type {
                 case Int(DT_DIR): isFolder = true
                 case Int(DT_LNK): isLink = true
-                case Int(DT_UNKNOWN):
-                    // File systems that do not say: ask without following links.
+                case Int(DT_REG) where !stamping: isFile = true
+                default:
+                    // File systems that do not say, and files to stamp: ask
+                    // without following links.
+                    guard type == Int(DT_UNKNOWN) || (stamping && !isBadName) else { break }
                     var status = stat()
-                    if lstat(full, &status) == 0 {
+                    let asked = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                        pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                            fstatat(dirfd(directory), $0, &status, AT_SYMLINK_NOFOLLOW)
+                        }
+                    }
+                    if asked == 0 {
                         isFolder = (status.st_mode & S_IFMT) == S_IFDIR
                         isLink = (status.st_mode & S_IFMT) == S_IFLNK
+                        isFile = (status.st_mode & S_IFMT) == S_IFREG
+                        if stamping { stamp = FileStamp(status) }
                     }
-                default: break
                 }
                 var found = Entry(path: path, isFolder: isFolder, isLink: isLink)
                 found.isBadName = isBadName
+                found.stamp = stamp
+                found.isFile = isFile
                 entries.append(found)
                 if isFolder && !found.isBadName { pending.append((full, path)) }
             }

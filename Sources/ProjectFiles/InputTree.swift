@@ -182,6 +182,22 @@ public struct InputTree: Sendable {
         digests.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 
+    /// The same order, from the folders' file lists as the tree holds them
+    /// (each sorted already): joined, and sorted only if the folders'
+    /// names do not keep them in order.
+    public func digestOrder(of folders: [String], digests: [String: String]) -> [String] {
+        var order: [String] = []
+        order.reserveCapacity(digests.count)
+        var seen = Set<String>()
+        for name in folders.sorted(by: { ($0 + "/").utf8.lexicographicallyPrecedes(($1 + "/").utf8) }) where seen.insert(name).inserted {
+            let folder = self[name]
+            for relative in folder.files { order.append(folder.path(of: relative)) }
+        }
+        let inOrder = order.count == digests.count
+            && zip(order, order.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return inOrder ? order : Self.digestOrder(digests)
+    }
+
     /// The folder of the tree an input (`site/guide/a.md`, as builds name
     /// it) lies in, and its path under that folder; the deepest folder
     /// where one holds another.
@@ -273,6 +289,7 @@ public struct InputTree: Sendable {
         for (name, prefix) in zip(names, prefixes) {
             let base = prefix.isEmpty ? root : (root == "/" ? "/" : root + "/") + prefix
             var files: [String] = []
+            var stamps: [String: FileStamp] = [:]
             var problems: [Diagnostic] = []
             // Each folder on the way to a file is checked once: a folder
             // that is a link (made since the commit) hides its files.
@@ -315,6 +332,7 @@ public struct InputTree: Sendable {
                 switch status.st_mode & S_IFMT {
                 case S_IFREG:
                     total += Int(status.st_size)
+                    stamps[relative] = FileStamp(status)
                     files.append(relative)
                 case S_IFLNK:
                     problems.append(symbolicLink(path))
@@ -332,7 +350,7 @@ public struct InputTree: Sendable {
                 if let relative = relative(entry.path, to: prefix) { take(relative, mode: nil, isUTF8: entry.isUTF8) }
             }
             files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            result[name] = InputFolder(name: name, exists: true, files: files, problems: problems, storage: .disk(base))
+            result[name] = InputFolder(name: name, exists: true, files: files, problems: problems, storage: .disk(base), stamps: stamps)
         }
         return result
     }
@@ -347,9 +365,9 @@ public struct InputTree: Sendable {
         var files: [String] = []
         var problems: [Diagnostic] = []
         var names = Set<String>()
-        for entry in FolderWalk.entries(under: base, enteringHidden: false).sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
-            let parts = entry.path.split(separator: "/")
-            guard !parts.contains(where: { $0.hasPrefix(".") }) else { continue }
+        var stamps: [String: FileStamp] = [:]
+        for entry in FolderWalk.entries(under: base, enteringHidden: false, stamping: true).sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
+            // (The walk neither lists nor enters a hidden name.)
             if entry.isBadName {
                 if let problem = refusal(mode: "100644", relative: entry.path, path: join(name, entry.path), folder: name, origin: "") {
                     problems.append(problem)
@@ -365,13 +383,14 @@ public struct InputTree: Sendable {
                     }
                     continue
                 }
-                total += Int(FileContents.size(ofEntry: base + "/" + entry.path) ?? 0)
+                total += Int(entry.stamp?.size ?? 0)
+                stamps[entry.path] = entry.stamp
                 files.append(entry.path)
             }
         }
         files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         problems.sort { $0.location.file.utf8.lexicographicallyPrecedes($1.location.file.utf8) }
-        return InputFolder(name: name, exists: true, files: files, problems: problems, storage: .disk(base))
+        return InputFolder(name: name, exists: true, files: files, problems: problems, storage: .disk(base), stamps: stamps)
     }
 
     /// Past the total: no folder's files are read, and the first folder says why.
@@ -410,8 +429,10 @@ public struct InputTree: Sendable {
     /// backslash (a browser reads `\\host\x` as `//host/x`), no control
     /// character, and not longer than a path may be.
     static func isPlainName(_ relative: String) -> Bool {
-        relative.utf8.count <= pathBytes
-            && !relative.unicodeScalars.contains { $0 == "\\" || $0.properties.generalCategory == .control }
+        guard relative.utf8.count <= pathBytes else { return false }
+        // Printable ASCII without a backslash, as most names are, needs no Unicode property.
+        if relative.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) { return true }
+        return !relative.unicodeScalars.contains { $0 == "\\" || $0.properties.generalCategory == .control }
     }
 
     /// Why an entry is not an input: a link, a submodule, a name a site
@@ -467,6 +488,8 @@ public struct InputFolder: Sendable {
     /// Links, submodules and names refused, each at its path.
     public internal(set) var problems: [Diagnostic]
     let storage: Storage
+    /// Each file's stamp as the walk that listed it took it (on disk only).
+    let stamps: [String: FileStamp]
 
     enum Storage: Sendable {
         case none
@@ -476,8 +499,8 @@ public struct InputFolder: Sendable {
         case memory([String: [UInt8]])
     }
 
-    init(name: String, exists: Bool, files: [String], problems: [Diagnostic], storage: Storage) {
-        (self.name, self.exists, self.files, self.problems, self.storage) = (name, exists, files, problems, storage)
+    init(name: String, exists: Bool, files: [String], problems: [Diagnostic], storage: Storage, stamps: [String: FileStamp] = [:]) {
+        (self.name, self.exists, self.files, self.problems, self.storage, self.stamps) = (name, exists, files, problems, storage, stamps)
     }
 
     /// An input's path as diagnostics name it: `site/guide/a.md`.
@@ -572,14 +595,20 @@ public struct FileStamp: Equatable, Sendable {
     /// The stamp of the plain file at `path`; nil for anything else.
     public static func of(_ path: String) -> FileStamp? {
         var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard lstat(path, &status) == 0 else { return nil }
+        return FileStamp(status)
+    }
+
+    /// What `status` says of a plain file; nil for anything else.
+    init?(_ status: stat) {
+        guard status.st_mode & S_IFMT == S_IFREG else { return nil }
         #if os(Linux)
         let (modified, changed) = (status.st_mtim, status.st_ctim)
         #else
         let (modified, changed) = (status.st_mtimespec, status.st_ctimespec)
         #endif
-        return FileStamp(size: Int64(status.st_size), modified: Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
-                         changed: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec), inode: UInt64(status.st_ino))
+        self.init(size: Int64(status.st_size), modified: Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
+                  changed: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec), inode: UInt64(status.st_ino))
     }
 
     /// Whether `other` is the same file as far as stamps tell (digests aside).
@@ -590,14 +619,15 @@ public struct FileStamp: Equatable, Sendable {
 
 extension InputTree {
     /// The stamp of every input file of `folders` on disk, by its path as
-    /// builds name it (a revision's files have none).
+    /// builds name it, as the walk that listed it took it (a revision's
+    /// files have none): a build that reads nothing stats each file once.
     public func fileStamps(of folders: [String]) -> [String: FileStamp] {
         var stamps: [String: FileStamp] = [:]
         for name in folders {
             let folder = self[name]
             for relative in folder.files {
                 let path = folder.path(of: relative)
-                guard stamps[path] == nil, let disk = folder.diskPath(of: relative), let stamp = FileStamp.of(disk) else { continue }
+                guard stamps[path] == nil, let stamp = folder.stamps[relative] else { continue }
                 stamps[path] = stamp
             }
         }

@@ -38,12 +38,13 @@ struct FullBuild {
     /// the build reads as one key (serve's live events carry it), only the
     /// files whose stamp moved since the cache was written read for it.
     mutating func list() -> Listing? {
+        // Before the walk that stamps the files: a file modified near then is read again.
+        let stampsTakenAt = Date().timeIntervalSince1970
         let tree = options.inputs ?? last?.treeIfUnchanged() ?? InputTree.onDisk(options.inputFolders, in: options.project ?? .ofWorkingFolder())
         site.diagnostics = InputFolders.problems(options, tree: tree)
         if site.hasErrors { return nil }
         let previous = last?.cache ?? BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder())
         var stamps: [String: FileStamp] = [:]
-        let stampsTakenAt = Date().timeIntervalSince1970
         if options.cache != nil || last != nil {
             var (known, changed) = last.map { ($0.digests, $0.changed) } ?? ([:], nil)
             // Without a model, the files whose stamp did not move since the
@@ -54,7 +55,7 @@ struct FullBuild {
             }
             memo.sizes = last?.sizes ?? [:]
             memo.digests = tree.fileDigests(of: options.inputFolders, known: known, changed: changed, sizes: &memo.sizes)
-            memo.digestOrder = InputTree.digestOrder(memo.digests)
+            memo.digestOrder = tree.digestOrder(of: options.inputFolders, digests: memo.digests)
             site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
             for (path, digest) in memo.digests { stamps[path]?.digest = digest }
             // The files not read now weigh what their stamp says.
@@ -169,14 +170,26 @@ struct FullBuild {
     /// site's limit (or a page past its own) the build stops with that
     /// error alone.
     mutating func render(_ inputs: SiteInputs, _ chromes: Chromes, keys: OutputKeys, listing: Listing) -> Rendered? {
-        let reuse = Reuse(previous: listing.previous, folder: URL(fileURLWithPath: options.out), memory: last?.files)
+        let reuse = Reuse(previous: listing.previous, folder: URL(fileURLWithPath: options.out), memory: last?.files,
+                          keepingPages: options.keepsUnchangedPages && last == nil)
         var cache = BuildCache()
         // Made up front for the examples whose page is rendered again (a
         // page that shows one whose page is reused makes its own).
         let players = PlayerParts(inputs.examples.filter { reuse.previous.entries[OutputPaths.examplePath($0.name)]?.key != keys.example($0) })
         let budget = OutputBudget(limit: options.siteByteLimit, input: listing.inputBytes)
+        // The command line's build writes pages into the new site as it renders them.
+        if options.keepsUnchangedPages, last == nil {
+            do throws(Diagnostic) {
+                let staging = try SiteWriter.Staging.open(options.out, in: options.project ?? .ofWorkingFolder())
+                site.staging = staging
+                try staging.makeFolders(for: inputs.pages.map(\.output))
+            } catch {
+                site.diagnostics.append(error)
+                return nil
+            }
+        }
         let pages = SiteRendering.renderPages(inputs, chromes: inputs.pages.map { chromes.chrome(for: $0.output) }, reuse: reuse, keys: keys,
-                                              options: options, shared: players, budget: budget)
+                                              options: options, shared: players, budget: budget, staging: site.staging)
         if budget.isStopped {
             site.diagnostics += SiteRendering.limitErrors(pages.map { $0.diagnostics.first { $0.id == OutputLimits.pageTooLarge } },
                                                           budget: budget, folder: options.site)
@@ -199,7 +212,8 @@ struct FullBuild {
     /// What assembling the site made besides its pages.
     struct Assembled {
         var redirectDiagnostics: [Diagnostic]
-        var searchEntries: [SearchIndex.Entry]
+        /// Each search entry's address and JSON, in address order.
+        var searchURLs: [String]
         var searchJSON: [[UInt8]]
     }
 
@@ -233,27 +247,36 @@ struct FullBuild {
         clock.lap("render the index")
 
         let beforeRedirects = site.diagnostics.count
-        let redirects = Redirects.redirects(inputs, root: chromes.root(of:), budget: budget, fileRoom: OutputLimits.siteFiles - site.files.count,
+        let fileCount = site.outputCount
+        let redirects = Redirects.redirects(inputs, root: chromes.root(of:), budget: budget, fileRoom: OutputLimits.siteFiles - fileCount,
                                             diagnostics: &site.diagnostics)
-        if site.files.count + redirects.count > OutputLimits.siteFiles { budget.tooManyFiles() }
+        if fileCount + redirects.count > OutputLimits.siteFiles { budget.tooManyFiles() }
         if budget.isPastLimit || budget.isPastFileLimit {
             site.diagnostics += SiteRendering.limitErrors([], budget: budget, folder: options.site)
             return nil
         }
-        site.files.merge(redirects) { existing, _ in existing }
+        let onDisk = site.kept.union(site.staged)
+        site.files.merge(redirects.filter { !onDisk.contains($0.key) }) { existing, _ in existing }
         let redirectDiagnostics = Array(site.diagnostics[beforeRedirects...])
 
-        let files = site.files
-        let indexedPages = zip(inputs.pages, rendered.pages).filter { files[$0.0.output] != nil }.map { ($0.output, $0.title, $1.document) }
-        let indexedExamples = inputs.examples.filter { files[OutputPaths.examplePath($0.name)] != nil }
-        let entries = (Parallel.map(indexedPages) { SearchIndex.Entry(output: $0, title: $1, document: $2) }
-            + Parallel.map(indexedExamples) {
-                SearchIndex.Entry(output: OutputPaths.examplePath($0.name), title: $0.sequence.title, document: SiteRendering.exampleDocument($0))
-            }).sorted { $0.u < $1.u }
-        let searchJSON = Parallel.map(entries) { SearchIndex.json($0) }
+        // A page the cache gave brings its entry's JSON (its title and
+        // headings are in its key); the others' are made from their Documents.
+        let built = site
+        let indexedPages = zip(inputs.pages, rendered.pages).filter { built.has($0.0.output) }
+        let indexedExamples = inputs.examples.filter { built.has(OutputPaths.examplePath($0.name)) }
+        let entries = (Parallel.map(indexedPages) { page, result -> (String, [UInt8]) in
+            if let json = result.searchEntry { return (RelativeURL.safe(page.output), json) }
+            let entry = SearchIndex.Entry(output: page.output, title: page.title, document: result.document)
+            return (entry.u, SearchIndex.json(entry))
+        } + Parallel.map(indexedExamples) { example -> (String, [UInt8]) in
+            let entry = SearchIndex.Entry(output: OutputPaths.examplePath(example.name), title: example.sequence.title,
+                                          document: SiteRendering.exampleDocument(example))
+            return (entry.u, SearchIndex.json(entry))
+        }).sorted { $0.0 < $1.0 }
+        let searchJSON = entries.map(\.1)
         site.files[OutputPaths.searchIndex] = SearchIndex.script(joining: searchJSON)
         clock.lap("search index")
-        return Assembled(redirectDiagnostics: redirectDiagnostics, searchEntries: entries, searchJSON: searchJSON)
+        return Assembled(redirectDiagnostics: redirectDiagnostics, searchURLs: entries.map(\.0), searchJSON: searchJSON)
     }
 
     /// What checking the links found: each example description's broken
@@ -283,6 +306,11 @@ struct FullBuild {
         site.pageCount = inputs.pages.count
         site.exampleCount = inputs.examples.count
         site.cache = rendered.cache
+        // Each page's search entry, kept with its cache entry for the build that reuses it.
+        let search = Dictionary(uniqueKeysWithValues: zip(assembled.searchURLs, assembled.searchJSON))
+        for page in inputs.pages {
+            site.cache.entries[page.output]?.search = search[RelativeURL.safe(page.output)].map { $0[...] }
+        }
         site.cache.pageCount = inputs.pages.count
         site.cache.exampleCount = inputs.examples.count
         site.cache.inputKey = listing.inputKey
@@ -298,8 +326,8 @@ struct FullBuild {
                                      loadDiagnostics: loadDiagnostics, redirectDiagnostics: assembled.redirectDiagnostics,
                                      descriptionProblems: Dictionary(uniqueKeysWithValues: zip(inputs.examples.map(\.name), links.descriptions)),
                                      fragmentProblems: links.fragments, themeIDs: links.themeIDs,
-                                     search: Dictionary(uniqueKeysWithValues: zip(assembled.searchEntries.map(\.u), assembled.searchJSON)),
-                                     searchOrder: assembled.searchEntries.map(\.u), pages: site.pages, scripts: site.scripts)
+                                     search: search,
+                                     searchOrder: assembled.searchURLs, pages: site.pages, scripts: site.scripts)
         memo.options = BuildMemo.Identity(options)
         memo.tree = listing.tree
         memo.changed = []

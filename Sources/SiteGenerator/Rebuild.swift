@@ -177,6 +177,7 @@ extension SiteBuilder {
             let page = state.inputs.pages[index]
             let entry = SearchIndex.Entry(output: page.output, title: page.title, document: state.rendered[index].document)
             state.search[entry.u] = SearchIndex.json(entry)
+            cache.entries[page.output]?.search = state.search[entry.u]?[...]
         }
         for (_, example, _) in newExamples {
             let entry = SearchIndex.Entry(output: OutputPaths.examplePath(example.name), title: example.sequence.title,

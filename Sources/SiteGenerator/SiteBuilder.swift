@@ -8,6 +8,21 @@ import SnapshotFormat
 /// A built site, not yet written: its files and what was found on the way.
 public struct BuiltSite {
     public var files: [String: [UInt8]] = [:]
+    /// Pages the site on disk holds as this build would write them, not
+    /// read (`BuildOptions.keepsUnchangedPages`): the writer links them
+    /// into the new site; `files` does not have them.
+    public var kept: Set<String> = []
+    /// Pages already written into `staging` as they were rendered
+    /// (`BuildOptions.keepsUnchangedPages`); `files` does not have them.
+    public var staged: Set<String> = []
+    var staging: SiteWriter.Staging?
+    /// How many of `staged` were written, and how many linked from the old site.
+    var stagedCounts = (written: 0, reused: 0)
+
+    /// Whether the site has `output`, in memory or on disk.
+    public func has(_ output: String) -> Bool { files[output] != nil || kept.contains(output) || staged.contains(output) }
+    /// How many files the site has, in memory or on disk.
+    public var outputCount: Int { files.count + kept.count + staged.count }
     public var diagnostics: [Diagnostic] = []
     public var pageCount = 0
     public var exampleCount = 0
@@ -110,11 +125,15 @@ public enum SiteBuilder {
     /// The previous build's site and diagnostics, when nothing changed since
     /// it and its site is intact: nothing to parse, render or write.
     static func unchangedSite(_ options: BuildOptions, previous: BuildCache, inputKey: String) -> BuiltSite? {
-        let manager = FileManager.default
-        guard previous.inputKey == inputKey,
-              manager.fileExists(atPath: (options.out as NSString).appendingPathComponent(SiteWriter.marker)),
-              previous.entries.keys.allSatisfy({ FolderWalk.isPlainFile((options.out as NSString).appendingPathComponent($0)) }),
-              !FolderWalk.entries(under: options.out).contains(where: \.isLink) else { return nil }
+        guard previous.inputKey == inputKey, FolderWalk.isPlainFile((options.out as NSString).appendingPathComponent(SiteWriter.marker)) else { return nil }
+        // One walk of the site, its entries' types as the folders list them
+        // (no `stat` per file): no link anywhere, every output a plain file.
+        var files = Set<String>()
+        for entry in FolderWalk.entries(under: options.out) {
+            if entry.isLink { return nil }
+            if entry.isFile { files.insert(entry.path) }
+        }
+        guard previous.entries.keys.allSatisfy(files.contains) else { return nil }
         var site = BuiltSite()
         site.unchanged = true
         site.pageCount = previous.pageCount
@@ -130,8 +149,8 @@ public enum SiteBuilder {
     /// disk has exactly these files, so there is nothing to write.
     static func matchesSiteOnDisk(_ site: BuiltSite, previous: BuildCache, out: String) -> Bool {
         let folder = URL(fileURLWithPath: out)
-        let htmlOutputs = site.files.keys.filter { $0.hasSuffix(".html") }
-        return site.cachedCount == htmlOutputs.count && previous.entries == site.cache.entries
+        let htmlOutputs = site.files.keys.filter { $0.hasSuffix(".html") }.count + site.kept.count + site.staged.count
+        return site.cachedCount == htmlOutputs && previous.entries == site.cache.entries
             && site.files.keys.allSatisfy { path in
                 path.hasPrefix("assets/") ? FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path) : true
             }
@@ -140,7 +159,7 @@ public enum SiteBuilder {
             && !FolderWalk.entries(under: folder.path).contains(where: \.isLink)
             && FolderWalk.paths(under: folder.path)
                 .filter { $0.hasSuffix(".html") || $0.hasSuffix(".svg") || $0.hasPrefix("assets/") && $0.contains(".") || $0 == OutputPaths.searchIndex }
-                .count == site.files.count
+                .count == site.outputCount
     }
 
     /// Builds and, when nothing failed (and, under `--strict`, nothing
@@ -159,18 +178,27 @@ public enum SiteBuilder {
         let project = options.project ?? .ofWorkingFolder()
         options.project = project
         let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
-        guard !failed else { return nil }
+        let staging = site.staging
+        site.staging = nil
+        // A site not written leaves the old one as it was, and no staging folder.
+        guard !failed else { staging?.discard(); return nil }
         var written = (written: 0, reused: site.cachedCount)
         if !site.unchanged {
-            do {
+            do throws(Diagnostic) {
                 var clock = PhaseClock(report: options.progress)
-                written = try SiteWriter.write(site.files, to: options.out, in: project)
+                if let staging {
+                    written = try SiteWriter.write(site.files, keeping: site.kept, into: staging, counted: site.stagedCounts)
+                } else {
+                    written = try SiteWriter.write(site.files, keeping: site.kept, to: options.out, in: project)
+                }
                 clock.lap("write")
             } catch {
                 site.diagnostics.append(error)
                 return nil
             }
             site.cache.siteStamp = SiteFolder.stamp(of: options.out)
+        } else {
+            staging?.discard()
         }
         // A cache that cannot be written is a miss next time, but never one
         // written through a link (a committed `.build -> ../outside`).
@@ -236,7 +264,13 @@ extension BuiltSite {
             diagnostics.append(contentsOf: result.diagnostics)
             referenced.formUnion(result.examples)
             if page.output == "index.html" { homeContent = result.html; continue }
-            files[page.output] = result.bytes
+            // (A static file of the same name gives way to the page, as in memory.)
+            if result.staged != nil || result.kept { files[page.output] = nil }
+            switch result.staged {
+            case .written?: staged.insert(page.output); stagedCounts.written += 1
+            case .reused?: staged.insert(page.output); stagedCounts.reused += 1
+            case nil: if result.kept { kept.insert(page.output) } else { files[page.output] = result.bytes }
+            }
             if result.cached { cachedCount += 1 } else { renderedCount += 1 }
             cache.entries[page.output] = BuildCache.Entry(page, result, keys: keys)
         }
@@ -317,5 +351,6 @@ extension BuildCache.Entry {
     init(_ page: LoadedPage, _ result: RenderedPage, keys: OutputKeys) {
         let shown = result.examples.sorted()
         self.init(key: keys.page(page, examples: shown), examples: shown, document: result.document, diagnostics: result.diagnostics)
+        search = result.searchEntry.map { $0[...] }
     }
 }

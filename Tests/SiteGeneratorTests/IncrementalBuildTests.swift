@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import ProjectFiles
 import SeededRandom
 @testable import SiteGenerator
 import Testing
@@ -195,6 +196,65 @@ struct IncrementalBuildTests {
         #expect(memo?.navigation == nil, "a navigation of some outputs is not kept for the next build")
         #expect(inputs.pages.count == 5)
         Self.expectSameAsClean(session, site)
+    }
+
+    /// What the site folder on disk holds, by path (its marker aside).
+    static func siteOnDisk(_ folder: String) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for entry in FolderWalk.entries(under: folder) where !entry.isFolder && entry.path != SiteWriter.marker {
+            #expect(entry.isFile, "\(entry.path) is not a plain file")
+            files[entry.path] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(entry.path)))
+        }
+        return files
+    }
+
+    /// The command line's build (`keepsUnchangedPages`): pages go into the
+    /// staging folder as they are rendered and are not held; after an edit,
+    /// every page the site already holds stays there unread (linked into
+    /// the new site) and only the edited one is written. Each time the site
+    /// on disk is byte for byte what a clean build makes; a failed build
+    /// leaves it as it was, with no staging folder beside it; a link in the
+    /// old site means nothing is kept unread, and is not carried over.
+    @Test func theCommandLinesBuild_writesPagesAsItRenders_andKeepsUnchangedPagesUnread() throws {
+        let session = try EditSession(editFiles)
+        var options = session.options
+        options.cache = session.path(".build/site.cache")
+        options.keepsUnchangedPages = true
+        let pages: Set = ["guide/a.html", "guide/b.html", "guide/c.html", "other/d.html"]
+        func expectOnDiskAsClean(_ context: String) throws {
+            let clean = session.clean()
+            #expect(try Self.siteOnDisk(options.out) == clean.files, "\(context)")
+        }
+
+        var first = SiteBuilder.build(options)
+        #expect(first.staged == pages && first.kept.isEmpty)
+        #expect(pages.allSatisfy { first.files[$0] == nil }, "a staged page is not held")
+        #expect(SiteBuilder.write(&first, options) != nil)
+        try expectOnDiskAsClean("first build")
+
+        try session.write("site/guide/c.md", pageText("Gamma", body: "Plain page, edited.\n"))
+        var second = SiteBuilder.build(options)
+        #expect(second.kept == pages.subtracting(["guide/c.html"]))
+        #expect(second.staged == ["guide/c.html"] && second.renderedCount == 1)
+        #expect(SiteBuilder.write(&second, options) != nil)
+        try expectOnDiskAsClean("after an edit")
+        let before = try Self.siteOnDisk(options.out)
+
+        try session.write("site/guide/a.md", pageText("Alpha", body: "```rowmotion\nexample: missing.yml\n```\n"))
+        var failed = SiteBuilder.build(options)
+        #expect(failed.hasErrors)
+        #expect(SiteBuilder.write(&failed, options) == nil)
+        #expect(try Self.siteOnDisk(options.out) == before, "a failed build leaves the site as it was")
+        let beside = try FileManager.default.contentsOfDirectory(atPath: (options.out as NSString).deletingLastPathComponent)
+        #expect(!beside.contains { $0.contains("rowmotion-new") }, "left \(beside)")
+
+        try session.write("site/guide/a.md", pageText("Alpha", body: "## Setup\n\nText.\n\n## Usage\n\nMore.\n"))
+        try FileManager.default.createSymbolicLink(atPath: (options.out as NSString).appendingPathComponent("planted.html"),
+                                                   withDestinationPath: session.path("site/guide/a.md"))
+        var third = SiteBuilder.build(options)
+        #expect(third.kept.isEmpty, "a site with a link in it is read, not trusted")
+        #expect(SiteBuilder.write(&third, options) != nil)
+        try expectOnDiskAsClean("after a link was planted")
     }
 
     /// Edits as a writer makes them, in any order: bodies, titles, anchors,

@@ -33,4 +33,49 @@ struct FolderWalkTests {
         #expect(FolderWalk.paths(under: root.appendingPathComponent("missing").path).isEmpty)
         #expect(FolderWalk.paths(under: root.appendingPathComponent("top.md").path).isEmpty)
     }
+
+    /// Judged by `lstat` on each path: a stamping walk gives every regular
+    /// file the stamp `FileStamp.of` gives it (size, times, inode), and
+    /// none to a folder or a link; every walk marks which entries are
+    /// regular files, as the folders' entries list them.
+    @Test func aStampingWalk_stampsEachRegularFile_asLstatDoes() throws {
+        let manager = FileManager.default
+        let root = manager.temporaryDirectory.appendingPathComponent("folder-walk-stamps-\(UUID().uuidString)")
+        defer { try? manager.removeItem(at: root) }
+        try manager.createDirectory(at: root.appendingPathComponent("a/b"), withIntermediateDirectories: true)
+        for (file, size) in [("top.md", 1), ("a/one.md", 10), ("a/b/two.yml", 1_000)] {
+            #expect(manager.createFile(atPath: root.appendingPathComponent(file).path, contents: Data(repeating: 0x61, count: size)))
+        }
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("a/link.md").path, withDestinationPath: "one.md")
+        for stamping in [false, true] {
+            for entry in FolderWalk.entries(under: root.path, stamping: stamping) {
+                let stamp = FileStamp.of(root.appendingPathComponent(entry.path).path)
+                #expect(entry.isFile == (stamp != nil), "\(entry.path)")
+                #expect(entry.stamp == (stamping ? stamp : nil), "\(entry.path)")
+            }
+        }
+        let stamped = FolderWalk.entries(under: root.path, stamping: true)
+        #expect(stamped.first { $0.path == "a/b/two.yml" }?.stamp?.size == 1_000)
+        #expect(stamped.first { $0.path == "a/link.md" }.map { $0.isLink && $0.stamp == nil } == true)
+    }
+
+    /// The order the inputs' key reads paths in, from the folders' sorted
+    /// lists, is the byte order of the paths, whatever the folders' names
+    /// (`site-a/` sorts before `site/`, though `site` sorts before `site-a`).
+    @Test func theInputsKeyOrder_fromTheFoldersLists_isTheBytesOrder() throws {
+        let manager = FileManager.default
+        let root = manager.temporaryDirectory.appendingPathComponent("digest-order-\(UUID().uuidString)")
+        defer { try? manager.removeItem(at: root) }
+        for file in ["site/a.md", "site/b/c.md", "site-a/z.md", "site.b/y.md", "x/site/q.md"] {
+            try manager.createDirectory(at: root.appendingPathComponent(file).deletingLastPathComponent(), withIntermediateDirectories: true)
+            #expect(manager.createFile(atPath: root.appendingPathComponent(file).path, contents: Data(file.utf8)))
+        }
+        let project = Project(root: root.path, isGitWorkTree: false)
+        for folders in [["site", "site-a", "site.b"], ["site.b", "site", "site-a", "x"], ["x", "x/site"], ["site"]] {
+            let tree = InputTree.onDisk(folders.map { root.appendingPathComponent($0).path }, in: project)
+            let names = folders.map { root.appendingPathComponent($0).path }
+            let digests = tree.fileDigests(of: names)
+            #expect(tree.digestOrder(of: names, digests: digests) == InputTree.digestOrder(digests), "\(folders)")
+        }
+    }
 }

@@ -25,6 +25,12 @@ struct BuildCache: Sendable {
         /// What rendering the page reported (warnings: a page with errors
         /// fails the build, which writes no cache).
         var diagnostics: [Diagnostic] = []
+        /// A page's search entry as `SearchIndex.json` made it: a build
+        /// that reuses the page joins it into the index as it is (its
+        /// title and headings are in the page's key), so the Document the
+        /// cache keeps is only what link checks read (ids and links). A
+        /// page without one is rendered again.
+        var search: ArraySlice<UInt8>?
 
         init(key: String, examples: [String], document: Document? = nil, diagnostics: [Diagnostic] = []) {
             (self.key, self.examples, self.diagnostics) = (key, examples, diagnostics)
@@ -37,7 +43,8 @@ struct BuildCache: Sendable {
     /// A Document, or its JSON as the cache file holds it.
     enum StoredDocument: Equatable, Sendable {
         case value(Document)
-        case json([UInt8])
+        /// (A slice of the cache file's bytes, which it shares.)
+        case json(ArraySlice<UInt8>)
 
         var document: Document? {
             switch self {
@@ -46,13 +53,15 @@ struct BuildCache: Sendable {
             }
         }
 
-        var json: [UInt8] {
+        var json: ArraySlice<UInt8> {
             switch self {
             case .json(let bytes): return bytes
             case .value(let document):
-                var json = JSONBytes(capacity: document.text.utf8.count + 256)
-                document.write(to: &json)
-                return json.bytes
+                // What links are checked against and with; search has its entry.
+                let linked = Document(ids: document.ids, links: document.links)
+                var json = JSONBytes(capacity: 256)
+                linked.write(to: &json)
+                return json.bytes[...]
             }
         }
 
@@ -76,7 +85,7 @@ struct BuildCache: Sendable {
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 6 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 7 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {
@@ -107,7 +116,7 @@ struct BuildCache: Sendable {
         // Read as it is written: never through a link inside the project.
         guard let path, (try? WritePath.prepare(path, in: project, makingFolders: false)) != nil,
               let bytes = try? FileContents.read(path, limit: nil, followingLink: false) else { return BuildCache() }
-        let cache = bytes.withUnsafeBufferPointer(parse)
+        let cache = parse(bytes)
         guard let stamp = cache.siteStamp, stamp == SiteFolder.stamp(of: output) else { return BuildCache() }
         return cache
     }
@@ -117,7 +126,7 @@ struct BuildCache: Sendable {
         guard let path, let data = FileManager.default.contents(atPath: path), String(data: data, encoding: .utf8) != nil else {
             return BuildCache()
         }
-        return [UInt8](data).withUnsafeBufferPointer(parse)
+        return parse([UInt8](data))
     }
 
     /// The bytes `ranges` of `bytes` split at `separator` (kept whole:
@@ -128,7 +137,10 @@ struct BuildCache: Sendable {
     static func split(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, at separator: UInt8) -> [Range<Int>] {
         var pieces: [Range<Int>] = []
         var start = range.lowerBound
-        for index in range where bytes[index] == separator {
+        guard let base = bytes.baseAddress else { return [start..<range.upperBound] }
+        // memchr(3): a Document's line is kilobytes with a tab at each end.
+        while start < range.upperBound, let found = memchr(base + start, Int32(separator), range.upperBound - start) {
+            let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             pieces.append(start..<index)
             start = index + 1
         }
@@ -136,7 +148,13 @@ struct BuildCache: Sendable {
         return pieces
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> BuildCache {
+    /// A cache file's bytes, read: each entry's Document kept as a slice
+    /// of them (no copy).
+    static func parse(_ file: [UInt8]) -> BuildCache {
+        file.withUnsafeBufferPointer { parse($0, file: file) }
+    }
+
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: [UInt8]) -> BuildCache {
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         var cache = BuildCache()
         let lines = split(bytes, 0..<bytes.count, at: UInt8(ascii: "\n"))
@@ -165,13 +183,14 @@ struct BuildCache: Sendable {
                 cache.files[text(parts[1])] = stamp
                 continue
             }
-            guard parts.count == 5, let diagnostics = decodeDiagnostics(text(parts[4])) else { return BuildCache() }
+            guard parts.count == 6, let diagnostics = decodeDiagnostics(text(parts[4])) else { return BuildCache() }
             let examples = text(parts[2])
             var entry = Entry(key: text(parts[1]), examples: examples.isEmpty ? [] : examples.components(separatedBy: ","), diagnostics: diagnostics)
             // "-" is no Document; anything else is one, decoded when read.
             if !(parts[3].count == 1 && bytes[parts[3].lowerBound] == UInt8(ascii: "-")) {
-                entry.stored = .json(Array(UnsafeBufferPointer(rebasing: bytes[parts[3]])))
+                entry.stored = .json(file[parts[3]])
             }
+            if !(parts[5].count == 1 && bytes[parts[5].lowerBound] == UInt8(ascii: "-")) { entry.search = file[parts[5]] }
             cache.entries[text(parts[0])] = entry
         }
         return cache
@@ -233,7 +252,9 @@ struct BuildCache: Sendable {
             } else {
                 line.append(UInt8(ascii: "-"))
             }
-            line += Array(("\t" + Self.encodeDiagnostics(entry.diagnostics) + "\n").utf8)
+            line += Array(("\t" + Self.encodeDiagnostics(entry.diagnostics) + "\t").utf8)
+            line += entry.search ?? [UInt8(ascii: "-")]
+            line.append(UInt8(ascii: "\n"))
             return line
         }) {
             file += line
@@ -256,6 +277,29 @@ struct Reuse: Sendable {
     var folder: URL
     /// The previous build's outputs in memory (`BuildMemo`), instead of the folder's.
     var memory: [String: [UInt8]]? = nil
+    /// The plain files of the site on disk, when pages are kept there
+    /// unread (`BuildOptions.keepsUnchangedPages`) and the site has no link.
+    var onDisk: Set<String>? = nil
+
+    init(previous: BuildCache, folder: URL, memory: [String: [UInt8]]? = nil, keepingPages: Bool = false) {
+        (self.previous, self.folder, self.memory) = (previous, folder, memory)
+        // One walk, the entries' types as their folders list them: a link
+        // anywhere in the site and nothing is kept unread.
+        if keepingPages, memory == nil, !previous.entries.isEmpty {
+            var files = Set<String>()
+            for entry in FolderWalk.entries(under: folder.path) {
+                if entry.isLink { files = []; break }
+                if entry.isFile { files.insert(entry.path) }
+            }
+            onDisk = files
+        }
+    }
+
+    /// Whether the site on disk holds `output` as it is built from `key`,
+    /// to be left there unread.
+    func keeps(_ output: String, key: String) -> Bool {
+        onDisk?.contains(output) == true && previous.entries[output]?.key == key
+    }
 
     /// What the previous build wrote at `output`, if it was built from `key`.
     func bytes(_ output: String, key: String) -> [UInt8]? {

@@ -38,6 +38,16 @@ public struct BuildOptions: Sendable {
     /// The project the build reads and writes in (nil: the working
     /// folder's, worked out when the build starts).
     public var project: Project?
+    /// Whether pages go to the disk as they are made, not into
+    /// `BuiltSite.files`: a page the site on disk already holds as this
+    /// build would make it (its key in the cache unchanged, the site the
+    /// cache's) is left there unread, and the writer links it into the new
+    /// site (`kept`); every other page is written into the staging folder
+    /// as soon as it is rendered (`staged`), so the pages are never all in
+    /// memory. The site must then go to `SiteBuilder.write`, which swaps
+    /// the staging folder in, or removes it when the site is not written.
+    /// `rowmotion build`'s; off for a caller that reads `files` whole (`serve`).
+    public var keepsUnchangedPages = false
     /// The input files, already listed (a revision's, for `--baseline`);
     /// nil: the folders above, listed on disk when the build starts.
     public var inputs: InputTree?

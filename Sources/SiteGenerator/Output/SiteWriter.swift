@@ -33,45 +33,106 @@ public enum SiteWriter {
     /// a link named as --out is followed (the folder it leads to is
     /// replaced, the link stays), as the user asked.
     ///
+    /// `kept` are files of the old site to keep as they are, unread: each
+    /// is linked into the new one (the build fails if one is gone).
+    ///
     /// - Returns: how many files were written, and how many were reused.
     /// - Throws: a diagnostic naming the output folder.
     @discardableResult
-    public static func write(_ files: [String: [UInt8]], to output: String, in project: Project = .ofWorkingFolder()) throws(Diagnostic) -> (written: Int, reused: Int) {
-        let manager = FileManager.default
-        let prepared = try WritePath.prepare(output, in: project)
-        let target = URL(fileURLWithPath: project.parts(of: output) == nil ? Paths.real(prepared) : prepared)
-        let parent = target.deletingLastPathComponent()
-        let name = target.lastPathComponent
-        let here = SourceLocation(file: output, line: 1, column: 1)
-        func failure(_ message: String) -> Diagnostic { .error("output", at: here, message) }
+    public static func write(_ files: [String: [UInt8]], keeping kept: Set<String> = [], to output: String,
+                             in project: Project = .ofWorkingFolder()) throws(Diagnostic) -> (written: Int, reused: Int) {
+        let staging = try Staging.open(output, in: project)
+        return try write(files, keeping: kept, into: staging)
+    }
 
-        for path in files.keys where !SiteFolder.isSafe(path) {
-            throw failure("refusing to write '\(path)' outside the site")
-        }
-        var isFolder: ObjCBool = false
-        let exists = manager.fileExists(atPath: target.path, isDirectory: &isFolder)
-        if exists {
-            guard isFolder.boolValue, manager.fileExists(atPath: target.appendingPathComponent(marker).path) else {
-                throw failure("refusing to replace '\(output)': it exists and was not created by Rowmotion "
-                              + "(no \(marker) file in it); remove it or choose another --out")
+    /// Writes `files` into `staging` (which may hold pages already, put
+    /// there as they were rendered: `written` and `reused` count them),
+    /// links `kept` into it from the old site, and swaps it in; removes it
+    /// when anything fails.
+    @discardableResult
+    static func write(_ files: [String: [UInt8]], keeping kept: Set<String> = [], into staging: Staging,
+                      counted: (written: Int, reused: Int) = (0, 0)) throws(Diagnostic) -> (written: Int, reused: Int) {
+        var (written, reused) = counted
+        do throws(Diagnostic) {
+            for path in files.keys where !SiteFolder.isSafe(path) {
+                throw staging.failure("refusing to write '\(path)' outside the site")
             }
+            for path in kept where !SiteFolder.isSafe(path) || files[path] != nil {
+                throw staging.failure("refusing to keep '\(path)' from the old site")
+            }
+            guard kept.isEmpty || staging.exists else { throw staging.failure("cannot keep the old site's pages: there is no old site") }
+            let paths = (Array(files.keys) + kept).sorted()
+            try staging.makeFolders(for: paths)
+            // Per file, on every core: nil when it could not be written,
+            // else whether it was reused.
+            let outcomes = Parallel.map(paths) { path -> Bool? in
+                // A kept file was a plain file of the old site when the
+                // build walked it: linked, never read.
+                guard let bytes = files[path] else { return staging.link(path) ? true : nil }
+                return staging.put(path, bytes)
+            }
+            for (path, outcome) in zip(paths, outcomes) {
+                guard let wasReused = outcome else { throw staging.failure("cannot write '\(path)' in the site") }
+                if wasReused { reused += 1 } else { written += 1 }
+            }
+            try staging.swap()
+        } catch {
+            staging.discard()
+            throw error
         }
-        removeStaleFolders(of: name, in: parent)
-        let unique = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let staging = parent.appendingPathComponent(".\(name).rowmotion-new-\(unique)")
-        var written = 0, reused = 0
-        do {
+        return (written, reused)
+    }
+
+    /// A site being written: a new folder beside the output, filled, then
+    /// swapped in whole (`swap`) or removed (`discard`). A build writes
+    /// its pages into it as it renders them, so that they are not all held.
+    struct Staging: Sendable {
+        /// The output as it was named (diagnostics name it), its real path, and the staging folder's.
+        let output: String
+        let target: String
+        let path: String
+        /// Whether there is an old site (to reuse files from, and to replace).
+        let exists: Bool
+        let unique: String
+
+        func failure(_ message: String) -> Diagnostic { .error("output", at: SourceLocation(file: output, line: 1, column: 1), message) }
+
+        /// Inside the project, no folder on the way to the output, nor the
+        /// output itself, may be a symbolic link (`WritePath`); outside it,
+        /// a link named as --out is followed (the folder it leads to is
+        /// replaced, the link stays), as the user asked. An existing output
+        /// must be a site Rowmotion wrote (its marker).
+        static func open(_ output: String, in project: Project) throws(Diagnostic) -> Staging {
+            let manager = FileManager.default
+            let prepared = try WritePath.prepare(output, in: project)
+            let target = URL(fileURLWithPath: project.parts(of: output) == nil ? Paths.real(prepared) : prepared)
+            let parent = target.deletingLastPathComponent()
+            let name = target.lastPathComponent
+            var isFolder: ObjCBool = false
+            let exists = manager.fileExists(atPath: target.path, isDirectory: &isFolder)
+            let unique = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let staging = Staging(output: output, target: target.path, path: parent.appendingPathComponent(".\(name).rowmotion-new-\(unique)").path,
+                                  exists: exists, unique: unique)
+            if exists {
+                guard isFolder.boolValue, manager.fileExists(atPath: target.appendingPathComponent(marker).path) else {
+                    throw staging.failure("refusing to replace '\(output)': it exists and was not created by Rowmotion "
+                                          + "(no \(marker) file in it); remove it or choose another --out")
+                }
+            }
+            removeStaleFolders(of: name, in: parent)
             // A new folder of its own (never one that was there).
             guard mkdir(staging.path, 0o777) == 0 else {
-                throw failure("cannot make the staging folder '\(staging.lastPathComponent)': \(String(cString: strerror(errno)))")
+                throw staging.failure("cannot make the staging folder '\((staging.path as NSString).lastPathComponent)': \(String(cString: strerror(errno)))")
             }
-            // Folders first, each once; then the files, on every core.
-            let paths = files.keys.sorted()
-            // Each folder once, parents first, with mkdir(2) (a folder that
-            // holds only folders is made on the way to them); split at the
-            // `/` bytes, as the file system reads a path.
+            return staging
+        }
+
+        /// The folders of `paths` (safe relative paths), each once,
+        /// parents first, with mkdir(2) (a folder that holds only folders
+        /// is made on the way to them); split at the `/` bytes, as the
+        /// file system reads a path. One already made is fine.
+        func makeFolders(for paths: [String]) throws(Diagnostic) {
             let slash = UInt8(ascii: "/")
-            let (stagingPath, targetPath) = (staging.path, target.path)
             var made: Set<Substring> = [""]
             for path in paths {
                 var ends: [String.Index] = []
@@ -79,63 +140,66 @@ public enum SiteWriter {
                 for end in ends {
                     let folder = path[..<end]
                     guard made.insert(folder).inserted else { continue }
-                    let full = stagingPath + "/" + folder
+                    let full = self.path + "/" + folder
                     if mkdir(full, 0o777) != 0 {
                         let code = errno
                         var isFolder: ObjCBool = false
-                        guard code == EEXIST, manager.fileExists(atPath: full, isDirectory: &isFolder), isFolder.boolValue else {
+                        guard code == EEXIST, FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), isFolder.boolValue else {
                             throw failure("cannot make the folder '\(folder)' in the site: \(String(cString: strerror(code)))")
                         }
                     }
                 }
             }
-            // Per file: nil when it could not be written, else whether it was
-            // reused. Paths joined as text (every one is a safe relative
-            // path, checked above): a URL per file cost 2 % of a build.
-            let outcomes = Parallel.map(paths) { path -> Bool? in
-                let bytes = files[path]!
-                let destination = stagingPath + "/" + path
-                let previous = targetPath + "/" + path
-                // Only a plain file of the old site is reused, reached
-                // through folders: a link there (which a committed `_site/`
-                // could hold) is neither read nor kept.
-                if exists, FolderWalk.isPlainFile(previous), !FolderWalk.passesThroughLink(path, under: targetPath),
-                   let old = FileManager.default.contents(atPath: previous),
-                   Self.same(old, bytes),
-                   (try? FileManager.default.linkItem(atPath: previous, toPath: destination)) != nil {
-                    return true
-                }
-                return writeFile(bytes, to: destination) ? false : nil
+        }
+
+        /// Puts a file in (its folder made): the old site's file linked
+        /// when its bytes are these, else written. Nil when it could not
+        /// be; else whether it was reused. Paths joined as text (every one
+        /// is a safe relative path): a URL per file cost 2 % of a build.
+        func put(_ relative: String, _ bytes: [UInt8]) -> Bool? {
+            let destination = path + "/" + relative
+            let previous = target + "/" + relative
+            // Only a plain file of the old site is reused, reached
+            // through folders: a link there (which a committed `_site/`
+            // could hold) is neither read nor kept.
+            if exists, FolderWalk.isPlainFile(previous), !FolderWalk.passesThroughLink(relative, under: target),
+               let old = FileManager.default.contents(atPath: previous),
+               SiteWriter.same(old, bytes), Foundation.link(previous, destination) == 0 {
+                return true
             }
-            for (path, outcome) in zip(paths, outcomes) {
-                guard let wasReused = outcome else { throw failure("cannot write '\(path)' in the site") }
-                if wasReused { reused += 1 } else { written += 1 }
-            }
-            guard WritePath.writeNewFile(Array(markerText.utf8), to: staging.appendingPathComponent(marker).path) else {
+            return writeFile(bytes, to: destination) ? false : nil
+        }
+
+        /// Links the old site's file in, unread.
+        func link(_ relative: String) -> Bool {
+            Foundation.link(target + "/" + relative, path + "/" + relative) == 0
+        }
+
+        /// Writes the marker, syncs the folder's entries once (instead of
+        /// each file), and swaps: the old site moves aside, the new one
+        /// takes its name, and the old one is removed.
+        func swap() throws(Diagnostic) {
+            guard WritePath.writeNewFile(Array(markerText.utf8), to: path + "/" + marker) else {
                 throw failure("cannot write the site's marker file")
             }
-        } catch let diagnostic as Diagnostic {
-            try? manager.removeItem(at: staging)
-            throw diagnostic
-        } catch {
-            try? manager.removeItem(at: staging)
-            throw failure("cannot write the site: \(error.localizedDescription)")
+            sync(folder: path)
+            let manager = FileManager.default
+            let targetURL = URL(fileURLWithPath: target)
+            let retired = targetURL.deletingLastPathComponent().appendingPathComponent(".\(targetURL.lastPathComponent).rowmotion-old-\(unique)")
+            do {
+                if exists { try manager.moveItem(at: targetURL, to: retired) }
+                try manager.moveItem(at: URL(fileURLWithPath: path), to: targetURL)
+            } catch {
+                if exists && !manager.fileExists(atPath: target) { try? manager.moveItem(at: retired, to: targetURL) }
+                throw failure("cannot replace the site: \(error.localizedDescription)")
+            }
+            if exists { removeTree(retired) }
         }
-        // One sync of the new folder's entries before it takes the site's
-        // name, instead of one per file.
-        sync(folder: staging.path)
-        // Swap: the old site moves aside, the new one takes its name.
-        let retired = parent.appendingPathComponent(".\(name).rowmotion-old-\(unique)")
-        do {
-            if exists { try manager.moveItem(at: target, to: retired) }
-            try manager.moveItem(at: staging, to: target)
-        } catch {
-            if exists && !manager.fileExists(atPath: target.path) { try? manager.moveItem(at: retired, to: target) }
-            try? manager.removeItem(at: staging)
-            throw failure("cannot replace the site: \(error.localizedDescription)")
+
+        /// Removes the folder and everything in it (the old site stays).
+        func discard() {
+            removeTree(URL(fileURLWithPath: path))
         }
-        if exists { removeTree(retired) }
-        return (written, reused)
     }
 
     /// Brings the site at `output`, the one whose marker has `stamp` (the

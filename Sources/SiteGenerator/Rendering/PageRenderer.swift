@@ -16,6 +16,16 @@ struct RenderedPage: Sendable {
     var document = Document()
     /// Taken from the previous build.
     var cached = false
+    /// Taken from the previous build and left in the site on disk, unread
+    /// (`bytes` is empty).
+    var kept = false
+    /// Written into the staging folder as soon as it was rendered (or
+    /// linked there from the old site, the same bytes): `bytes` is empty.
+    var staged: Staged?
+    enum Staged { case written, reused }
+    /// Taken from the previous build: its search entry's JSON, as that
+    /// build made it (`document` then holds only its ids and links).
+    var searchEntry: [UInt8]?
     /// Past a page's limit of bytes (its error is among `diagnostics`).
     var tooLarge = false
 }

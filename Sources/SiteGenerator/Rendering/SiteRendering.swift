@@ -13,8 +13,11 @@ extension SiteRendering {
     /// Every page (the home page's content too, which the index wraps).
     /// Once `budget` stops (the site past its limit, or a page past its
     /// own), the pages left are not rendered.
+    /// With `staging`, each page but the home page is written into it as
+    /// soon as it is made, and not held (`RenderedPage.staged`).
     static func renderPages(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
-                            options: BuildOptions, shared: PlayerParts, budget: OutputBudget) -> [RenderedPage] {
+                            options: BuildOptions, shared: PlayerParts, budget: OutputBudget,
+                            staging: SiteWriter.Staging? = nil) -> [RenderedPage] {
         // In blocks of 250 pages, each on every core, so that progress is
         // told between blocks, by this thread (at every block's end a core
         // waits for the other's last page: blocks of 50 cost 5 % of the
@@ -28,11 +31,20 @@ extension SiteRendering {
                 let page = inputs.pages[index]
                 guard !budget.skips(index) else { return RenderedPage() }
                 let isHome = page.output == "index.html"
-                let result = (isHome ? nil : reuse.page(page, keys: keys))
+                var result = (isHome ? nil : reuse.page(page, keys: keys))
                     ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, exampleNames: inputs.exampleNames,
                               outputs: inputs.outputs, foldedOutputs: inputs.outputsByFoldedCase, chrome: chromes[index], options: options,
                               isHome: isHome, shared: shared)
                 if result.tooLarge { budget.fail(at: index) } else { budget.take(result.bytes.count) }
+                if let staging, !isHome, !result.kept, !result.tooLarge {
+                    switch staging.put(page.output, result.bytes) {
+                    case true?: result.staged = .reused
+                    case false?: result.staged = .written
+                    case nil:
+                        result.diagnostics.append(staging.failure("cannot write '\(page.output)' in the site"))
+                    }
+                    result.bytes = []
+                }
                 return result
             }
             options.progress?(.rendered(results.count, of: count))
@@ -115,8 +127,14 @@ struct ExampleOutput: Sendable {
 extension Reuse {
     /// A page the previous build rendered from the same key, as it rendered it.
     func page(_ page: LoadedPage, keys: OutputKeys) -> RenderedPage? {
-        guard let entry = previous.entries[page.output], let document = entry.document,
-              let bytes = bytes(page.output, key: keys.page(page, examples: entry.examples)) else { return nil }
-        return RenderedPage(bytes: bytes, diagnostics: entry.diagnostics, examples: Set(entry.examples), document: document, cached: true)
+        guard let entry = previous.entries[page.output], let search = entry.search, let document = entry.document else { return nil }
+        let key = keys.page(page, examples: entry.examples)
+        if keeps(page.output, key: key) {
+            return RenderedPage(diagnostics: entry.diagnostics, examples: Set(entry.examples), document: document, cached: true, kept: true,
+                                searchEntry: Array(search))
+        }
+        guard let bytes = bytes(page.output, key: key) else { return nil }
+        return RenderedPage(bytes: bytes, diagnostics: entry.diagnostics, examples: Set(entry.examples), document: document, cached: true,
+                            searchEntry: Array(search))
     }
 }

@@ -105,6 +105,8 @@ struct Build: ParsableCommand {
         if !noCache && !compares {
             options.cache = Paths.cache(forOutput: out)
         }
+        // Pages the site already holds as they would be made stay there unread.
+        options.keepsUnchangedPages = true
         // A report lists every page and example, and a comparison every
         // example's animation: those need a real build.
         options.allowShortcut = reportPath == nil && !compares
