@@ -142,9 +142,10 @@ struct FullBuild {
     /// whose key it does not hold, and every other output.
     static func notReusable(_ outputs: [String], inputs: SiteInputs, keys: OutputKeys, previous: BuildCache) -> [String] {
         var reusable: Set<String> = []
-        for page in inputs.pages {
-            if let entry = previous.entries[page.output], entry.key == keys.page(page, examples: entry.examples) { reusable.insert(page.output) }
+        let pageReusable = Parallel.map(inputs.pages) { page in
+            previous.entries[page.output].map { $0.key == keys.page(page, examples: $0.examples) } ?? false
         }
+        for (page, isReusable) in zip(inputs.pages, pageReusable) where isReusable { reusable.insert(page.output) }
         for example in inputs.examples {
             let output = OutputPaths.examplePath(example.name)
             if previous.entries[output]?.key == keys.example(example) { reusable.insert(output) }
@@ -189,7 +190,7 @@ struct FullBuild {
             }
         }
         let pages = SiteRendering.renderPages(inputs, chromes: inputs.pages.map { chromes.chrome(for: $0.output) }, reuse: reuse, keys: keys,
-                                              options: options, shared: players, budget: budget, staging: site.staging)
+                                              options: options, shared: players, budget: budget, sink: site.staging.map(Self.sink))
         if budget.isStopped {
             site.diagnostics += SiteRendering.limitErrors(pages.map { $0.diagnostics.first { $0.id == OutputLimits.pageTooLarge } },
                                                           budget: budget, folder: options.site)
@@ -207,6 +208,14 @@ struct FullBuild {
         site.add(examplePages: examplePages, of: inputs, referenced: referenced, options: options, cache: &cache)
         clock.lap("render example pages")
         return Rendered(pages: pages, examplePages: examplePages, keys: keys, reuse: reuse, budget: budget, cache: cache, homeContent: homeContent)
+    }
+
+    /// Pages into the staging folder, each as soon as it is rendered.
+    static func sink(_ staging: SiteWriter.Staging) -> SiteRendering.PageSink {
+        { output, bytes in
+            guard let reused = staging.put(output, bytes) else { return .failure(staging.failure("cannot write '\(output)' in the site")) }
+            return .success(reused)
+        }
     }
 
     /// What assembling the site made besides its pages.
@@ -261,10 +270,11 @@ struct FullBuild {
 
         // A page the cache gave brings its entry's JSON (its title and
         // headings are in its key); the others' are made from their Documents.
-        let built = site
-        let indexedPages = zip(inputs.pages, rendered.pages).filter { built.has($0.0.output) }
+        let (built, results) = (site, rendered.pages)
+        let indexedPages = inputs.pages.indices.filter { built.has(inputs.pages[$0].output) }
         let indexedExamples = inputs.examples.filter { built.has(OutputPaths.examplePath($0.name)) }
-        let entries = (Parallel.map(indexedPages) { page, result -> (String, [UInt8]) in
+        let entries = (Parallel.map(indexedPages) { index -> (String, [UInt8]) in
+            let (page, result) = (inputs.pages[index], results[index])
             if let json = result.searchEntry { return (RelativeURL.safe(page.output), json) }
             let entry = SearchIndex.Entry(output: page.output, title: page.title, document: result.document)
             return (entry.u, SearchIndex.json(entry))

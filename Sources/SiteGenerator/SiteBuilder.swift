@@ -350,7 +350,7 @@ extension BuildCache.Entry {
     /// A page's entry: kept with its warnings, which a reuse reports again.
     init(_ page: LoadedPage, _ result: RenderedPage, keys: OutputKeys) {
         let shown = result.examples.sorted()
-        self.init(key: keys.page(page, examples: shown), examples: shown, document: result.document, diagnostics: result.diagnostics)
+        self.init(key: result.key ?? keys.page(page, examples: shown), examples: shown, document: result.document, diagnostics: result.diagnostics)
         search = result.searchEntry.map { $0[...] }
     }
 }

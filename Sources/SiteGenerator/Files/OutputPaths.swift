@@ -99,4 +99,14 @@ enum OutputPaths {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// A path as a file system that ignores case sees it: lowercased (an
+    /// ASCII path, as most are, byte by byte).
+    static func folded(_ path: String) -> String {
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard path.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return path }
+            return String(decoding: path.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        return path.lowercased()
+    }
 }

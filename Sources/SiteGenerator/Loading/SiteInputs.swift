@@ -162,8 +162,9 @@ struct SiteInputs: Sendable {
                           siteTitle: home?.title ?? "Rowmotion",
                           navigation: Navigation(pages: listedEntries), listed: listedEntries,
                           staticFiles: staticFiles, outputs: generated.union(staticFiles.map(\.path)))
-        for output in inputs.outputs.sorted() where inputs.outputsByFoldedCase[output.lowercased()] == nil {
-            inputs.outputsByFoldedCase[output.lowercased()] = output
+        for output in inputs.outputs.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let folded = OutputPaths.folded(output)
+            if inputs.outputsByFoldedCase[folded] == nil { inputs.outputsByFoldedCase[folded] = output }
         }
         let sourced = pages.map { ($0.output, $0.source) } + staticFiles.map { ($0.path, siteFolder.path(of: $0.path)) }
             + examples.flatMap { [(OutputPaths.examplePath($0.name), examplesFolder.path(of: $0.name)),
@@ -174,6 +175,7 @@ struct SiteInputs: Sendable {
         diagnostics += filesInsideFiles(sourced, made: ["index.html": "the site's home page", OutputPaths.searchIndex: "the site's search index"]
                                             .merging(review) { first, _ in first },
                                         folders: options.baseline == nil ? [:] : [OutputPaths.reviewFolder: "the review's folder of the baseline's filmstrips (--baseline)"])
+        clock.lap("check the outputs' names")
         return inputs
     }
 
@@ -184,7 +186,7 @@ struct SiteInputs: Sendable {
         var first: [String: (output: String, source: String)] = [:]
         var problems: [Diagnostic] = []
         for (output, source) in outputs.sorted(by: { $0.output.utf8.lexicographicallyPrecedes($1.output.utf8) }) {
-            let folded = output.lowercased()
+            let folded = OutputPaths.folded(output)
             guard let earlier = first[folded] else {
                 first[folded] = (output, source)
                 continue
@@ -206,11 +208,11 @@ struct SiteInputs: Sendable {
                                  folders: [String: String] = [:]) -> [Diagnostic] {
         // Folded, as where case does not count a folder `B.html` is `b.html`.
         var owners: [String: String] = [:]
-        for (output, what) in made { owners[output.lowercased()] = "is " + what }
-        for (output, source) in outputs where owners[output.lowercased()] == nil { owners[output.lowercased()] = "'\(source)' becomes" }
+        for (output, what) in made { owners[OutputPaths.folded(output)] = "is " + what }
+        let foldedOutputs = outputs.map { OutputPaths.folded($0.output) }
+        for ((_, source), folded) in zip(outputs, foldedOutputs) where owners[folded] == nil { owners[folded] = "'\(source)' becomes" }
         var problems: [Diagnostic] = []
-        for (output, source) in outputs {
-            let folded = output.lowercased()
+        for ((output, source), folded) in zip(outputs, foldedOutputs) {
             // In a folder the build writes itself, or where it goes.
             if let (folder, what) = folders.first(where: { folded == $0.key.lowercased() || folded.hasPrefix($0.key.lowercased() + "/") }) {
                 problems.append(.error("output-collision", at: SourceLocation(file: source, line: 1, column: 1),
@@ -218,7 +220,7 @@ struct SiteInputs: Sendable {
                                            + "which is \(what); rename it"))
                 continue
             }
-            for slash in folded.indices where folded[slash] == "/" {
+            for slash in folded.utf8.indices where folded.utf8[slash] == UInt8(ascii: "/") {
                 let folder = String(folded[..<slash])
                 guard let owner = owners[folder] else { continue }
                 problems.append(.error("output-collision", at: SourceLocation(file: source, line: 1, column: 1),

@@ -16,6 +16,8 @@ struct RenderedPage: Sendable {
     var document = Document()
     /// Taken from the previous build.
     var cached = false
+    /// A page taken from the previous build: the key it was taken by.
+    var key: String?
     /// Taken from the previous build and left in the site on disk, unread
     /// (`bytes` is empty).
     var kept = false

@@ -13,11 +13,17 @@ extension SiteRendering {
     /// Every page (the home page's content too, which the index wraps).
     /// Once `budget` stops (the site past its limit, or a page past its
     /// own), the pages left are not rendered.
-    /// With `staging`, each page but the home page is written into it as
-    /// soon as it is made, and not held (`RenderedPage.staged`).
+    /// Where pages go as soon as they are made, instead of being held:
+    /// given a page's output and bytes, whether it was written (false),
+    /// found the same on disk (true), or the error that kept it from
+    /// being written.
+    typealias PageSink = @Sendable (_ output: String, _ bytes: [UInt8]) -> Result<Bool, Diagnostic>
+
+    /// With a `sink`, each page but the home page goes to it as soon as it
+    /// is made, and is not held (`RenderedPage.staged`).
     static func renderPages(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
                             options: BuildOptions, shared: PlayerParts, budget: OutputBudget,
-                            staging: SiteWriter.Staging? = nil) -> [RenderedPage] {
+                            sink: PageSink? = nil) -> [RenderedPage] {
         // In blocks of 250 pages, each on every core, so that progress is
         // told between blocks, by this thread (at every block's end a core
         // waits for the other's last page: blocks of 50 cost 5 % of the
@@ -36,12 +42,11 @@ extension SiteRendering {
                               outputs: inputs.outputs, foldedOutputs: inputs.outputsByFoldedCase, chrome: chromes[index], options: options,
                               isHome: isHome, shared: shared)
                 if result.tooLarge { budget.fail(at: index) } else { budget.take(result.bytes.count) }
-                if let staging, !isHome, !result.kept, !result.tooLarge {
-                    switch staging.put(page.output, result.bytes) {
-                    case true?: result.staged = .reused
-                    case false?: result.staged = .written
-                    case nil:
-                        result.diagnostics.append(staging.failure("cannot write '\(page.output)' in the site"))
+                if let sink, !isHome, !result.kept, !result.tooLarge {
+                    switch sink(page.output, result.bytes) {
+                    case .success(true): result.staged = .reused
+                    case .success(false): result.staged = .written
+                    case .failure(let error): result.diagnostics.append(error)
                     }
                     result.bytes = []
                 }
@@ -130,11 +135,11 @@ extension Reuse {
         guard let entry = previous.entries[page.output], let search = entry.search, let document = entry.document else { return nil }
         let key = keys.page(page, examples: entry.examples)
         if keeps(page.output, key: key) {
-            return RenderedPage(diagnostics: entry.diagnostics, examples: Set(entry.examples), document: document, cached: true, kept: true,
-                                searchEntry: Array(search))
+            return RenderedPage(diagnostics: entry.diagnostics, examples: Set(entry.examples), document: document, cached: true, key: key,
+                                kept: true, searchEntry: Array(search))
         }
         guard let bytes = bytes(page.output, key: key) else { return nil }
         return RenderedPage(bytes: bytes, diagnostics: entry.diagnostics, examples: Set(entry.examples), document: document, cached: true,
-                            searchEntry: Array(search))
+                            key: key, searchEntry: Array(search))
     }
 }
