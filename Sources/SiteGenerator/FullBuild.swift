@@ -183,7 +183,7 @@ struct FullBuild {
             do throws(Diagnostic) {
                 let staging = try SiteWriter.Staging.open(options.out, in: options.project ?? .ofWorkingFolder())
                 site.staging = staging
-                try staging.makeFolders(for: inputs.pages.map(\.output))
+                try staging.makeFolders(for: inputs.pages.map(\.output) + inputs.examples.flatMap { [OutputPaths.examplePath($0.name), OutputPaths.filmstripPath($0.name)] })
             } catch {
                 site.diagnostics.append(error)
                 return nil
@@ -199,7 +199,8 @@ struct FullBuild {
         let (referenced, homeContent) = site.add(pages: pages, of: inputs, keys: keys, cache: &cache)
         clock.lap("render pages")
         let examplePages = SiteRendering.renderExamples(inputs, chromes: inputs.examples.map { chromes.chrome(for: OutputPaths.examplePath($0.name)) },
-                                                        reuse: reuse, keys: keys, shared: players, budget: budget, urls: options.urls)
+                                                        reuse: reuse, keys: keys, shared: players, budget: budget, urls: options.urls,
+                                                        sink: site.staging.map(Self.sink))
         if budget.isStopped {
             site.diagnostics += SiteRendering.limitErrors(examplePages.map { $0.error?.id == OutputLimits.pageTooLarge ? $0.error : nil },
                                                           budget: budget, folder: options.examples)
@@ -303,7 +304,8 @@ struct FullBuild {
         let descriptions = inputs.examples.map { LinkChecks.descriptionProblems(of: $0, inputs, options: options) }
         site.diagnostics += descriptions.flatMap { $0 }
         let themeIDs = LinkChecks.themeIDs(inputs.theme, chrome: chromes.chrome(for: "index.html"))
-        let fragments = LinkChecks.fragmentProblems(inputs, documents: rendered.pages.lazy.map(\.document), files: site.files, options: options, themeIDs: themeIDs, only: nil)
+        let fragments = LinkChecks.fragmentProblems(inputs, documents: rendered.pages.lazy.map(\.document), exampleIDs: rendered.examplePages.map(\.ids),
+                                                    options: options, themeIDs: themeIDs, only: nil)
         site.diagnostics += fragments.flatMap { $0 }
         clock.lap("check links")
         return LinkProblems(descriptions: descriptions, fragments: fragments, themeIDs: themeIDs)

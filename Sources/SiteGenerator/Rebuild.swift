@@ -89,7 +89,7 @@ extension SiteBuilder {
             do throws(Diagnostic) {
                 let (html, svg, problems) = try SiteRendering.examplePage(example, theme: theme, chrome: chromes.chrome(for: OutputPaths.examplePath(example.name)),
                                                                           shared: shared, urls: options.urls)
-                return ExampleOutput(key: key, html: html, svg: svg, problems: problems)
+                return .rendered(key: key, html: html, svg: svg, problems: problems)
             } catch {
                 return ExampleOutput(key: key, error: error)
             }
@@ -143,9 +143,9 @@ extension SiteBuilder {
             state.examplePages[index] = result
             put(OutputPaths.examplePath(example.name), result.html)
             put(OutputPaths.filmstripPath(example.name), result.svg)
-            let entry = result.problems.isEmpty ? BuildCache.Entry(key: result.key, examples: []) : nil
-            cache.entries[OutputPaths.examplePath(example.name)] = entry
-            cache.entries[OutputPaths.filmstripPath(example.name)] = entry
+            let clean = result.problems.isEmpty
+            cache.entries[OutputPaths.examplePath(example.name)] = clean ? BuildCache.Entry(key: result.key, examples: [], document: Document(ids: result.ids)) : nil
+            cache.entries[OutputPaths.filmstripPath(example.name)] = clean ? BuildCache.Entry(key: result.key, examples: []) : nil
         }
         site.renderedCount = dirty.count + remade.count
         // The home page, when its content or an example (its gallery) changed.
@@ -193,7 +193,8 @@ extension SiteBuilder {
         for index in state.rendered.indices where state.rendered[index].document.links.contains(where: { remadeOutputs.contains($0.page) }) {
             checked.insert(index)
         }
-        let found = LinkChecks.fragmentProblems(state.inputs, documents: state.rendered.lazy.map(\.document), files: site.files, options: options, themeIDs: state.themeIDs,
+        let found = LinkChecks.fragmentProblems(state.inputs, documents: state.rendered.lazy.map(\.document), exampleIDs: state.examplePages.map(\.ids),
+                                                options: options, themeIDs: state.themeIDs,
                                                 only: checked)
         for index in checked { state.fragmentProblems[index] = found[index] }
         for (_, example, _) in newExamples {

@@ -149,7 +149,7 @@ public enum SiteBuilder {
     /// disk has exactly these files, so there is nothing to write.
     static func matchesSiteOnDisk(_ site: BuiltSite, previous: BuildCache, out: String) -> Bool {
         let folder = URL(fileURLWithPath: out)
-        let htmlOutputs = site.files.keys.filter { $0.hasSuffix(".html") }.count + site.kept.count + site.staged.count
+        let htmlOutputs = site.files.keys.filter { $0.hasSuffix(".html") }.count + site.kept.union(site.staged).filter { $0.hasSuffix(".html") }.count
         return site.cachedCount == htmlOutputs && previous.entries == site.cache.entries
             && site.files.keys.allSatisfy { path in
                 path.hasPrefix("assets/") ? FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path) : true
@@ -291,11 +291,22 @@ extension BuiltSite {
     mutating func add(examplePage result: ExampleOutput, of example: LoadedExample, cache: inout BuildCache) {
         let output = OutputPaths.examplePath(example.name), filmstrip = OutputPaths.filmstripPath(example.name)
         guard result.error == nil else { return }
-        files[output] = result.html
-        files[filmstrip] = result.svg
+        if result.kept {
+            kept.formUnion([output, filmstrip])
+            (files[output], files[filmstrip]) = (nil, nil)
+        } else if let counts = result.staged {
+            staged.formUnion([output, filmstrip])
+            (files[output], files[filmstrip]) = (nil, nil)
+            stagedCounts.written += counts.written
+            stagedCounts.reused += counts.reused
+        } else {
+            files[output] = result.html
+            files[filmstrip] = result.svg
+        }
         if result.cached { cachedCount += 1 } else { renderedCount += 1 }
         if result.problems.isEmpty {
-            cache.entries[output] = BuildCache.Entry(key: result.key, examples: [])
+            // The page's ids, for links into it when the next build reuses it.
+            cache.entries[output] = BuildCache.Entry(key: result.key, examples: [], document: Document(ids: result.ids))
             cache.entries[filmstrip] = BuildCache.Entry(key: result.key, examples: [])
         } else {
             cache.entries[output] = nil

@@ -208,8 +208,9 @@ struct IncrementalBuildTests {
         return files
     }
 
-    /// The command line's build (`keepsUnchangedPages`): pages go into the
-    /// staging folder as they are rendered and are not held; after an edit,
+    /// The command line's build (`keepsUnchangedPages`): pages, example
+    /// pages and filmstrips go into the staging folder as they are
+    /// rendered and are not held; after an edit,
     /// every page the site already holds stays there unread (linked into
     /// the new site) and only the edited one is written. Each time the site
     /// on disk is byte for byte what a clean build makes; a failed build
@@ -220,7 +221,8 @@ struct IncrementalBuildTests {
         var options = session.options
         options.cache = session.path(".build/site.cache")
         options.keepsUnchangedPages = true
-        let pages: Set = ["guide/a.html", "guide/b.html", "guide/c.html", "other/d.html"]
+        let pages: Set = ["guide/a.html", "guide/b.html", "guide/c.html", "other/d.html",
+                          "examples/list.html", "examples/list.svg", "examples/other.html", "examples/other.svg"]
         func expectOnDiskAsClean(_ context: String) throws {
             let clean = session.clean()
             #expect(try Self.siteOnDisk(options.out) == clean.files, "\(context)")
@@ -229,6 +231,7 @@ struct IncrementalBuildTests {
         var first = SiteBuilder.build(options)
         #expect(first.staged == pages && first.kept.isEmpty)
         #expect(pages.allSatisfy { first.files[$0] == nil }, "a staged page is not held")
+        #expect(first.files["index.html"] != nil && first.files["search-index.js"] != nil)
         #expect(SiteBuilder.write(&first, options) != nil)
         try expectOnDiskAsClean("first build")
 
@@ -238,6 +241,17 @@ struct IncrementalBuildTests {
         #expect(second.staged == ["guide/c.html"] && second.renderedCount == 1)
         #expect(SiteBuilder.write(&second, options) != nil)
         try expectOnDiskAsClean("after an edit")
+
+        // Links into a kept example page are checked against the ids its
+        // render found, which the cache kept: one step is there, one not.
+        try session.write("site/guide/c.md", pageText("Gamma", body: "[one](../examples/list.html#step-1), [nine](../examples/list.html#step-9)\n"))
+        var linking = SiteBuilder.build(options)
+        #expect(linking.kept.contains("examples/list.html"))
+        #expect(EditSession.report(linking) == EditSession.report(session.clean()))
+        #expect(EditSession.report(linking).filter { $0.contains("step-9") }.count == 1)
+        #expect(!EditSession.report(linking).contains { $0.contains("'#step-1'") })
+        #expect(SiteBuilder.write(&linking, options) != nil)
+        try expectOnDiskAsClean("after a link into an example")
         let before = try Self.siteOnDisk(options.out)
 
         try session.write("site/guide/a.md", pageText("Alpha", body: "```rowmotion\nexample: missing.yml\n```\n"))

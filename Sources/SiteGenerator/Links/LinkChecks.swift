@@ -8,17 +8,18 @@ enum LinkChecks {
     /// Links to an element of a page, now that every page is rendered. A
     /// Markdown page's ids are its Document's (headings, raw HTML's) and the
     /// ids its theme adds around the content; an example page is all the
-    /// theme's, so its ids are read from it.
-    static func fragmentProblems<Documents: RandomAccessCollection<Document>>(_ inputs: SiteInputs, documents: Documents, files: [String: [UInt8]],
+    /// theme's, so its ids are those its render found (`exampleIDs`, in
+    /// `inputs.examples`' order).
+    static func fragmentProblems<Documents: RandomAccessCollection<Document>>(_ inputs: SiteInputs, documents: Documents, exampleIDs: [[String]],
                                                                            options: BuildOptions, themeIDs: Set<String>) -> [Diagnostic]
         where Documents.Index == Int {
-        fragmentProblems(inputs, documents: documents, files: files, options: options, themeIDs: themeIDs, only: nil).flatMap { $0 }
+        fragmentProblems(inputs, documents: documents, exampleIDs: exampleIDs, options: options, themeIDs: themeIDs, only: nil).flatMap { $0 }
     }
 
     /// The same, page by page (in `inputs.pages`' order, each page's
     /// Document at its index); with `only`, just those pages' links are
     /// checked (the others' are empty).
-    static func fragmentProblems<Documents: RandomAccessCollection<Document>>(_ inputs: SiteInputs, documents: Documents, files: [String: [UInt8]],
+    static func fragmentProblems<Documents: RandomAccessCollection<Document>>(_ inputs: SiteInputs, documents: Documents, exampleIDs: [[String]],
                                                                            options: BuildOptions, themeIDs: Set<String>, only: Set<Int>?) -> [[Diagnostic]]
         where Documents.Index == Int {
         let checked = only.map { Array($0).sorted() } ?? Array(documents.indices)
@@ -27,11 +28,8 @@ enum LinkChecks {
         for index in inputs.pages.indices where linked.contains(inputs.pages[index].output) {
             targets[inputs.pages[index].output] = (inputs.pages[index].source, themeIDs.union(documents[index].ids))
         }
-        let examples = inputs.examples.filter { linked.contains(OutputPaths.examplePath($0.name)) }
-        let pages = examples.map { files[OutputPaths.examplePath($0.name)] ?? [] }
-        let ids = Parallel.map(pages) { Set(RawHTML.ids(in: String(decoding: $0, as: UTF8.self))) }
-        for (example, found) in zip(examples, ids) {
-            targets[OutputPaths.examplePath(example.name)] = ("\(options.examples)/\(example.name)", found)
+        for (example, ids) in zip(inputs.examples, exampleIDs) where linked.contains(OutputPaths.examplePath(example.name)) {
+            targets[OutputPaths.examplePath(example.name)] = ("\(options.examples)/\(example.name)", Set(ids))
         }
         var hints = FragmentHints()
         var problems = [[Diagnostic]](repeating: [], count: documents.count)

@@ -77,25 +77,42 @@ extension SiteRendering {
 
     /// Every example's page and filmstrip.
     /// Counted against `budget` as pages are.
+    /// With a `sink`, each page and filmstrip goes to it as soon as it is
+    /// made, and is not held (`ExampleOutput.staged`).
     static func renderExamples(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
-                               shared: PlayerParts, budget: OutputBudget, urls: URLStyle = .plain) -> [ExampleOutput] {
+                               shared: PlayerParts, budget: OutputBudget, urls: URLStyle = .plain, sink: PageSink? = nil) -> [ExampleOutput] {
         Parallel.map(inputs.examples.count) { index in
             let example = inputs.examples[index]
             let key = keys.example(example)
             guard !budget.skips(index) else { return ExampleOutput(key: key) }
+            let (page, filmstrip) = (OutputPaths.examplePath(example.name), OutputPaths.filmstripPath(example.name))
             var output: ExampleOutput
-            if let html = reuse.bytes(OutputPaths.examplePath(example.name), key: key), let svg = reuse.bytes(OutputPaths.filmstripPath(example.name), key: key) {
-                output = ExampleOutput(key: key, html: html, svg: svg, problems: [], cached: true)
+            let ids = reuse.previous.entries[page]?.document?.ids
+            if let ids, reuse.keeps(page, key: key), reuse.keeps(filmstrip, key: key) {
+                return ExampleOutput(key: key, cached: true, ids: ids, kept: true)
+            } else if let ids, let html = reuse.bytes(page, key: key), let svg = reuse.bytes(filmstrip, key: key) {
+                output = ExampleOutput(key: key, html: html, svg: svg, problems: [], cached: true, ids: ids)
             } else {
                 do throws(Diagnostic) {
                     let (html, svg, problems) = try SiteRendering.examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared, urls: urls)
-                    output = ExampleOutput(key: key, html: html, svg: svg, problems: problems)
+                    output = .rendered(key: key, html: html, svg: svg, problems: problems)
                 } catch {
                     if error.id == OutputLimits.pageTooLarge { budget.fail(at: index) }
                     return ExampleOutput(key: key, error: error)
                 }
             }
             budget.take(output.html.count + output.svg.count)
+            if let sink {
+                var staged = (reused: 0, written: 0)
+                for (path, bytes) in [(page, output.html), (filmstrip, output.svg)] {
+                    switch sink(path, bytes) {
+                    case .success(true): staged.reused += 1
+                    case .success(false): staged.written += 1
+                    case .failure(let error): return ExampleOutput(key: key, error: error)
+                    }
+                }
+                (output.html, output.svg, output.staged) = ([], [], staged)
+            }
             return output
         }
     }
@@ -127,6 +144,20 @@ struct ExampleOutput: Sendable {
     var problems: [RuleViolation] = []
     var cached = false
     var error: Diagnostic?
+    /// The page's ids (the theme makes them all: steps, the search box),
+    /// read once as it is rendered and kept in the cache with its key, so
+    /// links into it are checked without reading it back.
+    var ids: [String] = []
+    /// Taken from the previous build and left in the site on disk, unread.
+    var kept = false
+    /// Put in the staging folder as soon as it was rendered: how many of
+    /// its two files were found the same on disk (the rest were written).
+    var staged: (reused: Int, written: Int)?
+
+    /// A page and filmstrip just rendered.
+    static func rendered(key: String, html: [UInt8], svg: [UInt8], problems: [RuleViolation]) -> ExampleOutput {
+        ExampleOutput(key: key, html: html, svg: svg, problems: problems, ids: RawHTML.ids(in: String(decoding: html, as: UTF8.self)))
+    }
 }
 
 extension Reuse {
