@@ -189,7 +189,7 @@ struct FullBuild {
                 return nil
             }
         }
-        let pages = SiteRendering.renderPages(inputs, chromes: inputs.pages.map { chromes.chrome(for: $0.output) }, reuse: reuse, keys: keys,
+        let pages = SiteRendering.renderPages(inputs, chrome: { chromes.chrome(for: inputs.pages[$0].output) }, reuse: reuse, keys: keys,
                                               options: options, shared: players, budget: budget, sink: site.staging.map(Self.sink))
         if budget.isStopped {
             site.diagnostics += SiteRendering.limitErrors(pages.map { $0.diagnostics.first { $0.id == OutputLimits.pageTooLarge } },
@@ -198,7 +198,7 @@ struct FullBuild {
         }
         let (referenced, homeContent) = site.add(pages: pages, of: inputs, keys: keys, cache: &cache)
         clock.lap("render pages")
-        let examplePages = SiteRendering.renderExamples(inputs, chromes: inputs.examples.map { chromes.chrome(for: OutputPaths.examplePath($0.name)) },
+        let examplePages = SiteRendering.renderExamples(inputs, chrome: { chromes.chrome(for: OutputPaths.examplePath(inputs.examples[$0].name)) },
                                                         reuse: reuse, keys: keys, shared: players, budget: budget, urls: options.urls,
                                                         sink: site.staging.map(Self.sink))
         if budget.isStopped {

@@ -278,6 +278,17 @@ public enum SiteWriter {
     /// removal fails (a site someone made read-only).
     static func removeTree(_ url: URL) {
         let manager = FileManager.default
+        // One walk, its files unlinked on every core (never following a
+        // link: `unlink` removes the link itself), then its folders, the
+        // deepest first: a retired site of 12,000 files one by one through
+        // Foundation was a tenth of a one-page rebuild.
+        let root = url.path
+        let entries = FolderWalk.entries(under: root)
+        let removed = Parallel.map(entries.filter { !$0.isFolder }) { unlink(root + "/" + $0.path) == 0 || errno == ENOENT }
+        if !removed.contains(false) {
+            let folders = entries.filter(\.isFolder).map(\.path).sorted { $0.utf8.count > $1.utf8.count }
+            if folders.allSatisfy({ rmdir(root + "/" + $0) == 0 }), rmdir(root) == 0 { return }
+        }
         if (try? manager.removeItem(at: url)) != nil { return }
         var folders = [url.path]
         for entry in FolderWalk.entries(under: url.path) where entry.isFolder {

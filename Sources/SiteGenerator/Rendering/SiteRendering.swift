@@ -21,7 +21,8 @@ extension SiteRendering {
 
     /// With a `sink`, each page but the home page goes to it as soon as it
     /// is made, and is not held (`RenderedPage.staged`).
-    static func renderPages(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
+    /// `chrome` makes a page's chrome (by its index) only for a page rendered.
+    static func renderPages(_ inputs: SiteInputs, chrome: @Sendable (Int) -> Chrome, reuse: Reuse, keys: OutputKeys,
                             options: BuildOptions, shared: PlayerParts, budget: OutputBudget,
                             sink: PageSink? = nil) -> [RenderedPage] {
         // In blocks of 250 pages, each on every core, so that progress is
@@ -39,7 +40,7 @@ extension SiteRendering {
                 let isHome = page.output == "index.html"
                 var result = (isHome ? nil : reuse.page(page, keys: keys))
                     ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, exampleNames: inputs.exampleNames,
-                              outputs: inputs.outputs, foldedOutputs: inputs.outputsByFoldedCase, chrome: chromes[index], options: options,
+                              outputs: inputs.outputs, foldedOutputs: inputs.outputsByFoldedCase, chrome: chrome(index), options: options,
                               isHome: isHome, shared: shared)
                 if result.tooLarge { budget.fail(at: index) } else { budget.take(result.bytes.count) }
                 if let sink, !isHome, !result.kept, !result.tooLarge {
@@ -79,7 +80,7 @@ extension SiteRendering {
     /// Counted against `budget` as pages are.
     /// With a `sink`, each page and filmstrip goes to it as soon as it is
     /// made, and is not held (`ExampleOutput.staged`).
-    static func renderExamples(_ inputs: SiteInputs, chromes: [Chrome], reuse: Reuse, keys: OutputKeys,
+    static func renderExamples(_ inputs: SiteInputs, chrome: @Sendable (Int) -> Chrome, reuse: Reuse, keys: OutputKeys,
                                shared: PlayerParts, budget: OutputBudget, urls: URLStyle = .plain, sink: PageSink? = nil) -> [ExampleOutput] {
         Parallel.map(inputs.examples.count) { index in
             let example = inputs.examples[index]
@@ -94,7 +95,7 @@ extension SiteRendering {
                 output = ExampleOutput(key: key, html: html, svg: svg, problems: [], cached: true, ids: ids)
             } else {
                 do throws(Diagnostic) {
-                    let (html, svg, problems) = try SiteRendering.examplePage(example, theme: inputs.theme, chrome: chromes[index], shared: shared, urls: urls)
+                    let (html, svg, problems) = try SiteRendering.examplePage(example, theme: inputs.theme, chrome: chrome(index), shared: shared, urls: urls)
                     output = .rendered(key: key, html: html, svg: svg, problems: problems)
                 } catch {
                     if error.id == OutputLimits.pageTooLarge { budget.fail(at: index) }
