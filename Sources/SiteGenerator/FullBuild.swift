@@ -31,6 +31,8 @@ struct FullBuild {
         var inputKey: String?
         /// What the site's input files weigh (what the site may make is a multiple of it).
         var inputBytes: @Sendable () -> Int
+        /// From the cache alone (no model): the inputs whose stamp moved since it was written.
+        var changed: Set<String>?
     }
 
     /// 1. The inputs, listed before anything is read: the files git would
@@ -45,6 +47,7 @@ struct FullBuild {
         if site.hasErrors { return nil }
         let previous = last?.cache ?? BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder())
         var stamps: [String: FileStamp] = [:]
+        var stampsMoved: Set<String>?
         if options.cache != nil || last != nil {
             var (known, changed) = last.map { ($0.digests, $0.changed) } ?? ([:], nil)
             // Without a model, the files whose stamp did not move since the
@@ -52,6 +55,7 @@ struct FullBuild {
             if last == nil, options.cache != nil {
                 stamps = tree.fileStamps(of: options.inputFolders)
                 (known, changed) = previous.reusableDigests(stamps)
+                stampsMoved = changed
             }
             memo.sizes = last?.sizes ?? [:]
             memo.digests = tree.fileDigests(of: options.inputFolders, known: known, changed: changed, sizes: &memo.sizes)
@@ -65,7 +69,7 @@ struct FullBuild {
         clock.lap("list and key the inputs")
         return Listing(tree: tree, previous: previous, stamps: stamps, stampsTakenAt: stampsTakenAt,
                        inputKey: site.inputsKey.map { ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0]) },
-                       inputBytes: { sizes.isEmpty ? tree.byteCount(of: options.inputFolders) : sizes.values.reduce(0, +) })
+                       inputBytes: { sizes.isEmpty ? tree.byteCount(of: options.inputFolders) : sizes.values.reduce(0, +) }, changed: stampsMoved)
     }
 
     /// 2. Nothing changed since the cache's build, and its site is intact:
@@ -92,7 +96,14 @@ struct FullBuild {
             memo = last
             (memo.digests, memo.digestOrder, memo.sizes) = (digests, order, sizes)
         }
-        guard let inputs = SiteInputs.load(options, tree: listing.tree, memo: &memo.loaded, changed: last?.changed, reuse: last != nil,
+        var (changed, reuse) = (last?.changed, last != nil)
+        // The command line's build takes a page whose stamp did not move
+        // from the cache's record of it, unread (a report reads them all).
+        if last == nil, options.keepsUnchangedPages, options.allowShortcut, let moved = listing.changed {
+            memo.loaded.pages = Self.recordedPages(listing, options: options, digests: memo.digests)
+            (changed, reuse) = (moved, true)
+        }
+        guard let inputs = SiteInputs.load(options, tree: listing.tree, memo: &memo.loaded, changed: changed, reuse: reuse,
                                            diagnostics: &site.diagnostics, clock: &clock) else { return nil }
         if inputs.pages.isEmpty, inputs.examples.isEmpty, !options.allowEmpty, !site.hasErrors {
             let here = FileManager.default.currentDirectoryPath
@@ -106,6 +117,21 @@ struct FullBuild {
         let assets = ThemeAssets.themeAssets(inputs.theme)
         site.files.merge(assets.files) { _, new in new }
         return (inputs, (assets.stylesheet, assets.script))
+    }
+
+    /// The pages of the cache's records whose file is the one recorded
+    /// (its digest, known from its stamp), each at the address these
+    /// options give it; never the home page, whose content the index shows.
+    static func recordedPages(_ listing: Listing, options: BuildOptions, digests: [String: String]) -> [String: LoadedFiles.Loaded<LoadedPage>] {
+        let folder = listing.tree[options.site]
+        var pages: [String: LoadedFiles.Loaded<LoadedPage>] = [:]
+        for (path, record) in listing.previous.pages {
+            let source = folder.path(of: path)
+            guard digests[source] == record.sourceKey, record.output != "index.html",
+                  record.output == SiteLoading.outputPath(ofPage: path, urls: options.urls) else { continue }
+            pages[path] = .init(value: record.page(source: source, path: path), diagnostics: record.diagnostics)
+        }
+        return pages
     }
 
     /// 4. The chrome of every page: links relative to it (absolute under
@@ -189,7 +215,9 @@ struct FullBuild {
                 return nil
             }
         }
-        let pages = SiteRendering.renderPages(inputs, chrome: { chromes.chrome(for: inputs.pages[$0].output) }, reuse: reuse, keys: keys,
+        let (siteFolder, urls) = (listing.tree[options.site], options.urls)
+        let pages = SiteRendering.renderPages(inputs, chrome: { chromes.chrome(for: inputs.pages[$0].output) },
+                                              read: { SiteLoading.read($0, in: siteFolder, urls: urls) }, reuse: reuse, keys: keys,
                                               options: options, shared: players, budget: budget, sink: site.staging.map(Self.sink))
         if budget.isStopped {
             site.diagnostics += SiteRendering.limitErrors(pages.map { $0.diagnostics.first { $0.id == OutputLimits.pageTooLarge } },
@@ -318,6 +346,8 @@ struct FullBuild {
         site.pageCount = inputs.pages.count
         site.exampleCount = inputs.examples.count
         site.cache = rendered.cache
+        // What the next command-line build needs of each page it does not render.
+        site.cache.pages = memo.loaded.pages.compactMapValues { loaded in loaded.value.map { PageRecord($0, diagnostics: loaded.diagnostics) } }
         // Each page's search entry, kept with its cache entry for the build that reuses it.
         let search = Dictionary(uniqueKeysWithValues: zip(assembled.searchURLs, assembled.searchJSON))
         for page in inputs.pages {

@@ -271,6 +271,71 @@ struct IncrementalBuildTests {
         try expectOnDiskAsClean("after a link was planted")
     }
 
+    /// The command line's build takes a page whose stamp did not move
+    /// from the cache's record of it, unread (`PageRecord`): after an
+    /// edit of one page's body the others are records; a title changed
+    /// elsewhere renders them all again, each read then; what it writes is
+    /// what a clean build writes. A record whose file is no longer the one
+    /// it was made from is refused when read; a title with a tab is not
+    /// recorded (its page is read every time).
+    @Test func theCommandLinesBuild_takesUnchangedPagesFromTheirRecords_andReadsThemWhenItRendersThem() throws {
+        let session = try EditSession(editFiles)
+        var options = session.options
+        options.cache = session.path(".build/site.cache")
+        options.keepsUnchangedPages = true
+        // Every file older than the cache's racy window, as it is a while
+        // after a build: its stamp alone says whether it changed.
+        func buildTrustingStamps(_ context: String) throws -> BuildMemo? {
+            var cache = BuildCache.load(from: options.cache)
+            cache.filesSeenAt += 10
+            cache.save(to: options.cache!)
+            var memo: BuildMemo?
+            var site = SiteBuilder.build(options, memo: &memo)
+            #expect(!site.hasErrors, "\(context): \(EditSession.report(site))")
+            #expect(SiteBuilder.write(&site, options) != nil)
+            #expect(try Self.siteOnDisk(options.out) == session.clean().files, "\(context)")
+            #expect(EditSession.report(site) == EditSession.report(session.clean()), "\(context)")
+            return memo
+        }
+        func records(_ memo: BuildMemo?) -> Set<String> {
+            Set((memo?.loaded.pages ?? [:]).filter { $0.value.value?.isRecord == true }.keys)
+        }
+        var first = SiteBuilder.build(options)
+        #expect(SiteBuilder.write(&first, options) != nil)
+
+        try session.write("site/guide/c.md", pageText("Gamma", body: "Plain page, edited.\n"))
+        let edited = try buildTrustingStamps("a body edited")
+        #expect(records(edited) == ["guide/a.md", "guide/b.md", "other/d.md"], "the home page and the edited one are read")
+
+        try session.write("site/guide/c.md", pageText("Gamma, renamed", body: "Plain page, edited.\n"))
+        let renamed = try buildTrustingStamps("a title changed")
+        #expect(records(renamed) == ["guide/a.md", "guide/b.md", "other/d.md"])
+
+        try session.write("site/guide/a.md", pageText("Alpha\twith a tab", body: "## Setup\n\nText.\n"))
+        _ = try buildTrustingStamps("a title with a tab")
+        try session.write("site/other/d.md", pageText("Delta", body: "Also shows it, edited.\n\n```rowmotion\nexample: list.yml\n```\n"))
+        let untabbed = try buildTrustingStamps("another page edited since")
+        #expect(!records(untabbed).contains("guide/a.md"), "a record with a tab is not kept")
+        #expect(records(untabbed).contains("guide/b.md"))
+
+        let cache = BuildCache.load(from: options.cache)
+        let record = try #require(cache.pages["guide/b.md"])
+        var stale = record.page(source: session.path("site/guide/b.md"), path: "guide/b.md")
+        stale.sourceKey = String(repeating: "0", count: 64)
+        let tree = InputTree.onDisk([options.site], in: Project(root: session.project.root.path, isGitWorkTree: false))
+        guard case .failure(let error) = SiteLoading.read(stale, in: tree[options.site], urls: .plain) else {
+            Issue.record("a record of other bytes was read as the page")
+            return
+        }
+        #expect(error.id == "changed-during-build")
+        guard case .success(let read) = SiteLoading.read(record.page(source: session.path("site/guide/b.md"), path: "guide/b.md"),
+                                                         in: tree[options.site], urls: .plain) else {
+            Issue.record("the record's own page was refused")
+            return
+        }
+        #expect(!read.isRecord && read.markdown.source.contains("Read [Alpha's setup]"))
+    }
+
     /// Edits as a writer makes them, in any order: bodies, titles, anchors,
     /// examples shown or not, pages added and removed, files broken and
     /// fixed. After each, the build from the model equals a clean build.

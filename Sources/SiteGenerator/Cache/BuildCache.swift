@@ -85,7 +85,7 @@ struct BuildCache: Sendable {
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 7 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 8 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {
@@ -97,6 +97,10 @@ struct BuildCache: Sendable {
     }()
 
     var entries: [String: Entry] = [:]
+    /// Each page the build loaded, by its path under the site folder: what
+    /// the next command-line build takes instead of reading a page whose
+    /// stamp did not move (`PageRecord`).
+    var pages: [String: PageRecord] = [:]
     /// A hash of every input file's bytes and the options of the build that
     /// wrote this cache (nil when it could not be worked out).
     var inputKey: String?
@@ -175,6 +179,11 @@ struct BuildCache: Sendable {
             }
             if parts.count == 2, text(parts[0]) == "files-seen-at" {
                 cache.filesSeenAt = Double(text(parts[1])) ?? 0
+                continue
+            }
+            if parts.count == 14, text(parts[0]) == "page" {
+                guard let record = PageRecord(fields: parts.dropFirst().map(text)) else { return BuildCache() }
+                cache.pages[text(parts[1])] = record
                 continue
             }
             if parts.count == 7, text(parts[0]) == "file" {
@@ -262,6 +271,9 @@ struct BuildCache: Sendable {
         file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
         // Paths with a tab or a line feed are left out (read again next time).
         file += Array("files-seen-at\t\(filesSeenAt)\n".utf8)
+        for (path, record) in pages.sorted(by: { $0.key < $1.key }) {
+            if let line = record.line(path: path) { file += line }
+        }
         for (path, stamp) in files.sorted(by: { $0.key < $1.key }) where !path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
             file += Array("file\t\(path)\t\(stamp.size)\t\(stamp.modified)\t\(stamp.changed)\t\(stamp.inode)\t\(stamp.digest)\n".utf8)
         }

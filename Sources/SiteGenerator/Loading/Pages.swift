@@ -16,7 +16,6 @@ struct LoadedPage: Sendable {
     var frontMatter: FrontMatter
     /// A key of the front matter's text; nil without one.
     var frontMatterKey: String?
-    var body: String
     var bodyLineOffset: Int
     var sourceKey: String
     /// The body, parsed once when first needed (its first `h1`, for a page
@@ -27,6 +26,10 @@ struct LoadedPage: Sendable {
     var folder: String
     /// Whether it is its folder's own page (`guide/index.md`).
     var isSectionPage: Bool
+    /// Made from the cache's record of it (`PageRecord`), not read: its
+    /// front matter holds only what reaches beyond the page, and its
+    /// Markdown is empty. Read it (`SiteLoading.read`) before rendering it.
+    var isRecord = false
 }
 
 /// Loading: the pages of `site/` (front matter, body, title).
@@ -73,6 +76,20 @@ enum SiteLoading {
     static func isSectionPage(_ path: String) -> Bool {
         let folderEnd = OutputPaths.lastSlash(in: path).map { path.index(after: $0) } ?? path.startIndex
         return sectionPageNames.contains(String(path[folderEnd...]))
+    }
+
+    /// A page made from its record, read now as a render needs it: its
+    /// bytes must be those the record was made from, or the build stops
+    /// (the file changed while it ran).
+    static func read(_ page: LoadedPage, in site: InputFolder, urls: URLStyle) -> Result<LoadedPage, Diagnostic> {
+        guard page.isRecord else { return .success(page) }
+        var found: [Diagnostic] = []
+        guard let read = loadPage(page.path, in: site, urls: urls, diagnostics: &found), read.sourceKey == page.sourceKey else {
+            return .failure(found.first { $0.severity == .error }
+                ?? .error("changed-during-build", at: SourceLocation(file: page.source, line: 1, column: 1),
+                          "this file changed while the build ran; build again"))
+        }
+        return .success(read)
     }
 
     /// One page of the site folder, at `path` under it, or nil with its error.
@@ -126,7 +143,7 @@ enum SiteLoading {
         let matterBytes = bytes.count - body.utf8.count
         return LoadedPage(source: file, path: path, output: output,
                     title: matter.title ?? markdown.firstH1 ?? name(), frontMatter: matter,
-                    frontMatterKey: matterBytes > 0 ? Digest.sha256(bytes.prefix(matterBytes)) : nil, body: body, bodyLineOffset: offset,
+                    frontMatterKey: matterBytes > 0 ? Digest.sha256(bytes.prefix(matterBytes)) : nil, bodyLineOffset: offset,
                     sourceKey: Digest.sha256(bytes), markdown: markdown, folder: folder,
                     isSectionPage: SiteLoading.isSectionPage(path))
     }

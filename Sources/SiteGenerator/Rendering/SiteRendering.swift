@@ -21,8 +21,11 @@ extension SiteRendering {
 
     /// With a `sink`, each page but the home page goes to it as soon as it
     /// is made, and is not held (`RenderedPage.staged`).
-    /// `chrome` makes a page's chrome (by its index) only for a page rendered.
-    static func renderPages(_ inputs: SiteInputs, chrome: @Sendable (Int) -> Chrome, reuse: Reuse, keys: OutputKeys,
+    /// `chrome` makes a page's chrome (by its index) only for a page
+    /// rendered; `read` reads a page made from the cache's record of it
+    /// (`LoadedPage.isRecord`) when it is rendered.
+    static func renderPages(_ inputs: SiteInputs, chrome: @Sendable (Int) -> Chrome,
+                            read: @Sendable (LoadedPage) -> Result<LoadedPage, Diagnostic> = { .success($0) }, reuse: Reuse, keys: OutputKeys,
                             options: BuildOptions, shared: PlayerParts, budget: OutputBudget,
                             sink: PageSink? = nil) -> [RenderedPage] {
         // In blocks of 250 pages, each on every core, so that progress is
@@ -35,10 +38,17 @@ extension SiteRendering {
         for start in stride(from: 0, to: count, by: block) {
             results += Parallel.map(min(block, count - start)) { offset in
                 let index = start + offset
-                let page = inputs.pages[index]
+                var page = inputs.pages[index]
                 guard !budget.skips(index) else { return RenderedPage() }
                 let isHome = page.output == "index.html"
-                var result = (isHome ? nil : reuse.page(page, keys: keys))
+                var reused = isHome ? nil : reuse.page(page, keys: keys)
+                if reused == nil, page.isRecord {
+                    switch read(page) {
+                    case .success(let full): page = full
+                    case .failure(let error): reused = RenderedPage(diagnostics: [error])
+                    }
+                }
+                var result = reused
                     ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, exampleNames: inputs.exampleNames,
                               outputs: inputs.outputs, foldedOutputs: inputs.outputsByFoldedCase, chrome: chrome(index), options: options,
                               isHome: isHome, shared: shared)
