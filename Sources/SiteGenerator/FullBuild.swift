@@ -332,8 +332,21 @@ struct FullBuild {
         let descriptions = inputs.examples.map { LinkChecks.descriptionProblems(of: $0, inputs, options: options) }
         site.diagnostics += descriptions.flatMap { $0 }
         let themeIDs = LinkChecks.themeIDs(inputs.theme, chrome: chromes.chrome(for: "index.html"))
-        let fragments = LinkChecks.fragmentProblems(inputs, documents: rendered.pages.lazy.map(\.document), exampleIDs: rendered.examplePages.map(\.ids),
-                                                    options: options, themeIDs: themeIDs, only: nil)
+        // A page taken from the last build whose links lead to no page made
+        // again has the problems it had (theme, titles and the set of pages
+        // are in every page's key: a change there makes every page again).
+        let remade = Set(zip(inputs.pages, rendered.pages).filter { !$1.cached }.map(\.0.output)
+                         + zip(inputs.examples, rendered.examplePages).filter { !$1.cached }.map { OutputPaths.examplePath($0.0.name) })
+        var known: [Int: [Diagnostic]] = [:]
+        for (index, result) in rendered.pages.enumerated() where result.cached {
+            guard let targets = result.linkTargets, !targets.contains(where: remade.contains),
+                  let problems = rendered.reuse.previous.entries[inputs.pages[index].output]?.fragmentProblems else { continue }
+            known[index] = problems
+        }
+        var fragments = LinkChecks.fragmentProblems(inputs, documents: rendered.pages.lazy.map(\.document), exampleIDs: rendered.examplePages.map(\.ids),
+                                                    options: options, themeIDs: themeIDs,
+                                                    only: known.isEmpty ? nil : Set(rendered.pages.indices).subtracting(known.keys))
+        for (index, problems) in known { fragments[index] = problems }
         site.diagnostics += fragments.flatMap { $0 }
         clock.lap("check links")
         return LinkProblems(descriptions: descriptions, fragments: fragments, themeIDs: themeIDs)
@@ -348,10 +361,12 @@ struct FullBuild {
         site.cache = rendered.cache
         // What the next command-line build needs of each page it does not render.
         site.cache.pages = memo.loaded.pages.compactMapValues { loaded in loaded.value.map { PageRecord($0, diagnostics: loaded.diagnostics) } }
-        // Each page's search entry, kept with its cache entry for the build that reuses it.
+        // Each page's search entry and link problems, kept with its cache entry for the build that reuses it.
         let search = Dictionary(uniqueKeysWithValues: zip(assembled.searchURLs, assembled.searchJSON))
-        for page in inputs.pages {
+        for (page, problems) in zip(inputs.pages, links.fragments) {
             site.cache.entries[page.output]?.search = search[RelativeURL.safe(page.output)].map { $0[...] }
+            // (Kept only beside the targets they were found against: the index's entry has none.)
+            if site.cache.entries[page.output]?.linkTargets != nil { site.cache.entries[page.output]?.fragmentProblems = problems }
         }
         site.cache.pageCount = inputs.pages.count
         site.cache.exampleCount = inputs.examples.count

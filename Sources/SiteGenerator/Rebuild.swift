@@ -196,7 +196,11 @@ extension SiteBuilder {
         let found = LinkChecks.fragmentProblems(state.inputs, documents: state.rendered.lazy.map(\.document), exampleIDs: state.examplePages.map(\.ids),
                                                 options: options, themeIDs: state.themeIDs,
                                                 only: checked)
-        for index in checked { state.fragmentProblems[index] = found[index] }
+        for index in checked {
+            state.fragmentProblems[index] = found[index]
+            let output = state.inputs.pages[index].output
+            if cache.entries[output]?.linkTargets != nil { cache.entries[output]?.fragmentProblems = found[index] }
+        }
         for (_, example, _) in newExamples {
             state.descriptionProblems[example.name] = LinkChecks.descriptionProblems(of: example, state.inputs, options: options)
         }

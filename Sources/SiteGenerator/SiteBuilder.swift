@@ -361,7 +361,10 @@ extension BuildCache.Entry {
     /// A page's entry: kept with its warnings, which a reuse reports again.
     init(_ page: LoadedPage, _ result: RenderedPage, keys: OutputKeys) {
         let shown = result.examples.sorted()
-        self.init(key: result.key ?? keys.page(page, examples: shown), examples: shown, document: result.document, diagnostics: result.diagnostics)
+        self.init(key: result.key ?? keys.page(page, examples: shown), examples: shown, diagnostics: result.diagnostics)
+        // A page taken from the cache keeps its entry's Document as it was, undecoded.
+        stored = result.stored ?? .value(result.made)
         search = result.searchEntry.map { $0[...] }
+        linkTargets = result.cached ? result.linkTargets : Array(Set(result.made.links.map(\.page))).sorted()
     }
 }

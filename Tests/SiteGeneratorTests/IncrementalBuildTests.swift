@@ -311,6 +311,21 @@ struct IncrementalBuildTests {
         let renamed = try buildTrustingStamps("a title changed")
         #expect(records(renamed) == ["guide/a.md", "guide/b.md", "other/d.md"])
 
+        // b.md links to a.md#setup: a kept page whose target lost the
+        // anchor warns (its links checked again), and stops when it is back;
+        // a kept page whose targets were not made again keeps its warnings.
+        try session.write("site/guide/a.md", pageText("Alpha", body: "## Install\n\nText.\n"))
+        var memo = try buildTrustingStamps("an anchor removed")
+        #expect(records(memo).contains("guide/b.md"))
+        var warned = EditSession.report(session.clean()).filter { $0.contains("#setup") }
+        #expect(warned.count == 1 && warned[0].contains("guide/b.md"), "\(warned)")
+        try session.write("site/guide/c.md", pageText("Gamma, renamed", body: "Edited again.\n"))
+        memo = try buildTrustingStamps("another page edited, the anchor still missing")
+        warned = EditSession.report(session.clean()).filter { $0.contains("#setup") }
+        #expect(warned.count == 1)
+        try session.write("site/guide/a.md", pageText("Alpha", body: "## Setup\n\nText.\n"))
+        _ = try buildTrustingStamps("the anchor back")
+
         try session.write("site/guide/a.md", pageText("Alpha\twith a tab", body: "## Setup\n\nText.\n"))
         _ = try buildTrustingStamps("a title with a tab")
         try session.write("site/other/d.md", pageText("Delta", body: "Also shows it, edited.\n\n```rowmotion\nexample: list.yml\n```\n"))

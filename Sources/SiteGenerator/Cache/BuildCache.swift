@@ -15,9 +15,9 @@ struct BuildCache: Sendable {
         var key: String
         var examples: [String]
         /// A page's Document: its links into pages (`#fragment`) are checked
-        /// on every build, cached page or not, because the other end of a
-        /// link can change without this page changing; its ids are what
-        /// links into it are checked against, and search reads its text.
+        /// again when a page they lead to is made again (`linkTargets`),
+        /// because the other end of a link can change without this page
+        /// changing; its ids are what links into it are checked against.
         /// As rendering made it, or as the cache file holds it, read when
         /// first asked for (a build with nothing to do asks for none: 10,000
         /// pages' Documents decoded were half of it).
@@ -31,6 +31,11 @@ struct BuildCache: Sendable {
         /// cache keeps is only what link checks read (ids and links). A
         /// page without one is rendered again.
         var search: ArraySlice<UInt8>?
+        /// The pages a page's `#` links lead to, and what checking them
+        /// found: a build that makes none of those pages again takes these
+        /// problems as they are, without checking (or decoding) its links.
+        var linkTargets: [String]?
+        var fragmentProblems: [Diagnostic]?
 
         init(key: String, examples: [String], document: Document? = nil, diagnostics: [Diagnostic] = []) {
             (self.key, self.examples, self.diagnostics) = (key, examples, diagnostics)
@@ -85,7 +90,7 @@ struct BuildCache: Sendable {
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 8 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 9 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {
@@ -192,7 +197,7 @@ struct BuildCache: Sendable {
                 cache.files[text(parts[1])] = stamp
                 continue
             }
-            guard parts.count == 6, let diagnostics = decodeDiagnostics(text(parts[4])) else { return BuildCache() }
+            guard parts.count == 8, let diagnostics = decodeDiagnostics(text(parts[4])) else { return BuildCache() }
             let examples = text(parts[2])
             var entry = Entry(key: text(parts[1]), examples: examples.isEmpty ? [] : examples.components(separatedBy: ","), diagnostics: diagnostics)
             // "-" is no Document; anything else is one, decoded when read.
@@ -200,6 +205,16 @@ struct BuildCache: Sendable {
                 entry.stored = .json(file[parts[3]])
             }
             if !(parts[5].count == 1 && bytes[parts[5].lowerBound] == UInt8(ascii: "-")) { entry.search = file[parts[5]] }
+            // Targets after a `+`, separated by U+001F (no output path holds one); `-`: not recorded.
+            let targets = text(parts[6])
+            if targets.hasPrefix("+") {
+                entry.linkTargets = targets.count == 1 ? [] : targets.dropFirst().split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+            }
+            let problems = text(parts[7])
+            if problems != "-" {
+                guard let found = decodeDiagnostics(problems) else { return BuildCache() }
+                entry.fragmentProblems = found
+            }
             cache.entries[text(parts[0])] = entry
         }
         return cache
@@ -263,7 +278,11 @@ struct BuildCache: Sendable {
             }
             line += Array(("\t" + Self.encodeDiagnostics(entry.diagnostics) + "\t").utf8)
             line += entry.search ?? [UInt8(ascii: "-")]
-            line.append(UInt8(ascii: "\n"))
+            let targets = entry.linkTargets.flatMap { targets in
+                targets.contains { $0.utf8.contains { $0 == 9 || $0 == 10 || $0 == 0x1F } } ? nil : "+" + targets.joined(separator: "\u{1F}")
+            }
+            // Problems are kept only with the targets they were found against.
+            line += Array(("\t" + (targets ?? "-") + "\t" + (targets == nil ? "-" : entry.fragmentProblems.map(Self.encodeDiagnostics) ?? "-") + "\n").utf8)
             return line
         }) {
             file += line

@@ -12,8 +12,19 @@ struct RenderedPage: Sendable {
     var diagnostics: [Diagnostic] = []
     var examples: Set<String> = []
     /// What the tree said of it: headings, ids, links to an element of
-    /// a page (`page.md#id`, `#id`), text for search.
-    var document = Document()
+    /// a page (`page.md#id`, `#id`), text for search. A page taken from the
+    /// previous build has the cache's (its ids and links), decoded each
+    /// time it is asked for: a build that checks none of its links and
+    /// links into it none decodes it at all.
+    var document: Document {
+        get { stored?.document ?? made }
+        set { (made, stored) = (newValue, nil) }
+    }
+    /// A page taken from the previous build: the pages its `#` links lead to, as the cache recorded them.
+    var linkTargets: [String]?
+    /// The Document a render made, or the cache's, as JSON.
+    var made = Document()
+    var stored: BuildCache.StoredDocument?
     /// Taken from the previous build.
     var cached = false
     /// A page taken from the previous build: the key it was taken by.

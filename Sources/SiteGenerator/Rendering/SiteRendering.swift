@@ -174,14 +174,14 @@ struct ExampleOutput: Sendable {
 extension Reuse {
     /// A page the previous build rendered from the same key, as it rendered it.
     func page(_ page: LoadedPage, keys: OutputKeys) -> RenderedPage? {
-        guard let entry = previous.entries[page.output], let search = entry.search, let document = entry.document else { return nil }
+        guard let entry = previous.entries[page.output], let search = entry.search, let stored = entry.stored else { return nil }
         let key = keys.page(page, examples: entry.examples)
         if keeps(page.output, key: key) {
-            return RenderedPage(diagnostics: entry.diagnostics, examples: Set(entry.examples), document: document, cached: true, key: key,
-                                kept: true, searchEntry: Array(search))
+            return RenderedPage(diagnostics: entry.diagnostics, examples: Set(entry.examples), linkTargets: entry.linkTargets, stored: stored,
+                                cached: true, key: key, kept: true, searchEntry: Array(search))
         }
         guard let bytes = bytes(page.output, key: key) else { return nil }
-        return RenderedPage(bytes: bytes, diagnostics: entry.diagnostics, examples: Set(entry.examples), document: document, cached: true,
-                            key: key, searchEntry: Array(search))
+        return RenderedPage(bytes: bytes, diagnostics: entry.diagnostics, examples: Set(entry.examples), linkTargets: entry.linkTargets,
+                            stored: stored, cached: true, key: key, searchEntry: Array(search))
     }
 }
