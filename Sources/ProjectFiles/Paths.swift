@@ -53,8 +53,10 @@ public enum Paths {
     }
 
     /// `path` absolute and without `.` or `..` parts, worked out from the
-    /// text alone: no symbolic link is followed.
+    /// text alone: no symbolic link is followed. (`standardizedFileURL`:
+    /// `standardized` on a relative file URL drops the working folder on
+    /// Linux, so `_site/../_site` was `/_site`.)
     public static func lexical(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardized.path
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }

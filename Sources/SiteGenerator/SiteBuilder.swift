@@ -130,7 +130,8 @@ public enum SiteBuilder {
         // (no `stat` per file): no link anywhere, every output a plain file.
         var files = Set<String>()
         for entry in FolderWalk.entries(under: options.out) {
-            if entry.isLink { return nil }
+            // (A folder whose name is not UTF-8 is not walked into: what it holds is unknown.)
+            if entry.isLink || entry.isBadName { return nil }
             if entry.isFile { files.insert(entry.path) }
         }
         guard previous.entries.keys.allSatisfy(files.contains) else { return nil }
@@ -150,13 +151,17 @@ public enum SiteBuilder {
     static func matchesSiteOnDisk(_ site: BuiltSite, previous: BuildCache, out: String) -> Bool {
         let folder = URL(fileURLWithPath: out)
         let htmlOutputs = site.files.keys.filter { $0.hasSuffix(".html") }.count + site.kept.union(site.staged).filter { $0.hasSuffix(".html") }.count
+        // Every file made in memory (the index, the search index, the
+        // theme's assets, static files, redirects) has the bytes on disk it
+        // would be written with: a static file's new bytes are written.
         return site.cachedCount == htmlOutputs && previous.entries == site.cache.entries
-            && site.files.keys.allSatisfy { path in
-                path.hasPrefix("assets/") ? FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path) : true
+            && site.files.allSatisfy { path, bytes in
+                let file = folder.appendingPathComponent(path).path
+                return FolderWalk.isPlainFile(file) && FileManager.default.contents(atPath: file).map { SiteWriter.same($0, bytes) } == true
             }
             // A link in the site on disk (never one the writer made) means
             // it is not the site this build would write.
-            && !FolderWalk.entries(under: folder.path).contains(where: \.isLink)
+            && !FolderWalk.entries(under: folder.path).contains(where: { $0.isLink || $0.isBadName })
             && FolderWalk.paths(under: folder.path)
                 .filter { $0.hasSuffix(".html") || $0.hasSuffix(".svg") || $0.hasPrefix("assets/") && $0.contains(".") || $0 == OutputPaths.searchIndex }
                 .count == site.outputCount
@@ -183,29 +188,36 @@ public enum SiteBuilder {
         // A site not written leaves the old one as it was, and no staging folder.
         guard !failed else { staging?.discard(); return nil }
         var written = (written: 0, reused: site.cachedCount)
-        if !site.unchanged {
-            do throws(Diagnostic) {
+        // The cache, saved for the site it describes before that site takes
+        // its place: one that cannot be saved through a link (a committed
+        // `.build -> ../outside`) fails the build and leaves the old site;
+        // one that cannot be saved otherwise is a miss next time.
+        var cache = site.cache
+        let saveCache = { (stamp: String?) throws(Diagnostic) in
+            cache.siteStamp = stamp
+            var clock = PhaseClock(report: options.progress)
+            if let path = options.cache, let problem = cache.save(to: path, in: project) { throw problem }
+            clock.lap("save the cache")
+        }
+        do throws(Diagnostic) {
+            if !site.unchanged {
                 var clock = PhaseClock(report: options.progress)
                 if let staging {
-                    written = try SiteWriter.write(site.files, keeping: site.kept, into: staging, counted: site.stagedCounts)
+                    written = try SiteWriter.write(site.files, keeping: site.kept, into: staging, counted: site.stagedCounts, beforeSwap: saveCache)
                 } else {
-                    written = try SiteWriter.write(site.files, keeping: site.kept, to: options.out, in: project)
+                    written = try SiteWriter.write(site.files, keeping: site.kept, to: options.out, in: project, beforeSwap: saveCache)
                 }
                 clock.lap("write")
-            } catch {
-                site.diagnostics.append(error)
-                return nil
+            } else {
+                staging?.discard()
+                // The site on disk is this build's: the next build may keep its pages.
+                if !site.cacheIsSaved { try saveCache(SiteFolder.stamp(of: options.out)) }
             }
-            site.cache.siteStamp = SiteFolder.stamp(of: options.out)
-        } else {
-            staging?.discard()
-        }
-        // A cache that cannot be written is a miss next time, but never one
-        // written through a link (a committed `.build -> ../outside`).
-        if let path = options.cache, !(site.unchanged && site.cacheIsSaved), let problem = site.cache.save(to: path, in: project) {
-            site.diagnostics.append(problem)
+        } catch {
+            site.diagnostics.append(error)
             return nil
         }
+        site.cache = cache
         return written
     }
 
@@ -308,6 +320,8 @@ extension BuiltSite {
             // The page's ids, for links into it when the next build reuses it.
             cache.entries[output] = BuildCache.Entry(key: result.key, examples: [], document: Document(ids: result.ids))
             cache.entries[filmstrip] = BuildCache.Entry(key: result.key, examples: [])
+            cache.entries[output]?.size = result.sizes.html
+            cache.entries[filmstrip]?.size = result.sizes.svg
         } else {
             cache.entries[output] = nil
             cache.entries[filmstrip] = nil
@@ -366,5 +380,6 @@ extension BuildCache.Entry {
         stored = result.stored ?? .value(result.made)
         search = result.searchEntry.map { $0[...] }
         linkTargets = result.cached ? result.linkTargets : Array(Set(result.made.links.map(\.page))).sorted()
+        size = result.staged != nil || result.kept ? result.byteCount : result.bytes.count
     }
 }

@@ -36,6 +36,9 @@ struct BuildCache: Sendable {
         /// problems as they are, without checking (or decoding) its links.
         var linkTargets: [String]?
         var fragmentProblems: [Diagnostic]?
+        /// The output's bytes, counted against the site's limit when it is
+        /// kept on disk unread (nil: unknown, and it is read).
+        var size: Int?
 
         init(key: String, examples: [String], document: Document? = nil, diagnostics: [Diagnostic] = []) {
             (self.key, self.examples, self.diagnostics) = (key, examples, diagnostics)
@@ -90,7 +93,7 @@ struct BuildCache: Sendable {
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 9 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 10 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {
@@ -197,7 +200,7 @@ struct BuildCache: Sendable {
                 cache.files[text(parts[1])] = stamp
                 continue
             }
-            guard parts.count == 8, let diagnostics = decodeDiagnostics(text(parts[4])) else { return BuildCache() }
+            guard parts.count == 9, let diagnostics = decodeDiagnostics(text(parts[4])) else { return BuildCache() }
             let examples = text(parts[2])
             var entry = Entry(key: text(parts[1]), examples: examples.isEmpty ? [] : examples.components(separatedBy: ","), diagnostics: diagnostics)
             // "-" is no Document; anything else is one, decoded when read.
@@ -215,6 +218,7 @@ struct BuildCache: Sendable {
                 guard let found = decodeDiagnostics(problems) else { return BuildCache() }
                 entry.fragmentProblems = found
             }
+            entry.size = Int(text(parts[8]))
             cache.entries[text(parts[0])] = entry
         }
         return cache
@@ -282,7 +286,8 @@ struct BuildCache: Sendable {
                 targets.contains { $0.utf8.contains { $0 == 9 || $0 == 10 || $0 == 0x1F } } ? nil : "+" + targets.joined(separator: "\u{1F}")
             }
             // Problems are kept only with the targets they were found against.
-            line += Array(("\t" + (targets ?? "-") + "\t" + (targets == nil ? "-" : entry.fragmentProblems.map(Self.encodeDiagnostics) ?? "-") + "\n").utf8)
+            line += Array(("\t" + (targets ?? "-") + "\t" + (targets == nil ? "-" : entry.fragmentProblems.map(Self.encodeDiagnostics) ?? "-")
+                           + "\t" + (entry.size.map(String.init) ?? "-") + "\n").utf8)
             return line
         }) {
             file += line
@@ -319,7 +324,8 @@ struct Reuse: Sendable {
         if keepingPages, memory == nil, !previous.entries.isEmpty {
             var files = Set<String>()
             for entry in FolderWalk.entries(under: folder.path) {
-                if entry.isLink { files = []; break }
+                // (A folder whose name is not UTF-8 is not walked into: what it holds is unknown.)
+                if entry.isLink || entry.isBadName { files = []; break }
                 if entry.isFile { files.insert(entry.path) }
             }
             onDisk = files
@@ -329,7 +335,7 @@ struct Reuse: Sendable {
     /// Whether the site on disk holds `output` as it is built from `key`,
     /// to be left there unread.
     func keeps(_ output: String, key: String) -> Bool {
-        onDisk?.contains(output) == true && previous.entries[output]?.key == key
+        onDisk?.contains(output) == true && previous.entries[output].map { $0.key == key && $0.size != nil } == true
     }
 
     /// What the previous build wrote at `output`, if it was built from `key`.
@@ -355,16 +361,22 @@ struct OutputKeys: Sendable {
         let theme = inputs.theme
         global = ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, inputs.siteTitle]
             + Theme.templateNames.map { theme.texts[$0 + ".mustache"] ?? "" } + Theme.assetNames.map { theme.assets[$0] ?? "" }
-            + inputs.pages.map { "\($0.output)|\($0.title)|\($0.frontMatter.navigationOrder ?? -1)|\($0.frontMatter.linkTitle ?? "")" }
+            // Each field its own part (a part is ended by its length: a `|`
+            // in a title cannot pass for the next field), with the page's
+            // folder and whether it is the folder's own page, which the
+            // navigation and its links read.
+            + inputs.pages.flatMap { [$0.output, $0.title, $0.frontMatter.navigationOrder.map(String.init) ?? "-",
+                                      $0.frontMatter.linkTitle.map { "+" + $0 } ?? "-", $0.folder, $0.isSectionPage ? "section" : "page"] }
             + inputs.examples.map(\.name)
             // Links to static files are checked against them too.
             + ["static"] + inputs.staticFiles.map(\.path))
         examples = Dictionary(uniqueKeysWithValues: inputs.examples.map { ($0.name, $0.sourceKey) })
     }
 
-    /// A page's key: its source and the examples it shows.
+    /// A page's key: its file (where it is: links resolve from its folder,
+    /// warnings name it; and its bytes) and the examples it shows.
     func page(_ page: LoadedPage, examples shown: [String]) -> String {
-        ContentHash.key([global, page.output, page.sourceKey] + shown.map { "\($0)=\(examples[$0] ?? "missing")" })
+        ContentHash.key([global, page.output, page.source, page.sourceKey] + shown.flatMap { [$0, examples[$0] ?? "missing"] })
     }
 
     /// An example page's (and its filmstrip's) key.

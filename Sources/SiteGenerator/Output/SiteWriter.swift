@@ -40,18 +40,23 @@ public enum SiteWriter {
     /// - Throws: a diagnostic naming the output folder.
     @discardableResult
     public static func write(_ files: [String: [UInt8]], keeping kept: Set<String> = [], to output: String,
-                             in project: Project = .ofWorkingFolder()) throws(Diagnostic) -> (written: Int, reused: Int) {
+                             in project: Project = .ofWorkingFolder(),
+                             beforeSwap: (_ stamp: String?) throws(Diagnostic) -> Void = { _ in }) throws(Diagnostic) -> (written: Int, reused: Int) {
         let staging = try Staging.open(output, in: project)
-        return try write(files, keeping: kept, into: staging)
+        return try write(files, keeping: kept, into: staging, beforeSwap: beforeSwap)
     }
 
     /// Writes `files` into `staging` (which may hold pages already, put
     /// there as they were rendered: `written` and `reused` count them),
     /// links `kept` into it from the old site, and swaps it in; removes it
-    /// when anything fails.
+    /// when anything fails. `beforeSwap` is given the new site's stamp
+    /// (`SiteFolder.stamp`) once it is whole, before it takes the site's
+    /// place: what it throws leaves the old site (the build's cache is
+    /// saved there, so a cache that cannot be saved replaces nothing).
     @discardableResult
     static func write(_ files: [String: [UInt8]], keeping kept: Set<String> = [], into staging: Staging,
-                      counted: (written: Int, reused: Int) = (0, 0)) throws(Diagnostic) -> (written: Int, reused: Int) {
+                      counted: (written: Int, reused: Int) = (0, 0),
+                      beforeSwap: (_ stamp: String?) throws(Diagnostic) -> Void = { _ in }) throws(Diagnostic) -> (written: Int, reused: Int) {
         var (written, reused) = counted
         do throws(Diagnostic) {
             for path in files.keys where !SiteFolder.isSafe(path) {
@@ -75,6 +80,9 @@ public enum SiteWriter {
                 guard let wasReused = outcome else { throw staging.failure("cannot write '\(path)' in the site") }
                 if wasReused { reused += 1 } else { written += 1 }
             }
+            try staging.finish()
+            // (The marker keeps its stamp as its folder is renamed.)
+            try beforeSwap(SiteFolder.stamp(of: staging.path))
             try staging.swap()
         } catch {
             staging.discard()
@@ -108,6 +116,9 @@ public enum SiteWriter {
             let target = URL(fileURLWithPath: project.parts(of: output) == nil ? Paths.real(prepared) : prepared)
             let parent = target.deletingLastPathComponent()
             let name = target.lastPathComponent
+            // First, what builds killed mid-way left (a site killed between
+            // its swap's two renames is put back).
+            removeStaleFolders(of: name, in: parent)
             var isFolder: ObjCBool = false
             let exists = manager.fileExists(atPath: target.path, isDirectory: &isFolder)
             let unique = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -119,7 +130,6 @@ public enum SiteWriter {
                                           + "(no \(marker) file in it); remove it or choose another --out")
                 }
             }
-            removeStaleFolders(of: name, in: parent)
             // A new folder of its own (never one that was there).
             guard mkdir(staging.path, 0o777) == 0 else {
                 throw staging.failure("cannot make the staging folder '\((staging.path as NSString).lastPathComponent)': \(String(cString: strerror(errno)))")
@@ -175,14 +185,17 @@ public enum SiteWriter {
             Foundation.link(target + "/" + relative, path + "/" + relative) == 0
         }
 
-        /// Writes the marker, syncs the folder's entries once (instead of
-        /// each file), and swaps: the old site moves aside, the new one
-        /// takes its name, and the old one is removed.
-        func swap() throws(Diagnostic) {
+        /// Writes the marker and syncs the folder's entries once (instead of each file).
+        func finish() throws(Diagnostic) {
             guard WritePath.writeNewFile(Array(markerText.utf8), to: path + "/" + marker) else {
                 throw failure("cannot write the site's marker file")
             }
             sync(folder: path)
+        }
+
+        /// Swaps: the old site moves aside, the new one takes its name, and
+        /// the old one is removed.
+        func swap() throws(Diagnostic) {
             let manager = FileManager.default
             let targetURL = URL(fileURLWithPath: target)
             let retired = targetURL.deletingLastPathComponent().appendingPathComponent(".\(targetURL.lastPathComponent).rowmotion-old-\(unique)")
@@ -259,17 +272,27 @@ public enum SiteWriter {
 
     /// Removes the staging and retired folders that builds of `name` killed
     /// mid-way left beside it: those whose process is gone (a build running
-    /// now keeps its own).
+    /// now keeps its own). When the site itself is missing, a retired one
+    /// (a build killed between its swap's renames) is put back first: a
+    /// plain folder with the site's marker, never a link.
     static func removeStaleFolders(of name: String, in parent: URL) {
         let manager = FileManager.default
         guard let entries = try? manager.contentsOfDirectory(atPath: parent.path) else { return }
-        for entry in entries {
+        var siteExists = manager.fileExists(atPath: parent.appendingPathComponent(name).path)
+        for entry in entries.sorted() {
             for kind in ["new", "old"] {
                 let prefix = ".\(name).rowmotion-\(kind)-"
                 guard entry.hasPrefix(prefix), let pid = Int32(entry.dropFirst(prefix.count).prefix { $0 != "-" }) else { continue }
-                if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
-                    removeTree(parent.appendingPathComponent(entry))
+                guard pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                let folder = parent.appendingPathComponent(entry)
+                var status = stat()
+                if kind == "old", !siteExists, lstat(folder.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+                   FolderWalk.isPlainFile(folder.appendingPathComponent(marker).path),
+                   rename(folder.path, parent.appendingPathComponent(name).path) == 0 {
+                    siteExists = true
+                    continue
                 }
+                removeTree(folder)
             }
         }
     }

@@ -32,6 +32,9 @@ struct RenderedPage: Sendable {
     /// Taken from the previous build and left in the site on disk, unread
     /// (`bytes` is empty).
     var kept = false
+    /// The page's bytes, counted when it was made (or, kept, as the cache
+    /// recorded them), before they went to the staging folder.
+    var byteCount = 0
     /// Written into the staging folder as soon as it was rendered (or
     /// linked there from the old site, the same bytes): `bytes` is empty.
     var staged: Staged?

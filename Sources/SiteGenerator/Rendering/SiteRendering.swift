@@ -52,7 +52,9 @@ extension SiteRendering {
                     ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, exampleNames: inputs.exampleNames,
                               outputs: inputs.outputs, foldedOutputs: inputs.outputsByFoldedCase, chrome: chrome(index), options: options,
                               isHome: isHome, shared: shared)
-                if result.tooLarge { budget.fail(at: index) } else { budget.take(result.bytes.count) }
+                // A kept page counts as the cache recorded it, as if it were read.
+                if !result.kept { result.byteCount = result.bytes.count }
+                if result.tooLarge { budget.fail(at: index) } else { budget.take(result.byteCount) }
                 if let sink, !isHome, !result.kept, !result.tooLarge {
                     switch sink(page.output, result.bytes) {
                     case .success(true): result.staged = .reused
@@ -100,7 +102,10 @@ extension SiteRendering {
             var output: ExampleOutput
             let ids = reuse.previous.entries[page]?.document?.ids
             if let ids, reuse.keeps(page, key: key), reuse.keeps(filmstrip, key: key) {
-                return ExampleOutput(key: key, cached: true, ids: ids, kept: true)
+                // Counted as the cache recorded them, as if they were read.
+                let sizes = (html: reuse.previous.entries[page]?.size ?? 0, svg: reuse.previous.entries[filmstrip]?.size ?? 0)
+                budget.take(sizes.html + sizes.svg)
+                return ExampleOutput(key: key, cached: true, ids: ids, kept: true, sizes: sizes)
             } else if let ids, let html = reuse.bytes(page, key: key), let svg = reuse.bytes(filmstrip, key: key) {
                 output = ExampleOutput(key: key, html: html, svg: svg, problems: [], cached: true, ids: ids)
             } else {
@@ -112,6 +117,7 @@ extension SiteRendering {
                     return ExampleOutput(key: key, error: error)
                 }
             }
+            output.sizes = (output.html.count, output.svg.count)
             budget.take(output.html.count + output.svg.count)
             if let sink {
                 var staged = (reused: 0, written: 0)
@@ -161,6 +167,9 @@ struct ExampleOutput: Sendable {
     var ids: [String] = []
     /// Taken from the previous build and left in the site on disk, unread.
     var kept = false
+    /// The page's and the filmstrip's bytes, counted when they were made
+    /// (kept: as the cache recorded them).
+    var sizes = (html: 0, svg: 0)
     /// Put in the staging folder as soon as it was rendered: how many of
     /// its two files were found the same on disk (the rest were written).
     var staged: (reused: Int, written: Int)?
@@ -178,7 +187,7 @@ extension Reuse {
         let key = keys.page(page, examples: entry.examples)
         if keeps(page.output, key: key) {
             return RenderedPage(diagnostics: entry.diagnostics, examples: Set(entry.examples), linkTargets: entry.linkTargets, stored: stored,
-                                cached: true, key: key, kept: true, searchEntry: Array(search))
+                                cached: true, key: key, kept: true, byteCount: entry.size ?? 0, searchEntry: Array(search))
         }
         guard let bytes = bytes(page.output, key: key) else { return nil }
         return RenderedPage(bytes: bytes, diagnostics: entry.diagnostics, examples: Set(entry.examples), linkTargets: entry.linkTargets,
