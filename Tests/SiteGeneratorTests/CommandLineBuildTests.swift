@@ -1,0 +1,171 @@
+import Diagnostics
+import Foundation
+import ProjectFiles
+@testable import SiteGenerator
+import Testing
+
+/// What an independent attack on the command line's build found (pages
+/// kept on disk unread, the cache's records and keys, the swap), each held
+/// to a clean build of the same files: the site on disk and the warnings
+/// are what `--no-cache` gives, whatever came before.
+@Suite("Command-line builds")
+struct CommandLineBuildTests {
+    /// A project built as `rowmotion build` builds it, its file stamps
+    /// trusted (as they are a while after a build).
+    final class Project {
+        let session: EditSession
+        var options: BuildOptions
+
+        init(_ files: [(String, String)]) throws {
+            session = try EditSession(files)
+            options = session.options
+            options.cache = session.path(".build/site.cache")
+            options.keepsUnchangedPages = true
+        }
+
+        @discardableResult
+        func build(_ context: String, trustingStamps: Bool = true) throws -> BuiltSite {
+            if trustingStamps {
+                var cache = BuildCache.load(from: options.cache)
+                cache.filesSeenAt += 10
+                cache.save(to: options.cache!)
+            }
+            var site = SiteBuilder.build(options)
+            let clean = SiteBuilder.build(cleanOptions)
+            #expect(EditSession.report(site) == EditSession.report(clean), "\(context)")
+            guard !site.hasErrors else { return site }
+            #expect(SiteBuilder.write(&site, options) != nil, "\(context)")
+            #expect(try IncrementalBuildTests.siteOnDisk(options.out) == clean.files, "\(context)")
+            return site
+        }
+
+        var cleanOptions: BuildOptions {
+            var clean = session.options
+            clean.siteByteLimit = options.siteByteLimit
+            clean.urls = options.urls
+            return clean
+        }
+    }
+
+    /// A page kept unread counts against the site's limit as if it were
+    /// read: pages grown one at a time past the limit fail as a clean
+    /// build of them fails.
+    @Test func keptPages_countAgainstTheSitesLimit() throws {
+        let body = String(repeating: "Text of some length. ", count: 200)
+        let project = try Project(editFiles + [("site/big1.md", pageText("Big 1", body: body)), ("site/big2.md", pageText("Big 2", body: body))])
+        let first = try project.build("first")
+        // What the limit counts: pages, example pages and filmstrips.
+        let total = try IncrementalBuildTests.siteOnDisk(project.options.out).filter { $0.key != "index.html" && ($0.key.hasSuffix(".html") || $0.key.hasSuffix(".svg")) }
+            .values.reduce(0) { $0 + $1.count }
+        #expect(!first.hasErrors)
+        project.options.siteByteLimit = total + body.utf8.count / 2
+        try project.build("under the limit")
+        try project.session.write("site/big1.md", pageText("Big 1", body: body + body + body))
+        let past = try project.build("one page grown past the limit")
+        #expect(past.diagnostics.contains { $0.id == "site-too-large" }, "\(EditSession.report(past))")
+    }
+
+    /// A page moved into its folder's own page with pretty URLs keeps its
+    /// address and its bytes, but not its folder or its place in the
+    /// navigation: it is made again.
+    @Test func aPageMovedIntoItsSectionPage_isMadeAgain() throws {
+        let project = try Project([("site/index.md", pageText("Home", body: "Home.\n")),
+                                   ("site/a.md", pageText("A", body: "A.\n")),
+                                   ("site/b.md", pageText("B", body: "[a](a.md)\n"))])
+        project.options.urls = .pretty
+        try project.build("first")
+        try FileManager.default.createDirectory(atPath: project.session.path("site/b"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: project.session.path("site/b.md"), toPath: project.session.path("site/b/index.md"))
+        let moved = try project.build("moved")
+        #expect(!moved.kept.contains("b/index.html"))
+    }
+
+    /// The navigation's key reads each page's fields apart: a `|` in a
+    /// title cannot stand for the next field.
+    @Test func aTitleWithABar_cannotPassForAnotherNavigation() throws {
+        let project = try Project([("site/index.md", pageText("Home", body: "Home.\n")),
+                                   ("site/a.md", "---\ntitle: \"T|1\"\n---\nA.\n"), ("site/b.md", pageText("B", body: "B.\n"))])
+        try project.build("first")
+        try project.session.write("site/a.md", "---\ntitle: \"T\"\norder: 1\nlinkTitle: \"-1|\"\n---\nA.\n")
+        try project.build("the same fields joined, other fields")
+    }
+
+    /// A static file's new bytes are written, even when every page is the
+    /// same and the file is an SVG (counted with the filmstrips).
+    @Test func aStaticFilesNewBytes_areWritten() throws {
+        let project = try Project([("site/index.md", pageText("Home", body: "Home.\n")), ("site/logo.svg", "<svg>one</svg>")])
+        try project.build("first")
+        try project.build("nothing changed")
+        try project.session.write("site/logo.svg", "<svg>two</svg>")
+        try project.build("the picture changed")
+        #expect(try project.session.read("_site/logo.svg") == "<svg>two</svg>")
+    }
+
+    /// A folder of the site whose name is not UTF-8 is not walked into, so
+    /// the site is not trusted: a link planted there is not published.
+    @Test func aFolderWithABadName_inTheSite_makesItUntrusted() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        // A name of one byte 0xFF, made through the C API (a Swift string cannot hold it).
+        var name = Array(project.options.out.utf8) + [UInt8(ascii: "/"), 0xFF, 0]
+        #expect(name.withUnsafeMutableBufferPointer { mkdir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o755) } == 0)
+        var link = Array(project.options.out.utf8) + [UInt8(ascii: "/"), 0xFF] + Array("/p.html".utf8) + [0]
+        #expect(link.withUnsafeMutableBufferPointer { symlink("/etc/passwd", UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) } == 0)
+        let again = try project.build("a link planted in a folder with a bad name")
+        #expect(!again.unchanged && again.kept.isEmpty)
+        #expect(!FolderWalk.entries(under: project.options.out).contains { $0.isBadName || $0.isLink })
+    }
+
+    /// A cache that cannot be saved (its folder is a link) fails the build
+    /// before the new site takes the old one's place.
+    @Test func aCacheThatCannotBeSaved_leavesTheOldSite() throws {
+        let project = try Project(editFiles)
+        project.options.project = ProjectFiles.Project(root: project.session.project.root.path, isGitWorkTree: false)
+        try project.build("first")
+        let before = try IncrementalBuildTests.siteOnDisk(project.options.out)
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-outside-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        try FileManager.default.removeItem(atPath: project.session.path(".build"))
+        try FileManager.default.createSymbolicLink(atPath: project.session.path(".build"), withDestinationPath: outside)
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited.\n"))
+        var site = SiteBuilder.build(project.options)
+        #expect(SiteBuilder.write(&site, project.options) == nil)
+        #expect(site.diagnostics.contains { $0.id == "symbolic-link" })
+        #expect(try IncrementalBuildTests.siteOnDisk(project.options.out) == before, "the old site stays")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
+    }
+
+    /// A site killed between its swap's two renames (the old one moved
+    /// aside, the new one not yet in place) is put back by the next build,
+    /// even one that fails.
+    @Test func aSiteKilledMidSwap_isPutBack() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        let before = try IncrementalBuildTests.siteOnDisk(project.options.out)
+        let parent = (project.options.out as NSString).deletingLastPathComponent
+        let retired = parent + "/._site.rowmotion-old-999999-1"
+        #expect(rename(project.options.out, retired) == 0)
+        try project.session.write("site/guide/a.md", pageText("Alpha", body: "```rowmotion\nexample: missing.yml\n```\n"))
+        var failed = SiteBuilder.build(project.options)
+        #expect(failed.hasErrors)
+        #expect(SiteBuilder.write(&failed, project.options) == nil)
+        _ = try SiteWriter.Staging.open(project.options.out, in: ProjectFiles.Project(root: parent, isGitWorkTree: false)).discard()
+        #expect(try IncrementalBuildTests.siteOnDisk(project.options.out) == before)
+        #expect(!FileManager.default.fileExists(atPath: retired))
+    }
+}
+
+@Suite("Paths")
+struct LexicalPathTests {
+    /// Judged against the working folder joined by hand: `..` and `.` in a
+    /// relative path are resolved against it, never against the root.
+    @Test func relativePathsWithDotDot_resolveAgainstTheWorkingFolder() {
+        let here = FileManager.default.currentDirectoryPath
+        let parent = (here as NSString).deletingLastPathComponent
+        for (path, expected) in [("_site/../_site", here + "/_site"), ("./x/../y", here + "/y"), ("../outX", parent + "/outX"),
+                                 ("a/./b/../../c", here + "/c"), ("/abs/../x", "/x"), ("a//b/", here + "/a/b")] {
+            #expect(Paths.lexical(path) == expected, "\(path)")
+        }
+    }
+}
