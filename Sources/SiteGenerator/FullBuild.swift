@@ -45,7 +45,9 @@ struct FullBuild {
         let tree = options.inputs ?? last?.treeIfUnchanged() ?? InputTree.onDisk(options.inputFolders, in: options.project ?? .ofWorkingFolder())
         site.diagnostics = InputFolders.problems(options, tree: tree)
         if site.hasErrors { return nil }
-        let previous = last?.cache ?? BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder())
+        // (Its entries read only when the build does not stop at `unchanged`.)
+        let previous = last?.cache ?? BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder(),
+                                                      outputsOnly: options.allowShortcut)
         var stamps: [String: FileStamp] = [:]
         var stampsMoved: Set<String>?
         if options.cache != nil || last != nil {
@@ -81,6 +83,7 @@ struct FullBuild {
         unchanged.inputsKey = site.inputsKey
         // Stamps of files read again (saved within the racy window) are kept for next time.
         if unchanged.cache.files != listing.stamps {
+            unchanged.cache.readRest()
             (unchanged.cache.files, unchanged.cache.filesSeenAt) = (listing.stamps, listing.stampsTakenAt)
             unchanged.cacheIsSaved = false
         }

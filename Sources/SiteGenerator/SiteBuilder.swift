@@ -109,8 +109,9 @@ public enum SiteBuilder {
             held = owned
         }
         var build = FullBuild(options: options, last: held, clock: clock)
-        guard let listing = build.list() else { return build.site }
+        guard var listing = build.list() else { return build.site }
         if let unchanged = build.unchanged(listing) { return unchanged }
+        listing.previous.readRest()
         guard let (inputs, assets) = build.load(listing) else { return build.site }
         let loadDiagnostics = build.site.diagnostics
         let (chromes, keys) = build.chromes(inputs, assets: assets, listing: listing)
@@ -134,12 +135,13 @@ public enum SiteBuilder {
             if entry.isLink || entry.isBadName { return nil }
             if entry.isFile { files.insert(entry.path) }
         }
-        guard previous.entries.keys.allSatisfy(files.contains) else { return nil }
+        let outputs = previous.entryOutputs
+        guard outputs.allSatisfy(files.contains) else { return nil }
         var site = BuiltSite()
         site.unchanged = true
         site.pageCount = previous.pageCount
         site.exampleCount = previous.exampleCount
-        site.cachedCount = previous.entries.count
+        site.cachedCount = outputs.count
         site.cache = previous
         site.cacheIsSaved = true
         site.diagnostics = previous.diagnostics

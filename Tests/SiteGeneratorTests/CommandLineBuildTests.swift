@@ -156,6 +156,28 @@ struct CommandLineBuildTests {
     }
 }
 
+extension CommandLineBuildTests {
+    /// A cache read for its outputs alone (what a build with nothing to
+    /// do needs) lists every entry's output, and reading the rest gives
+    /// the cache a full read gives.
+    @Test func aCacheReadForItsOutputs_thenTheRest_isTheWholeCache() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: project.options.cache!)))
+        let full = BuildCache.parse(bytes)
+        var light = BuildCache.parse(bytes, outputsOnly: true)
+        #expect(!full.entries.isEmpty && !full.pages.isEmpty)
+        #expect(light.entries.isEmpty && light.pages.isEmpty)
+        #expect(Set(light.entryOutputs) == Set(full.entries.keys) && light.entryOutputs.count == full.entries.count)
+        #expect(light.files == full.files && light.inputKey == full.inputKey && light.diagnostics == full.diagnostics)
+        light.readRest()
+        #expect(light.entries == full.entries && light.pages == full.pages && light.unread == nil)
+        let (a, b) = (String(decoding: light.bytes(), as: UTF8.self).split(separator: "\n"), String(decoding: full.bytes(), as: UTF8.self).split(separator: "\n"))
+        let difference = Set(a).symmetricDifference(Set(b))
+        #expect(difference.isEmpty, "\(difference)")
+    }
+}
+
 @Suite("Paths")
 struct LexicalPathTests {
     /// Judged against the working folder joined by hand: `..` and `.` in a

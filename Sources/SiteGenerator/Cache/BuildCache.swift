@@ -109,6 +109,11 @@ struct BuildCache: Sendable {
     /// the next command-line build takes instead of reading a page whose
     /// stamp did not move (`PageRecord`).
     var pages: [String: PageRecord] = [:]
+    /// Read with `outputsOnly`: each entry's output, its entries and page
+    /// records left in `unread` until `readRest` (a build with nothing to
+    /// do needs neither: 10,000 of each read were a third of it).
+    var outputs: [String] = []
+    var unread: [UInt8]?
     /// A hash of every input file's bytes and the options of the build that
     /// wrote this cache (nil when it could not be worked out).
     var inputKey: String?
@@ -124,11 +129,11 @@ struct BuildCache: Sendable {
     /// `path`: empty unless that site is still the one this cache's build
     /// wrote (see `SiteWriter.stamp`), so neither a committed cache nor a
     /// committed site can stand in for a build.
-    static func load(from path: String?, forSite output: String, in project: Project) -> BuildCache {
+    static func load(from path: String?, forSite output: String, in project: Project, outputsOnly: Bool = false) -> BuildCache {
         // Read as it is written: never through a link inside the project.
         guard let path, (try? WritePath.prepare(path, in: project, makingFolders: false)) != nil,
               let bytes = try? FileContents.read(path, limit: nil, followingLink: false) else { return BuildCache() }
-        let cache = parse(bytes)
+        let cache = parse(bytes, outputsOnly: outputsOnly)
         guard let stamp = cache.siteStamp, stamp == SiteFolder.stamp(of: output) else { return BuildCache() }
         return cache
     }
@@ -162,11 +167,21 @@ struct BuildCache: Sendable {
 
     /// A cache file's bytes, read: each entry's Document kept as a slice
     /// of them (no copy).
-    static func parse(_ file: [UInt8]) -> BuildCache {
-        file.withUnsafeBufferPointer { parse($0, file: file) }
+    static func parse(_ file: [UInt8], outputsOnly: Bool = false) -> BuildCache {
+        file.withUnsafeBufferPointer { parse($0, file: file, outputsOnly: outputsOnly) }
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: [UInt8]) -> BuildCache {
+    /// The entries and page records `outputsOnly` left unread.
+    mutating func readRest() {
+        guard let file = unread else { return }
+        let full = Self.parse(file)
+        (entries, pages, unread, outputs) = (full.entries, full.pages, nil, [])
+    }
+
+    /// Every entry's output, read or not.
+    var entryOutputs: [String] { unread == nil ? Array(entries.keys) : outputs }
+
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: [UInt8], outputsOnly: Bool = false) -> BuildCache {
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         var cache = BuildCache()
         let lines = split(bytes, 0..<bytes.count, at: UInt8(ascii: "\n"))
@@ -178,7 +193,18 @@ struct BuildCache: Sendable {
             cache.exampleCount = Int(inputs[3]) ?? 0
             cache.siteStamp = inputs[4] == "-" ? nil : inputs[4]
         }
+        if outputsOnly { cache.unread = file }
         for line in lines.dropFirst(2) where !line.isEmpty {
+            if outputsOnly {
+                // The first field alone, unless the line is one read now.
+                guard let tab = memchr(bytes.baseAddress! + line.lowerBound, 9, line.count) else { return BuildCache() }
+                let first = text(line.lowerBound..<bytes.baseAddress!.distance(to: tab.assumingMemoryBound(to: UInt8.self)))
+                if first == "page" { continue }
+                if first != "diagnostics", first != "files-seen-at", first != "file" {
+                    cache.outputs.append(first)
+                    continue
+                }
+            }
             let parts = split(bytes, line, at: UInt8(ascii: "\t"))
             if parts.count == 2, text(parts[0]) == "diagnostics" {
                 guard let diagnostics = decodeDiagnostics(text(parts[1])) else { return BuildCache() }
@@ -244,7 +270,11 @@ struct BuildCache: Sendable {
 
     /// Diagnostics as one line of JSON (the encoder escapes tabs and newlines).
     static func encodeDiagnostics(_ diagnostics: [Diagnostic]) -> String {
-        diagnostics.isEmpty ? "[]" : String(decoding: (try? JSONEncoder().encode(diagnostics)) ?? Data("[]".utf8), as: UTF8.self)
+        guard !diagnostics.isEmpty else { return "[]" }
+        // Keys sorted: the same diagnostics, the same bytes.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: (try? encoder.encode(diagnostics)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
     static func decodeDiagnostics(_ text: String) -> [Diagnostic]? {
