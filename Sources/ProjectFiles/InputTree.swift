@@ -611,6 +611,13 @@ public struct FileStamp: Equatable, Sendable {
                   changed: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec), inode: UInt64(status.st_ino))
     }
 
+    /// Whether `other` is the same file, not written since, as far as its
+    /// inode, size and modification time tell (a hard link to it, which
+    /// changes its change time, is still the same).
+    public func sameContent(as other: FileStamp) -> Bool {
+        size == other.size && modified == other.modified && inode == other.inode
+    }
+
     /// Whether `other` is the same file as far as stamps tell (digests aside).
     public func sameFile(as other: FileStamp) -> Bool {
         size == other.size && modified == other.modified && changed == other.changed && inode == other.inode

@@ -127,16 +127,12 @@ public enum SiteBuilder {
     /// it and its site is intact: nothing to parse, render or write.
     static func unchangedSite(_ options: BuildOptions, previous: BuildCache, inputKey: String) -> BuiltSite? {
         guard previous.inputKey == inputKey, FolderWalk.isPlainFile((options.out as NSString).appendingPathComponent(SiteWriter.marker)) else { return nil }
-        // One walk of the site, its entries' types as the folders list them
-        // (no `stat` per file): no link anywhere, every output a plain file.
-        var files = Set<String>()
-        for entry in FolderWalk.entries(under: options.out) {
-            // (A folder whose name is not UTF-8 is not walked into: what it holds is unknown.)
-            if entry.isLink || entry.isBadName { return nil }
-            if entry.isFile { files.insert(entry.path) }
-        }
+        // One walk of the site, each file stamped: exactly the files the
+        // cache's build wrote, none written since, no link anywhere.
+        guard !previous.written.isEmpty, let files = SiteFolder.files(of: options.out), files.count == previous.written.count,
+              files.allSatisfy({ previous.written[$0.key]?.sameContent(as: $0.value) == true }) else { return nil }
         let outputs = previous.entryOutputs
-        guard outputs.allSatisfy(files.contains) else { return nil }
+        guard outputs.allSatisfy({ files[$0] != nil }) else { return nil }
         var site = BuiltSite()
         site.unchanged = true
         site.pageCount = previous.pageCount
@@ -195,8 +191,10 @@ public enum SiteBuilder {
         // `.build -> ../outside`) fails the build and leaves the old site;
         // one that cannot be saved otherwise is a miss next time.
         var cache = site.cache
-        let saveCache = { (stamp: String?) throws(Diagnostic) in
-            cache.siteStamp = stamp
+        let saveCache = { (folder: String) throws(Diagnostic) in
+            // (The marker and the files keep their stamps as their folder is renamed.)
+            cache.siteStamp = SiteFolder.stamp(of: folder)
+            cache.written = SiteFolder.files(of: folder) ?? [:]
             var clock = PhaseClock(report: options.progress)
             if let path = options.cache, let problem = cache.save(to: path, in: project) { throw problem }
             clock.lap("save the cache")
@@ -213,7 +211,7 @@ public enum SiteBuilder {
             } else {
                 staging?.discard()
                 // The site on disk is this build's: the next build may keep its pages.
-                if !site.cacheIsSaved { try saveCache(SiteFolder.stamp(of: options.out)) }
+                if !site.cacheIsSaved { try saveCache(options.out) }
             }
         } catch {
             site.diagnostics.append(error)
@@ -250,6 +248,8 @@ public enum SiteBuilder {
         guard let path = options.cache else { return }
         var cache = memo.cache
         cache.siteStamp = SiteFolder.stamp(of: options.out)
+        // The files as `serve` left them (it wrote each one it changed).
+        cache.written = SiteFolder.files(of: options.out) ?? [:]
         _ = cache.save(to: path, in: options.project ?? .ofWorkingFolder())
     }
 

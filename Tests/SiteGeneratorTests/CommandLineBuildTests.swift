@@ -116,6 +116,30 @@ struct CommandLineBuildTests {
         #expect(!FolderWalk.entries(under: project.options.out).contains { $0.isBadName || $0.isLink })
     }
 
+    /// A file of the site changed or added after the build that wrote it
+    /// (a checkout onto a kept workspace, a hand edit) is not that build's:
+    /// the next build, nothing changed or one page edited, writes the site
+    /// a clean build writes, the changed file's bytes replaced and the
+    /// added file gone.
+    @Test func aSiteFileChangedOrAddedSinceItsBuild_isNeverReused() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        try project.build("nothing changed")
+        let page = project.options.out + "/guide/a.html"
+        try Data("<p>planted</p>".utf8).write(to: URL(fileURLWithPath: page))
+        try Data("<p>phish</p>".utf8).write(to: URL(fileURLWithPath: project.options.out + "/phish.html"))
+        let again = try project.build("a page overwritten and a file added, nothing else changed")
+        #expect(!again.unchanged)
+        #expect(!FileManager.default.fileExists(atPath: project.options.out + "/phish.html"))
+        // Overwritten in place (the same inode), then a page elsewhere edited.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: page))
+        try handle.write(contentsOf: Data("<p>planted again</p>".utf8))
+        try handle.close()
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited.\n"))
+        let edited = try project.build("a page overwritten in place, another edited")
+        #expect(!edited.kept.contains("guide/a.html"))
+    }
+
     /// A cache that cannot be saved (its folder is a link) fails the build
     /// before the new site takes the old one's place.
     @Test func aCacheThatCannotBeSaved_leavesTheOldSite() throws {

@@ -93,7 +93,7 @@ struct BuildCache: Sendable {
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 10 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 11 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {
@@ -105,6 +105,12 @@ struct BuildCache: Sendable {
     }()
 
     var entries: [String: Entry] = [:]
+    /// Every file of the site the cache's build wrote, as it left them
+    /// (inode, size, modification time): a file of the site on disk is
+    /// taken as that build's only while its stamp is the one recorded, so
+    /// a file changed or added since (a checkout onto a kept workspace, a
+    /// hand edit) is never reused, and a site with one is built again.
+    var written: [String: FileStamp] = [:]
     /// Each page the build loaded, by its path under the site folder: what
     /// the next command-line build takes instead of reading a page whose
     /// stamp did not move (`PageRecord`).
@@ -200,7 +206,7 @@ struct BuildCache: Sendable {
                 guard let tab = memchr(bytes.baseAddress! + line.lowerBound, 9, line.count) else { return BuildCache() }
                 let first = text(line.lowerBound..<bytes.baseAddress!.distance(to: tab.assumingMemoryBound(to: UInt8.self)))
                 if first == "page" { continue }
-                if first != "diagnostics", first != "files-seen-at", first != "file" {
+                if first != "diagnostics", first != "files-seen-at", first != "file", first != "out" {
                     cache.outputs.append(first)
                     continue
                 }
@@ -218,6 +224,13 @@ struct BuildCache: Sendable {
             if parts.count == 14, text(parts[0]) == "page" {
                 guard let record = PageRecord(fields: parts.dropFirst().map(text)) else { return BuildCache() }
                 cache.pages[text(parts[1])] = record
+                continue
+            }
+            if parts.count == 5, text(parts[0]) == "out" {
+                guard let stamp = FileStamp(size: text(parts[2]), modified: text(parts[3]), changed: "0", inode: text(parts[4]), digest: "") else {
+                    return BuildCache()
+                }
+                cache.written[text(parts[1])] = stamp
                 continue
             }
             if parts.count == 7, text(parts[0]) == "file" {
@@ -325,6 +338,9 @@ struct BuildCache: Sendable {
         file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
         // Paths with a tab or a line feed are left out (read again next time).
         file += Array("files-seen-at\t\(filesSeenAt)\n".utf8)
+        for (path, stamp) in written.sorted(by: { $0.key < $1.key }) where !path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
+            file += Array("out\t\(path)\t\(stamp.size)\t\(stamp.modified)\t\(stamp.inode)\n".utf8)
+        }
         for (path, record) in pages.sorted(by: { $0.key < $1.key }) {
             if let line = record.line(path: path) { file += line }
         }
@@ -349,18 +365,18 @@ struct Reuse: Sendable {
 
     init(previous: BuildCache, folder: URL, memory: [String: [UInt8]]? = nil, keepingPages: Bool = false) {
         (self.previous, self.folder, self.memory) = (previous, folder, memory)
-        // One walk, the entries' types as their folders list them: a link
-        // anywhere in the site and nothing is kept unread.
-        if keepingPages, memory == nil, !previous.entries.isEmpty {
-            var files = Set<String>()
-            for entry in FolderWalk.entries(under: folder.path) {
-                // (A folder whose name is not UTF-8 is not walked into: what it holds is unknown.)
-                if entry.isLink || entry.isBadName { files = []; break }
-                if entry.isFile { files.insert(entry.path) }
-            }
-            onDisk = files
+        // One walk, each file stamped: a file is the last build's only
+        // while its stamp is the one that build recorded; a link anywhere
+        // in the site and none is.
+        if memory == nil, !previous.entries.isEmpty {
+            let files = SiteFolder.files(of: folder.path) ?? [:]
+            verified = Set(files.compactMap { path, stamp in previous.written[path].map { $0.sameContent(as: stamp) } == true ? path : nil })
+            if keepingPages { onDisk = verified }
         }
     }
+
+    /// The files of the site on disk as the last build wrote them.
+    var verified: Set<String> = []
 
     /// Whether the site on disk holds `output` as it is built from `key`,
     /// to be left there unread.
@@ -374,7 +390,8 @@ struct Reuse: Sendable {
             return previous.entries[output]?.key == key ? memory[output] : nil
         }
         let path = folder.appendingPathComponent(output).path
-        guard previous.entries[output]?.key == key, FolderWalk.isPlainFile(path), !FolderWalk.passesThroughLink(output, under: folder.path),
+        guard previous.entries[output]?.key == key, verified.contains(output), FolderWalk.isPlainFile(path),
+              !FolderWalk.passesThroughLink(output, under: folder.path),
               let data = FileManager.default.contents(atPath: path) else { return nil }
         return [UInt8](data)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ProjectFiles
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,6 +27,20 @@ enum SiteFolder {
         let changed = status.st_ctimespec
         #endif
         return "\(status.st_dev):\(status.st_ino):\(changed.tv_sec).\(changed.tv_nsec)"
+    }
+
+    /// Each regular file of the site at `folder` (its marker aside) with its
+    /// stamp, or nil when the site holds anything else: a link, a folder
+    /// whose name is not UTF-8 (not walked into), a pipe.
+    static func files(of folder: String) -> [String: FileStamp]? {
+        var files: [String: FileStamp] = [:]
+        for entry in FolderWalk.entries(under: folder, stamping: true) where entry.path != marker {
+            if entry.isBadName || entry.isLink { return nil }
+            if entry.isFolder { continue }
+            guard let stamp = entry.stamp else { return nil }
+            files[entry.path] = stamp
+        }
+        return files
     }
 
     /// A relative path that stays inside the site (and is not its marker).

@@ -41,7 +41,7 @@ public enum SiteWriter {
     @discardableResult
     public static func write(_ files: [String: [UInt8]], keeping kept: Set<String> = [], to output: String,
                              in project: Project = .ofWorkingFolder(),
-                             beforeSwap: (_ stamp: String?) throws(Diagnostic) -> Void = { _ in }) throws(Diagnostic) -> (written: Int, reused: Int) {
+                             beforeSwap: (_ folder: String) throws(Diagnostic) -> Void = { _ in }) throws(Diagnostic) -> (written: Int, reused: Int) {
         let staging = try Staging.open(output, in: project)
         return try write(files, keeping: kept, into: staging, beforeSwap: beforeSwap)
     }
@@ -49,14 +49,14 @@ public enum SiteWriter {
     /// Writes `files` into `staging` (which may hold pages already, put
     /// there as they were rendered: `written` and `reused` count them),
     /// links `kept` into it from the old site, and swaps it in; removes it
-    /// when anything fails. `beforeSwap` is given the new site's stamp
-    /// (`SiteFolder.stamp`) once it is whole, before it takes the site's
-    /// place: what it throws leaves the old site (the build's cache is
-    /// saved there, so a cache that cannot be saved replaces nothing).
+    /// when anything fails. `beforeSwap` is given the new site's folder
+    /// once it is whole, before it takes the site's place: what it throws
+    /// leaves the old site (the build's cache is saved there, with the new
+    /// site's stamps, so a cache that cannot be saved replaces nothing).
     @discardableResult
     static func write(_ files: [String: [UInt8]], keeping kept: Set<String> = [], into staging: Staging,
                       counted: (written: Int, reused: Int) = (0, 0),
-                      beforeSwap: (_ stamp: String?) throws(Diagnostic) -> Void = { _ in }) throws(Diagnostic) -> (written: Int, reused: Int) {
+                      beforeSwap: (_ folder: String) throws(Diagnostic) -> Void = { _ in }) throws(Diagnostic) -> (written: Int, reused: Int) {
         var (written, reused) = counted
         do throws(Diagnostic) {
             for path in files.keys where !SiteFolder.isSafe(path) {
@@ -81,8 +81,7 @@ public enum SiteWriter {
                 if wasReused { reused += 1 } else { written += 1 }
             }
             try staging.finish()
-            // (The marker keeps its stamp as its folder is renamed.)
-            try beforeSwap(SiteFolder.stamp(of: staging.path))
+            try beforeSwap(staging.path)
             try staging.swap()
         } catch {
             staging.discard()
