@@ -84,6 +84,7 @@ struct FullBuild {
         // Stamps of files read again (saved within the racy window) are kept for next time.
         if unchanged.cache.files != listing.stamps {
             unchanged.cache.readRest()
+            unchanged.cache.earlier = .init(unchanged.cache)
             (unchanged.cache.files, unchanged.cache.filesSeenAt) = (listing.stamps, listing.stampsTakenAt)
             unchanged.cacheIsSaved = false
         }
@@ -203,6 +204,7 @@ struct FullBuild {
         let reuse = Reuse(previous: listing.previous, folder: URL(fileURLWithPath: options.out), memory: last?.files,
                           keepingPages: options.keepsUnchangedPages && last == nil)
         var cache = BuildCache()
+        cache.earlier = .init(listing.previous)
         // Made up front for the examples whose page is rendered again (a
         // page that shows one whose page is reused makes its own).
         let players = PlayerParts(inputs.examples.filter { reuse.previous.entries[OutputPaths.examplePath($0.name)]?.key != keys.example($0) })
@@ -210,7 +212,8 @@ struct FullBuild {
         // The command line's build writes pages into the new site as it renders them.
         if options.keepsUnchangedPages, last == nil {
             do throws(Diagnostic) {
-                let staging = try SiteWriter.Staging.open(options.out, in: options.project ?? .ofWorkingFolder())
+                let staging = try SiteWriter.Staging.open(options.out, in: options.project ?? .ofWorkingFolder(),
+                                                          spare: options.cache.map(Paths.spare(forCache:)), old: reuse.onDiskStamps)
                 site.staging = staging
                 try staging.makeFolders(for: inputs.pages.map(\.output) + inputs.examples.flatMap { [OutputPaths.examplePath($0.name), OutputPaths.filmstripPath($0.name)] })
             } catch {

@@ -191,19 +191,21 @@ public enum SiteBuilder {
         // `.build -> ../outside`) fails the build and leaves the old site;
         // one that cannot be saved otherwise is a miss next time.
         var cache = site.cache
-        let saveCache = { (folder: String) throws(Diagnostic) in
+        let saveCache = { (folder: String, stamps: [String: FileStamp]?) throws(Diagnostic) in
             // (The marker and the files keep their stamps as their folder is renamed.)
-            cache.siteStamp = SiteFolder.stamp(of: folder)
-            cache.written = SiteFolder.files(of: folder) ?? [:]
             var clock = PhaseClock(report: options.progress)
-            if let path = options.cache, let problem = cache.save(to: path, in: project) { throw problem }
+            cache.siteStamp = SiteFolder.stamp(of: folder)
+            cache.written = stamps ?? SiteFolder.files(of: folder) ?? [:]
+            clock.lap("stamp the site's files")
+            if let path = options.cache, let problem = cache.save(to: path, in: project, clock: &clock) { throw problem }
             clock.lap("save the cache")
         }
         do throws(Diagnostic) {
             if !site.unchanged {
                 var clock = PhaseClock(report: options.progress)
                 if let staging {
-                    written = try SiteWriter.write(site.files, keeping: site.kept, into: staging, counted: site.stagedCounts, beforeSwap: saveCache)
+                    written = try SiteWriter.write(site.files, keeping: site.kept, into: staging, counted: site.stagedCounts, staged: site.staged,
+                                                  beforeSwap: saveCache)
                 } else {
                     written = try SiteWriter.write(site.files, keeping: site.kept, to: options.out, in: project, beforeSwap: saveCache)
                 }
@@ -211,7 +213,7 @@ public enum SiteBuilder {
             } else {
                 staging?.discard()
                 // The site on disk is this build's: the next build may keep its pages.
-                if !site.cacheIsSaved { try saveCache(options.out) }
+                if !site.cacheIsSaved { try saveCache(options.out, nil) }
             }
         } catch {
             site.diagnostics.append(error)

@@ -34,7 +34,7 @@ struct CommandLineBuildTests {
             let clean = SiteBuilder.build(cleanOptions)
             #expect(EditSession.report(site) == EditSession.report(clean), "\(context)")
             guard !site.hasErrors else { return site }
-            #expect(SiteBuilder.write(&site, options) != nil, "\(context)")
+            #expect(SiteBuilder.write(&site, options) != nil, "\(context): \(site.diagnostics)")
             #expect(try IncrementalBuildTests.siteOnDisk(options.out) == clean.files, "\(context)")
             return site
         }
@@ -213,5 +213,115 @@ struct LexicalPathTests {
                                  ("a/./b/../../c", here + "/c"), ("/abs/../x", "/x"), ("a//b/", here + "/a/b")] {
             #expect(Paths.lexical(path) == expected, "\(path)")
         }
+    }
+}
+
+/// The site before the last one, kept as the next build's staging folder
+/// (`SiteWriter.Staging`'s spare): trusted for nothing but being the old
+/// site's own files.
+@Suite("The spare site")
+struct SpareSiteTests {
+    typealias Project = CommandLineBuildTests.Project
+
+    static func spare(of project: Project) -> String { Paths.spare(forCache: project.options.cache!) }
+
+    /// The folders of a site, sorted: a spare's leftovers would show here
+    /// as a folder a clean build does not make.
+    static func folders(_ site: String) -> [String] {
+        FolderWalk.entries(under: site).filter(\.isFolder).map(\.path).sorted()
+    }
+
+    /// Builds after edits keep the old site as the spare, and each next
+    /// site is the one a clean build writes, folders included, whatever
+    /// the spare held: a changed copy of a kept page, a file where a
+    /// folder goes, a folder where a page goes, files and folders of
+    /// their own.
+    @Test func whatTheSpareHolds_neverReachesTheSite() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited once.\n"))
+        try project.build("one page edited")
+        let spare = Self.spare(of: project)
+        #expect(FolderWalk.isPlainFile(spare + "/" + SiteWriter.marker), "the old site is kept as the spare")
+        // Planted: a kept page's bytes changed in a new file of its own, a
+        // page's place taken by a folder, a folder's by a file, extras.
+        try FileManager.default.removeItem(atPath: spare + "/guide/a.html")
+        try Data("<p>planted</p>".utf8).write(to: URL(fileURLWithPath: spare + "/guide/a.html"))
+        try FileManager.default.removeItem(atPath: spare + "/guide/c.html")
+        try FileManager.default.createDirectory(atPath: spare + "/guide/c.html/inside", withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: spare + "/guide/c.html/inside/f.html"))
+        try FileManager.default.removeItem(atPath: spare + "/other")
+        try Data("a file where a folder goes".utf8).write(to: URL(fileURLWithPath: spare + "/other"))
+        try FileManager.default.createDirectory(atPath: spare + "/extra/deeper", withIntermediateDirectories: true)
+        try Data("phish".utf8).write(to: URL(fileURLWithPath: spare + "/extra/deeper/phish.html"))
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited twice.\n"))
+        try project.build("another edit, over the planted spare")
+        #expect(try IncrementalBuildTests.siteOnDisk(project.options.out)["guide/a.html"].map { String(decoding: $0, as: UTF8.self) } != "<p>planted</p>")
+        let clean = project.session.path("_clean")
+        var cleanOptions = project.cleanOptions
+        cleanOptions.out = clean
+        var built = SiteBuilder.build(cleanOptions)
+        #expect(SiteBuilder.write(&built, cleanOptions) != nil)
+        #expect(Self.folders(project.options.out) == Self.folders(clean))
+    }
+
+    /// A spare that holds a symbolic link (a pull request can commit one
+    /// where the spare goes) is not used: nothing is written through it,
+    /// and the site is the one a clean build writes.
+    @Test func aSpareWithALink_isNotUsed() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited once.\n"))
+        try project.build("one page edited")
+        let spare = Self.spare(of: project)
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-outside-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        try FileManager.default.removeItem(atPath: spare + "/guide")
+        try FileManager.default.createSymbolicLink(atPath: spare + "/guide", withDestinationPath: outside)
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited twice.\n"))
+        try project.build("another edit, the spare holding a link")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
+        // The spare itself a link: not followed either.
+        try? FileManager.default.removeItem(atPath: spare)
+        try FileManager.default.createSymbolicLink(atPath: spare, withDestinationPath: outside)
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited thrice.\n"))
+        try project.build("another edit, the spare a link")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
+    }
+
+    /// The stamps a build records of its site without walking it (kept
+    /// files' from the old site's walk, the others asked) are the ones a
+    /// walk of the site finds.
+    @Test func theStampsRecordedWithoutAWalk_areTheWalks() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        for round in 1...3 {
+            try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edit \(round).\n"))
+            let site = try project.build("edit \(round)")
+            #expect(!site.kept.isEmpty)
+            let recorded = BuildCache.load(from: project.options.cache).written
+            let walked = SiteFolder.files(of: project.options.out) ?? [:]
+            #expect(Set(recorded.keys) == Set(walked.keys), "edit \(round)")
+            for (path, stamp) in walked {
+                #expect(recorded[path].map { $0.sameContent(as: stamp) } == true, "\(path) after edit \(round)")
+            }
+        }
+    }
+
+    /// A cache written over the one its build started from (unchanged
+    /// lines copied as they were) is the bytes written from its values alone.
+    @Test func aCacheWrittenOverAnEarlierOne_isTheCacheWrittenAfresh() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited.\n"))
+        try project.build("one page edited")
+        try project.session.write("site/guide/a.md", pageText("Alpha", body: "## Setup\n\nOther text.\n"))
+        var site = SiteBuilder.build(project.options)
+        #expect(site.cache.earlier != nil)
+        var fresh = site.cache
+        fresh.earlier = nil
+        #expect(site.cache.bytes() == fresh.bytes())
+        #expect(SiteBuilder.write(&site, project.options) != nil)
     }
 }

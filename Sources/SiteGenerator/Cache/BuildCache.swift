@@ -46,6 +46,21 @@ struct BuildCache: Sendable {
         }
 
         var document: Document? { stored?.document }
+
+        /// Field by field, the JSON slices compared as memory (element by
+        /// element, 10,000 entries' were most of saving the cache).
+        static func == (a: Entry, b: Entry) -> Bool {
+            a.key == b.key && a.examples == b.examples && a.size == b.size && a.stored == b.stored && sameBytes(a.search, b.search)
+                && a.linkTargets == b.linkTargets && a.diagnostics == b.diagnostics && a.fragmentProblems == b.fragmentProblems
+        }
+    }
+
+    /// Whether two byte slices (or two absent ones) hold the same bytes.
+    static func sameBytes(_ a: ArraySlice<UInt8>?, _ b: ArraySlice<UInt8>?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.count == b.count && a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
     }
 
     /// A Document, or its JSON as the cache file holds it.
@@ -75,7 +90,7 @@ struct BuildCache: Sendable {
 
         static func == (a: StoredDocument, b: StoredDocument) -> Bool {
             if case .value(let first) = a, case .value(let second) = b { return first == second }
-            return a.json == b.json
+            return BuildCache.sameBytes(a.json, b.json)
         }
     }
 
@@ -115,6 +130,27 @@ struct BuildCache: Sendable {
     /// the next command-line build takes instead of reading a page whose
     /// stamp did not move (`PageRecord`).
     var pages: [String: PageRecord] = [:]
+    /// The lines of the file this cache was read from (a full read): each
+    /// entry's after its output, and each page record's, as slices of it.
+    var lines: [String: ArraySlice<UInt8>] = [:]
+    var pageLines: [String: ArraySlice<UInt8>] = [:]
+
+    /// The cache a build started from, as read: an entry or a page record
+    /// that is the same value as that file's is written as the line that
+    /// file had (its Document, search entry and diagnostics not encoded
+    /// again: 10,000 of them were a tenth of a build that changed one).
+    struct Earlier: Sendable {
+        var entries: [String: Entry]
+        var lines: [String: ArraySlice<UInt8>]
+        var pages: [String: PageRecord]
+        var pageLines: [String: ArraySlice<UInt8>]
+
+        init(_ cache: BuildCache) {
+            (entries, lines, pages, pageLines) = (cache.entries, cache.lines, cache.pages, cache.pageLines)
+        }
+    }
+    var earlier: Earlier?
+
     /// Read with `outputsOnly`: each entry's output, its entries and page
     /// records left in `unread` until `readRest` (a build with nothing to
     /// do needs neither: 10,000 of each read were a third of it).
@@ -182,6 +218,7 @@ struct BuildCache: Sendable {
         guard let file = unread else { return }
         let full = Self.parse(file)
         (entries, pages, unread, outputs) = (full.entries, full.pages, nil, [])
+        (lines, pageLines) = (full.lines, full.pageLines)
     }
 
     /// Every entry's output, read or not.
@@ -224,6 +261,7 @@ struct BuildCache: Sendable {
             if parts.count == 14, text(parts[0]) == "page" {
                 guard let record = PageRecord(fields: parts.dropFirst().map(text)) else { return BuildCache() }
                 cache.pages[text(parts[1])] = record
+                cache.pageLines[text(parts[1])] = file[line]
                 continue
             }
             if parts.count == 5, text(parts[0]) == "out" {
@@ -259,6 +297,7 @@ struct BuildCache: Sendable {
             }
             entry.size = Int(text(parts[8]))
             cache.entries[text(parts[0])] = entry
+            cache.lines[text(parts[0])] = file[parts[1].lowerBound..<line.upperBound]
         }
         return cache
     }
@@ -281,6 +320,27 @@ struct BuildCache: Sendable {
         return (known, changed)
     }
 
+    /// `number`'s decimal digits, as `String(number)` writes them, without
+    /// making a String (12,000 stamps a build).
+    static func appendDecimal(_ number: Int64, to bytes: inout [UInt8]) {
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+    }
+
+    /// Each number after a tab.
+    static func appendFields(_ numbers: Int64..., to bytes: inout [UInt8]) {
+        for number in numbers {
+            bytes.append(9)
+            appendDecimal(number, to: &bytes)
+        }
+    }
+
     /// Diagnostics as one line of JSON (the encoder escapes tabs and newlines).
     static func encodeDiagnostics(_ diagnostics: [Diagnostic]) -> String {
         guard !diagnostics.isEmpty else { return "[]" }
@@ -296,13 +356,20 @@ struct BuildCache: Sendable {
 
     /// Writes the cache atomically (a half-written cache is just a miss);
     /// the error when it would be written through a symbolic link.
-    func save(to path: String, in project: Project) -> Diagnostic? {
+    func save(to path: String, in project: Project, clock: inout PhaseClock) -> Diagnostic? {
+        let bytes = bytes()
+        clock.lap("encode the cache")
         do throws(Diagnostic) {
-            try WritePath.write(bytes(), to: path, in: project)
+            try WritePath.write(bytes, to: path, in: project)
             return nil
         } catch {
             return error.id == "symbolic-link" ? error : nil
         }
+    }
+
+    func save(to path: String, in project: Project) -> Diagnostic? {
+        var clock = PhaseClock(report: nil)
+        return save(to: path, in: project, clock: &clock)
     }
 
     /// Writes the cache in the working folder's project.
@@ -315,8 +382,18 @@ struct BuildCache: Sendable {
     /// after another, made saving the cache a third of a build).
     func bytes() -> [UInt8] {
         var file = Array((Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n").utf8)
-        let sorted = entries.sorted { $0.key < $1.key }
-        for line in Parallel.map(sorted, { output, entry -> [UInt8] in
+        let earlier = self.earlier
+        let entries = self.entries
+        let lines = Parallel.map(entries.keys.sorted(), { output -> [UInt8] in
+            let entry = entries[output]!
+            if let earlier, let same = earlier.lines[output], earlier.entries[output] == entry {
+                var line = Array(output.utf8)
+                line.reserveCapacity(line.count + same.count + 2)
+                line.append(9)
+                line += same
+                line.append(10)
+                return line
+            }
             var line = Array("\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t".utf8)
             if let stored = entry.stored {
                 line += stored.json
@@ -332,20 +409,43 @@ struct BuildCache: Sendable {
             line += Array(("\t" + (targets ?? "-") + "\t" + (targets == nil ? "-" : entry.fragmentProblems.map(Self.encodeDiagnostics) ?? "-")
                            + "\t" + (entry.size.map(String.init) ?? "-") + "\n").utf8)
             return line
-        }) {
-            file += line
-        }
+        })
+        // Room for the entries' lines and as much again for the rest (16 MB
+        // for 10,000 pages, grown by doubling, was copied four times over).
+        let size = lines.reduce(0) { $0 + $1.count }
+        file.reserveCapacity(file.count + size + size / 2)
+        for line in lines { file += line }
         file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
         // Paths with a tab or a line feed are left out (read again next time).
         file += Array("files-seen-at\t\(filesSeenAt)\n".utf8)
-        for (path, stamp) in written.sorted(by: { $0.key < $1.key }) where !path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
-            file += Array("out\t\(path)\t\(stamp.size)\t\(stamp.modified)\t\(stamp.inode)\n".utf8)
+        for path in written.keys.sorted() where !path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
+            let stamp = written[path]!
+            file += "out\t".utf8
+            file += path.utf8
+            Self.appendFields(stamp.size, stamp.modified, to: &file)
+            file.append(9)
+            file += String(stamp.inode).utf8
+            file.append(10)
         }
-        for (path, record) in pages.sorted(by: { $0.key < $1.key }) {
-            if let line = record.line(path: path) { file += line }
+        for path in pages.keys.sorted() {
+            let record = pages[path]!
+            if let earlier, let same = earlier.pageLines[path], earlier.pages[path] == record {
+                file += same
+                file.append(10)
+            } else if let line = record.line(path: path) {
+                file += line
+            }
         }
-        for (path, stamp) in files.sorted(by: { $0.key < $1.key }) where !path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
-            file += Array("file\t\(path)\t\(stamp.size)\t\(stamp.modified)\t\(stamp.changed)\t\(stamp.inode)\t\(stamp.digest)\n".utf8)
+        for path in files.keys.sorted() where !path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
+            let stamp = files[path]!
+            file += "file\t".utf8
+            file += path.utf8
+            Self.appendFields(stamp.size, stamp.modified, stamp.changed, to: &file)
+            file.append(9)
+            file += String(stamp.inode).utf8
+            file.append(9)
+            file += stamp.digest.utf8
+            file.append(10)
         }
         return file
     }
@@ -370,6 +470,7 @@ struct Reuse: Sendable {
         // in the site and none is.
         if memory == nil, !previous.entries.isEmpty {
             let files = SiteFolder.files(of: folder.path) ?? [:]
+            onDiskStamps = files
             verified = Set(files.compactMap { path, stamp in previous.written[path].map { $0.sameContent(as: stamp) } == true ? path : nil })
             if keepingPages { onDisk = verified }
         }
@@ -377,6 +478,9 @@ struct Reuse: Sendable {
 
     /// The files of the site on disk as the last build wrote them.
     var verified: Set<String> = []
+    /// Every plain file of the site on disk with its stamp, as walked
+    /// (none when the site holds a link).
+    var onDiskStamps: [String: FileStamp] = [:]
 
     /// Whether the site on disk holds `output` as it is built from `key`,
     /// to be left there unread.

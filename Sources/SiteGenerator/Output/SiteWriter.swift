@@ -33,6 +33,9 @@ public enum SiteWriter {
     /// a link named as --out is followed (the folder it leads to is
     /// replaced, the link stays), as the user asked.
     ///
+    /// `beforeSwap` is given the new site's folder and, when the write
+    /// knows them, its files' stamps.
+    ///
     /// `kept` are files of the old site to keep as they are, unread: each
     /// is linked into the new one (the build fails if one is gone).
     ///
@@ -41,7 +44,7 @@ public enum SiteWriter {
     @discardableResult
     public static func write(_ files: [String: [UInt8]], keeping kept: Set<String> = [], to output: String,
                              in project: Project = .ofWorkingFolder(),
-                             beforeSwap: (_ folder: String) throws(Diagnostic) -> Void = { _ in }) throws(Diagnostic) -> (written: Int, reused: Int) {
+                             beforeSwap: (_ folder: String, _ stamps: [String: FileStamp]?) throws(Diagnostic) -> Void = { _, _ in }) throws(Diagnostic) -> (written: Int, reused: Int) {
         let staging = try Staging.open(output, in: project)
         return try write(files, keeping: kept, into: staging, beforeSwap: beforeSwap)
     }
@@ -55,8 +58,8 @@ public enum SiteWriter {
     /// site's stamps, so a cache that cannot be saved replaces nothing).
     @discardableResult
     static func write(_ files: [String: [UInt8]], keeping kept: Set<String> = [], into staging: Staging,
-                      counted: (written: Int, reused: Int) = (0, 0),
-                      beforeSwap: (_ folder: String) throws(Diagnostic) -> Void = { _ in }) throws(Diagnostic) -> (written: Int, reused: Int) {
+                      counted: (written: Int, reused: Int) = (0, 0), staged: Set<String> = [],
+                      beforeSwap: (_ folder: String, _ stamps: [String: FileStamp]?) throws(Diagnostic) -> Void = { _, _ in }) throws(Diagnostic) -> (written: Int, reused: Int) {
         var (written, reused) = counted
         do throws(Diagnostic) {
             for path in files.keys where !SiteFolder.isSafe(path) {
@@ -80,9 +83,14 @@ public enum SiteWriter {
                 guard let wasReused = outcome else { throw staging.failure("cannot write '\(path)' in the site") }
                 if wasReused { reused += 1 } else { written += 1 }
             }
-            try staging.finish()
-            try beforeSwap(staging.path)
-            try staging.swap()
+            let site = staged.union(files.keys).union(kept)
+            try staging.finish(site: site)
+            try beforeSwap(staging.path, kept.isEmpty ? nil : staging.stamps(of: site, kept: kept))
+            // The old site is the next build's staging folder when most of
+            // it is this one's (its files linked, not written); else it
+            // would be written over as a new folder is, and it is removed
+            // rather than kept beside the site.
+            try staging.swap(keepingOld: written * 2 <= written + reused)
         } catch {
             staging.discard()
             throw error
@@ -90,9 +98,19 @@ public enum SiteWriter {
         return (written, reused)
     }
 
-    /// A site being written: a new folder beside the output, filled, then
+    /// A site being written: a folder beside the output, filled, then
     /// swapped in whole (`swap`) or removed (`discard`). A build writes
     /// its pages into it as it renders them, so that they are not all held.
+    ///
+    /// With a `spare` (the command line's builds: a folder beside the
+    /// cache), the site before the old one is kept there by each swap and
+    /// is the next build's staging folder: a file it holds that is the old
+    /// site's own (the same inode: it was linked from there) stays as it
+    /// is, any other is replaced or removed, so that writing a site costs
+    /// what changed since, not a link per file and the old site removed.
+    /// Its contents are trusted for nothing: a file is left only when it
+    /// *is* the old site's file, and anything but folders and plain files
+    /// (a link a pull request committed there) makes it unusable.
     struct Staging: Sendable {
         /// The output as it was named (diagnostics name it), its real path, and the staging folder's.
         let output: String
@@ -101,6 +119,15 @@ public enum SiteWriter {
         /// Whether there is an old site (to reuse files from, and to replace).
         let exists: Bool
         let unique: String
+        /// Where the old site is kept when it is swapped out, checked for
+        /// links on the way; nil to remove it.
+        var spare: String? = nil
+        /// The files (with their stamps) and folders the staging folder
+        /// held when it was opened: a spare's.
+        var present: [String: FileStamp] = [:]
+        var presentFolders: Set<String> = []
+        /// The old site's files with their stamps, as the build walked it.
+        var old: [String: FileStamp] = [:]
 
         func failure(_ message: String) -> Diagnostic { .error("output", at: SourceLocation(file: output, line: 1, column: 1), message) }
 
@@ -109,7 +136,7 @@ public enum SiteWriter {
         /// a link named as --out is followed (the folder it leads to is
         /// replaced, the link stays), as the user asked. An existing output
         /// must be a site Rowmotion wrote (its marker).
-        static func open(_ output: String, in project: Project) throws(Diagnostic) -> Staging {
+        static func open(_ output: String, in project: Project, spare: String? = nil, old: [String: FileStamp] = [:]) throws(Diagnostic) -> Staging {
             let manager = FileManager.default
             let prepared = try WritePath.prepare(output, in: project)
             let target = URL(fileURLWithPath: project.parts(of: output) == nil ? Paths.real(prepared) : prepared)
@@ -121,7 +148,7 @@ public enum SiteWriter {
             var isFolder: ObjCBool = false
             let exists = manager.fileExists(atPath: target.path, isDirectory: &isFolder)
             let unique = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            let staging = Staging(output: output, target: target.path, path: parent.appendingPathComponent(".\(name).rowmotion-new-\(unique)").path,
+            var staging = Staging(output: output, target: target.path, path: parent.appendingPathComponent(".\(name).rowmotion-new-\(unique)").path,
                                   exists: exists, unique: unique)
             if exists {
                 guard isFolder.boolValue, manager.fileExists(atPath: target.appendingPathComponent(marker).path) else {
@@ -129,11 +156,62 @@ public enum SiteWriter {
                                           + "(no \(marker) file in it); remove it or choose another --out")
                 }
             }
-            // A new folder of its own (never one that was there).
+            staging.spare = spare.flatMap { try? WritePath.prepare($0, in: project, makingFolders: false) }
+            staging.old = old
+            // The spare, taken (a rename: a build running beside this one
+            // takes it or does not), when there is an old site to compare
+            // it with; else a new folder of its own (never one that was there).
+            if exists, let spare = staging.spare, rename(spare, staging.path) == 0 {
+                if let (files, folders) = staging.listSpare() {
+                    (staging.present, staging.presentFolders) = (files, folders)
+                    return staging
+                }
+                removeTree(URL(fileURLWithPath: staging.path))
+            }
             guard mkdir(staging.path, 0o777) == 0 else {
                 throw staging.failure("cannot make the staging folder '\((staging.path as NSString).lastPathComponent)': \(String(cString: strerror(errno)))")
             }
             return staging
+        }
+
+        /// Lists the spare just renamed to `path`, a folder (not a link)
+        /// holding only folders and plain files with UTF-8 names: its files
+        /// with their stamps, and its folders; nil when it is anything else.
+        func listSpare() -> (files: [String: FileStamp], folders: Set<String>)? {
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+            var files: [String: FileStamp] = [:], folders: Set<String> = []
+            for entry in FolderWalk.entries(under: path, stamping: true) {
+                guard !entry.isBadName, !entry.isLink else { return nil }
+                if entry.isFolder {
+                    folders.insert(entry.path)
+                } else if let stamp = entry.stamp {
+                    files[entry.path] = stamp
+                } else {
+                    return nil
+                }
+            }
+            return (files, folders)
+        }
+
+        /// Clears the way for `relative`: what the spare held there (a
+        /// file, or a folder and everything in it) is removed. Each path
+        /// is put once, so nothing this build wrote is removed.
+        func clear(_ relative: String) {
+            if present[relative] != nil {
+                unlink(path + "/" + relative)
+            } else if presentFolders.contains(relative) {
+                removeTree(URL(fileURLWithPath: path + "/" + relative))
+            }
+        }
+
+        /// Whether the staging folder holds, at `relative`, the old site's
+        /// own file there (the same inode: the spare's file was linked from
+        /// it), so that it is the same bytes. Both as walked: the old site's
+        /// walk found no link in it (`SiteFolder.files`), nor did the spare's.
+        func holdsOldFile(_ relative: String) -> Bool {
+            guard let there = present[relative], let old = old[relative] else { return false }
+            return there.inode == old.inode
         }
 
         /// The folders of `paths` (safe relative paths), each once,
@@ -148,8 +226,10 @@ public enum SiteWriter {
                 for index in path.utf8.indices where path.utf8[index] == slash { ends.append(index) }
                 for end in ends {
                     let folder = path[..<end]
-                    guard made.insert(folder).inserted else { continue }
+                    guard made.insert(folder).inserted, !presentFolders.contains(String(folder)) else { continue }
                     let full = self.path + "/" + folder
+                    // A file the spare held where this site has a folder.
+                    if present[String(folder)] != nil { unlink(full) }
                     if mkdir(full, 0o777) != 0 {
                         let code = errno
                         var isFolder: ObjCBool = false
@@ -172,20 +252,65 @@ public enum SiteWriter {
             // through folders: a link there (which a committed `_site/`
             // could hold) is neither read nor kept.
             if exists, FolderWalk.isPlainFile(previous), !FolderWalk.passesThroughLink(relative, under: target),
-               let old = FileManager.default.contents(atPath: previous),
-               SiteWriter.same(old, bytes), Foundation.link(previous, destination) == 0 {
-                return true
+               let old = FileManager.default.contents(atPath: previous), SiteWriter.same(old, bytes) {
+                if holdsOldFile(relative) { return true }
+                clear(relative)
+                if Foundation.link(previous, destination) == 0 { return true }
             }
+            clear(relative)
             return writeFile(bytes, to: destination) ? false : nil
         }
 
-        /// Links the old site's file in, unread.
+        /// Links the old site's file in, unread (left as it is when the
+        /// spare holds it already).
         func link(_ relative: String) -> Bool {
-            Foundation.link(target + "/" + relative, path + "/" + relative) == 0
+            if holdsOldFile(relative) { return true }
+            clear(relative)
+            return Foundation.link(target + "/" + relative, path + "/" + relative) == 0
         }
 
-        /// Writes the marker and syncs the folder's entries once (instead of each file).
-        func finish() throws(Diagnostic) {
+        /// The stamps of the new site's files (`site`), without walking it:
+        /// a kept file is the old site's, whose stamp its walk took; any
+        /// other is asked. Nil when one is not a plain file.
+        func stamps(of site: Set<String>, kept: Set<String>) -> [String: FileStamp]? {
+            var stamps: [String: FileStamp] = [:]
+            stamps.reserveCapacity(site.count)
+            var asked: [String] = []
+            for file in site {
+                if kept.contains(file), let stamp = old[file] { stamps[file] = stamp } else { asked.append(file) }
+            }
+            for (file, stamp) in zip(asked, Parallel.map(asked) { FileStamp.of(path + "/" + $0) }) {
+                guard let stamp else { return nil }
+                stamps[file] = stamp
+            }
+            return stamps
+        }
+
+        /// Removes what the spare held that `site` (every path of the new
+        /// site) does not, writes the marker and syncs the folder's entries
+        /// once (instead of each file).
+        func finish(site: Set<String>) throws(Diagnostic) {
+            if !present.isEmpty || !presentFolders.isEmpty {
+                var folders: Set<Substring> = []
+                for file in site {
+                    var rest = Substring(file)
+                    while let slash = rest.utf8.lastIndex(of: UInt8(ascii: "/")) {
+                        rest = rest[..<slash]
+                        guard folders.insert(rest).inserted else { break }
+                    }
+                }
+                for file in present.keys where file != marker && !site.contains(file) && !folders.contains(Substring(file)) {
+                    unlink(path + "/" + file)
+                }
+                // The shallowest first: a removed folder goes with what is in it.
+                for folder in presentFolders.sorted(by: { $0.utf8.count < $1.utf8.count }) where !folders.contains(Substring(folder)) && !site.contains(folder) {
+                    var status = stat()
+                    if lstat(path + "/" + folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                        removeTree(URL(fileURLWithPath: path + "/" + folder))
+                    }
+                }
+                unlink(path + "/" + marker)
+            }
             guard WritePath.writeNewFile(Array(markerText.utf8), to: path + "/" + marker) else {
                 throw failure("cannot write the site's marker file")
             }
@@ -193,8 +318,8 @@ public enum SiteWriter {
         }
 
         /// Swaps: the old site moves aside, the new one takes its name, and
-        /// the old one is removed.
-        func swap() throws(Diagnostic) {
+        /// the old one is removed, or, `keepingOld`, becomes the spare.
+        func swap(keepingOld: Bool = false) throws(Diagnostic) {
             let manager = FileManager.default
             let targetURL = URL(fileURLWithPath: target)
             let retired = targetURL.deletingLastPathComponent().appendingPathComponent(".\(targetURL.lastPathComponent).rowmotion-old-\(unique)")
@@ -205,7 +330,9 @@ public enum SiteWriter {
                 if exists && !manager.fileExists(atPath: target) { try? manager.moveItem(at: retired, to: targetURL) }
                 throw failure("cannot replace the site: \(error.localizedDescription)")
             }
-            if exists { removeTree(retired) }
+            guard exists else { return }
+            if keepingOld, let spare, rename(retired.path, spare) == 0 { return }
+            removeTree(retired)
         }
 
         /// Removes the folder and everything in it (the old site stays).
