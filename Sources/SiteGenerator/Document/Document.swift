@@ -2,9 +2,9 @@
 /// rendered: what every later stage reads — search, the checks of links to
 /// an element, the build cache — instead of reading the HTML back. Plain
 /// values only, so it crosses threads and is stored as it is.
-struct Document: Equatable, Sendable, Codable {
+struct Document: Equatable, Sendable, Decodable {
     /// A heading of the content, with the id the renderer gave it.
-    struct Heading: Equatable, Sendable, Codable {
+    struct Heading: Equatable, Sendable, Decodable {
         var level: Int
         var text: String
         var id: String
@@ -103,7 +103,7 @@ extension Document {
 
 /// A link to an element of a page: `#id` in the same page, `page.md#id`
 /// or `examples/x.html#step-2` to another one.
-struct FragmentLink: Equatable, Sendable, Codable {
+struct FragmentLink: Equatable, Sendable, Decodable {
     /// The output the link leads to (`engine.html`).
     var page: String
     /// The id after `#`, percent-decoded.

@@ -11,8 +11,8 @@ import SnapshotFormat
 ///
 /// These types are the contract between the generator and the player
 /// script: the page carries them as Foundation's encoder writes them (made
-/// safe inside `<script>` by `SafeJSON`; `json` writes the same bytes
-/// directly), and tests decode the page's data back into them.
+/// safe inside `<script>` by `SafeJSON`), as the report does, and tests
+/// decode the page's data back into them.
 public struct PlayerData: Codable, Equatable, Sendable {
     public var example: String
     public var title: String
@@ -218,39 +218,8 @@ public struct PlayerData: Codable, Equatable, Sendable {
         PlayerData(sequence: sequence, changesets: changesets, name: name).json
     }
 
-    /// The data as `SafeJSON.encode` writes it: written directly where that
-    /// gives the same bytes by construction (keys sorted as the encoder sorts
-    /// them: every key ASCII, so code unit order is every platform's order;
-    /// no numbers but integers), else through the encoder (a sequence's
-    /// `presentation` holds doubles, whose text is the encoder's own; a row
-    /// id that is not ASCII is a key of `changedFields`).
-    var json: String {
-        let asciiKeys = steps.allSatisfy { $0.changedFields.keys.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } }
-        guard presentation == nil, asciiKeys else { return SafeJSON.encode(self) }
-        var json = JSONBytes(capacity: 4_096)
-        write(to: &json)
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
-
-    /// The members of each type in the order `.sortedKeys` gives (code unit
-    /// order), absent optionals left out as the synthesized encoding does.
-    func write(to json: inout JSONBytes) {
-        json.object { data in
-            data.member("animations") { json in
-                json.object { fields in
-                    fields.member("delete") { $0.string(animations.delete) }
-                    fields.member("insert") { $0.string(animations.insert) }
-                    fields.member("reload") { $0.string(animations.reload) }
-                }
-            }
-            if let cell { data.member("cell") { $0.string(cell) } }
-            data.member("example") { $0.string(example) }
-            data.member("labels") { $0.strings(labels) }
-            data.member("steps") { $0.objects(steps) { fields, step in step.write(to: &fields) } }
-            data.member("title") { $0.string(title) }
-        }
-    }
-
+    /// The data as the page embeds it (and the report: one writer).
+    var json: String { SafeJSON.encode(self) }
 
     public init(sequence: SnapshotSequence, changesets: [Changeset<String, Record<String>>], name: String) {
         var steps: [Step] = []
@@ -337,60 +306,5 @@ public struct PlayerData: Codable, Equatable, Sendable {
                                 move: batch.rowMoves.map { [path($0.from), path($0.to)] }, reload: batch.rowReloads.map(path)),
             insertedRows: inserted, reloadedRows: reloadedRows,
             newSections: (batch.sectionInserts + batch.sectionReloadTargets).sorted().map { section(stage.after.sections[$0]) })
-    }
-}
-
-extension PlayerData.Step {
-    func write(to fields: inout JSONBytes.ObjectWriter) {
-        fields.member("batches") { $0.objects(batches) { fields, batch in batch.write(to: &fields) } }
-        fields.member("changedFields") { json in
-            json.object { ids in
-                for id in changedFields.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                    ids.member(text: id) { $0.strings(changedFields[id] ?? []) }
-                }
-            }
-        }
-        fields.member("label") { $0.string(label) }
-    }
-}
-
-extension PlayerData.Batch {
-    func write(to fields: inout JSONBytes.ObjectWriter) {
-        fields.member("insertedRows") { $0.objects(insertedRows) { fields, row in row.write(to: &fields) } }
-        fields.member("newSections") { $0.objects(newSections) { fields, section in section.write(to: &fields) } }
-        fields.member("reloadedRows") { $0.objects(reloadedRows) { fields, row in row.write(to: &fields) } }
-        fields.member("role") { $0.string(role) }
-        fields.member("rows") { json in
-            json.object { operations in
-                operations.member("delete") { $0.array(rows.delete) { $0.ints($1) } }
-                operations.member("insert") { $0.array(rows.insert) { $0.ints($1) } }
-                operations.member("move") { $0.array(rows.move) { json, move in json.array(move) { $0.ints($1) } } }
-                operations.member("reload") { $0.array(rows.reload) { $0.ints($1) } }
-            }
-        }
-        fields.member("sections") { json in
-            json.object { operations in
-                operations.member("delete") { $0.ints(sections.delete) }
-                operations.member("insert") { $0.ints(sections.insert) }
-                operations.member("move") { $0.array(sections.move) { $0.ints($1) } }
-                operations.member("reload") { $0.ints(sections.reload) }
-            }
-        }
-    }
-}
-
-extension PlayerData.Row {
-    func write(to fields: inout JSONBytes.ObjectWriter) {
-        fields.member("fields") { $0.array(self.fields) { $0.strings($1) } }
-        fields.member("id") { $0.string(id) }
-    }
-}
-
-extension PlayerData.Section {
-    func write(to fields: inout JSONBytes.ObjectWriter) {
-        fields.member("footer") { json in footer.map { json.string($0) } ?? json.raw("null") }
-        fields.member("header") { json in header.map { json.string($0) } ?? json.raw("null") }
-        fields.member("id") { $0.string(id) }
-        fields.member("items") { $0.objects(items) { fields, row in row.write(to: &fields) } }
     }
 }

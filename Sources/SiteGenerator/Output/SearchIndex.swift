@@ -12,7 +12,7 @@ import ProjectFiles
 /// example's entry is its title, description and step labels.
 enum SearchIndex {
     static let path = OutputPaths.searchIndex
-    struct Entry: Encodable, Sendable {
+    struct Entry: Sendable {
         /// Title, address (from the site's root), headings as [text, id], text.
         var t: String
         var u: String
