@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // The diff engine: no dependencies, not even Foundation.
@@ -41,8 +42,9 @@ let package = Package(
         // The project's files as a build may touch them: its inputs listed
         // as git would track them (or a revision's tree), read and written
         // without following a link inside the project; file contents by
-        // SHA-256.
-        .target(name: "ProjectFiles", dependencies: ["Diagnostics", .product(name: "Crypto", package: "swift-crypto", condition: site)]),
+        // SHA-256; paths as swift-system's `FilePath`s.
+        .target(name: "ProjectFiles", dependencies: ["Diagnostics", .product(name: "Crypto", package: "swift-crypto", condition: site),
+                                                     .product(name: "SystemPackage", package: "swift-system", condition: site)]),
         // Snapshot sequence files (YAML, JSON) into ListDiff values, with
         // file:line:column diagnostics.
         .target(name: "SnapshotFormat", dependencies: ["ListDiff", "Diagnostics", "ProjectFiles", .product(name: "Yams", package: "Yams", condition: site)]),

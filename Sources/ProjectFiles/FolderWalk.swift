@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Every entry under a folder, by path relative to it: what
 /// `FileManager.enumerator(atPath:)` lists (folders and files, hidden ones
@@ -100,11 +101,11 @@ public enum FolderWalk {
     /// Whether `path`, or any folder on the way to it from `root`, is a
     /// symbolic link. `relative` is `/`-separated, under `root`.
     public static func passesThroughLink(_ relative: String, under root: String) -> Bool {
-        var current = root
-        for part in relative.split(separator: "/") {
-            current = current.hasSuffix("/") ? current + part : current + "/" + part
+        var current = FilePath(root)
+        for part in FilePath(relative).components {
+            current.append(part)
             var status = stat()
-            guard lstat(current, &status) == 0 else { return false }
+            guard lstat(current.string, &status) == 0 else { return false }
             if (status.st_mode & S_IFMT) == S_IFLNK { return true }
         }
         return false

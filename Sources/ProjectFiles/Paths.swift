@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Paths as the file system resolves them, and the one question every
 /// reader of user folders asks: does this path, symbolic links followed,
@@ -16,19 +17,17 @@ public enum Paths {
             defer { free(resolved) }
             return String(cString: resolved)
         }
-        var existing = URL(fileURLWithPath: path).standardizedFileURL.path
-        var missing: [String] = []
-        while true {
-            if let resolved = realpath(existing, nil) {
+        var existing = FilePath(lexical(path))
+        var missing: [FilePath.Component] = []
+        while let last = existing.lastComponent {
+            existing.removeLastComponent()
+            missing.insert(last, at: 0)
+            if let resolved = realpath(existing.string, nil) {
                 defer { free(resolved) }
-                var result = String(cString: resolved)
-                for part in missing { result = (result as NSString).appendingPathComponent(part) }
-                return result
+                return FilePath(String(cString: resolved)).appending(missing).string
             }
-            guard existing != "/", !existing.isEmpty else { return path }
-            missing.insert((existing as NSString).lastPathComponent, at: 0)
-            existing = (existing as NSString).deletingLastPathComponent
         }
+        return path
     }
 
     /// Whether `path` lies inside `folder` once links are followed; the
@@ -40,23 +39,29 @@ public enum Paths {
     /// The same, for many paths under one folder: `realFolder` is
     /// `real(folder)`, worked out once.
     public static func isInside(_ path: String, realFolder root: String, orIsIt: Bool = false) -> Bool {
-        let target = real(path)
-        return (orIsIt && target == root) || target.hasPrefix(root == "/" ? "/" : root + "/")
+        let target = FilePath(real(path)), folder = FilePath(root)
+        return target.starts(with: folder) && (orIsIt || target != folder)
     }
 
     /// `path` relative to `folder` when it lies inside it (links followed),
     /// else nil.
     public static func relative(_ path: String, inside folder: String) -> String? {
-        let root = real(folder), target = real(path)
-        let prefix = root == "/" ? "/" : root + "/"
-        return target.hasPrefix(prefix) ? String(target.dropFirst(prefix.count)) : nil
+        guard let parts = parts(of: real(path), under: real(folder)), !parts.isEmpty else { return nil }
+        return parts.joined(separator: "/")
     }
 
-    /// `path` absolute and without `.` or `..` parts, worked out from the
-    /// text alone: no symbolic link is followed. (`standardizedFileURL`:
-    /// `standardized` on a relative file URL drops the working folder on
-    /// Linux, so `_site/../_site` was `/_site`.)
+    /// The parts of `path` below `folder` (both absolute and normal), empty
+    /// for the folder itself; nil when it is not inside it. Part by part:
+    /// `/a/bc` is not inside `/a/b`.
+    public static func parts(of path: String, under folder: String) -> [String]? {
+        let target = FilePath(path), root = FilePath(folder)
+        guard target.starts(with: root) else { return nil }
+        return target.components.dropFirst(root.components.count).map(\.string)
+    }
+
+    /// `path` absolute (from the working folder) and without `.` or `..`
+    /// parts, worked out from the text alone: no symbolic link is followed.
     public static func lexical(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
+        FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(path)).lexicallyNormalized().string
     }
 }

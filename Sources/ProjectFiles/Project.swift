@@ -46,9 +46,6 @@ public struct Project: Sendable, Equatable {
         // resolved past (macOS's /tmp): compare in the root's terms.
         let written = absolute == here || absolute.hasPrefix(here == "/" ? "/" : here + "/")
             ? Paths.real(here) + String(absolute.dropFirst(here.count)) : absolute
-        if written == root { return [] }
-        let prefix = root == "/" ? "/" : root + "/"
-        guard written.hasPrefix(prefix) else { return nil }
-        return written.dropFirst(prefix.count).split(separator: "/").map(String.init)
+        return Paths.parts(of: written, under: root)
     }
 }
