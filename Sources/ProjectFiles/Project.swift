@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// The project a build reads and writes: the git work tree that holds the
 /// working folder, or the working folder itself outside git. Its files are
@@ -25,7 +26,7 @@ public struct Project: Sendable, Equatable {
         let here = FileManager.default.currentDirectoryPath
         if let known = asked.withLock({ $0[here] }) { return known }
         var project = Project(root: Paths.real(here), isGitWorkTree: false)
-        if let top = Git.run(["rev-parse", "--show-toplevel"], in: here), top.status == 0 {
+        if mayBeInGitWorkTree(project.root), let top = Git.run(["rev-parse", "--show-toplevel"], in: here), top.status == 0 {
             let root = top.text.trimmingCharacters(in: .newlines)
             if !root.isEmpty { project = Project(root: Paths.real(root), isGitWorkTree: true) }
         }
@@ -34,6 +35,21 @@ public struct Project: Sendable, Equatable {
     }
 
     private static let asked = Locked<[String: Project]>([:])
+
+    /// Whether git could find a repository for `folder` (real): a `.git`
+    /// in it or a folder above it, or the environment naming one. When
+    /// neither, git is not asked (a process per build was a tenth of a
+    /// build with nothing to do outside git).
+    public static func mayBeInGitWorkTree(_ folder: String) -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["GIT_DIR"] != nil || environment["GIT_WORK_TREE"] != nil { return true }
+        var current = FilePath(folder)
+        while true {
+            var status = stat()
+            if lstat(current.appending(".git").string, &status) == 0 { return true }
+            guard current.removeLastComponent() else { return false }
+        }
+    }
 
     /// Where `path` (as given: relative to the working folder, or absolute)
     /// lies: inside the project, as its `/`-separated parts below the root

@@ -214,6 +214,33 @@ struct LexicalPathTests {
             #expect(Paths.lexical(path) == expected, "\(path)")
         }
     }
+
+    /// A path's parts under a folder are compared part by part: a sibling
+    /// whose name starts with the folder's is not inside it.
+    @Test func partsUnderAFolder_areWholeParts() {
+        #expect(Paths.parts(of: "/a/b/c", under: "/a/b") == ["c"])
+        #expect(Paths.parts(of: "/a/b", under: "/a/b") == [])
+        #expect(Paths.parts(of: "/a/bc/d", under: "/a/b") == nil)
+        #expect(Paths.parts(of: "/x", under: "/") == ["x"])
+        #expect(Paths.parts(of: "/a", under: "/a/b") == nil)
+    }
+
+    /// Git is asked for the project only where it could find one: a
+    /// `.git` (a folder, or a worktree's file) in the folder or above it.
+    @Test func gitIsAskedOnlyWhereARepositoryCouldBe() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-nogit-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
+        let real = Paths.real(root)
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["GIT_DIR"] == nil, environment["GIT_WORK_TREE"] == nil,
+              !ProjectFiles.Project.mayBeInGitWorkTree(Paths.real(FileManager.default.temporaryDirectory.path)) else { return }
+        #expect(!ProjectFiles.Project.mayBeInGitWorkTree(real + "/a/b"))
+        try Data("gitdir: /elsewhere\n".utf8).write(to: URL(fileURLWithPath: root + "/a/.git"))
+        #expect(ProjectFiles.Project.mayBeInGitWorkTree(real + "/a/b"))
+        #expect(ProjectFiles.Project.mayBeInGitWorkTree(real + "/a"))
+        #expect(!ProjectFiles.Project.mayBeInGitWorkTree(real))
+    }
 }
 
 /// The site before the last one, kept as the next build's staging folder
