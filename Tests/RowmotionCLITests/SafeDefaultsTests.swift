@@ -20,6 +20,26 @@ import Testing
         #expect(allowed.stdout.hasPrefix("built 0 pages and 0 examples"))
     }
 
+    /// A report (or summary) that cannot be written where it is named (a
+    /// folder there) fails the build before the site is replaced: the old
+    /// site stays, and the error names the report.
+    @Test func aReportThatCannotBeWritten_leavesTheOldSite() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("site"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("---\ntitle: Home\n---\nFirst.\n".utf8).write(to: root.appendingPathComponent("site/index.md"))
+        let first = try CLI.run(["build", "--allow-empty"], in: root)
+        #expect(first.status == 0, "\(first.stderr)")
+        let home = root.appendingPathComponent("_site/index.html").path
+        let before = try Data(contentsOf: URL(fileURLWithPath: home))
+        try Data("---\ntitle: Home\n---\nSecond.\n".utf8).write(to: root.appendingPathComponent("site/index.md"))
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("report.json"), withIntermediateDirectories: true)
+        let failed = try CLI.run(["build", "--report", "report.json"], in: root)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.hasPrefix("report.json:1:1: error: cannot write the report: it is a folder"), "\(failed.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home)) == before, "the old site stays")
+    }
+
     /// Issue 30, item 2: `check` in a wrong folder said "checked 0 files"
     /// and exited 0, while its help says finding nothing is an error.
     @Test func aCheckThatFindsNothing_failsUnlessAllowEmpty() throws {

@@ -123,6 +123,22 @@ struct Build: ParsableCommand {
                 throw failed([error], strict: options.strict)
             }
         }
+        // Where the report and the summary go, checked before the site is
+        // replaced: a link on the way or a folder in the way fails the
+        // build while the old site is still there.
+        for (path, what) in [(reportPath, "the report"), (summary, "the summary")] {
+            guard let path else { continue }
+            do throws(Diagnostic) {
+                let target = try WritePath.prepare(path, in: project)
+                var status = stat()
+                if lstat(target, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                    throw Diagnostic.error("output", at: SourceLocation(file: path, line: 1, column: 1), "cannot write \(what): it is a folder")
+                }
+            } catch {
+                report([error])
+                throw failed([error], strict: options.strict)
+            }
+        }
         let terminal = isatty(STDERR_FILENO) != 0
         let (verbose, quiet) = (self.verbose, self.quiet)
         options.progress = { event in
