@@ -24,6 +24,9 @@ public enum FolderWalk {
         /// A regular file's stamp, taken as it was listed (`stamping`
         /// walks only); nil for anything else.
         public var stamp: FileStamp?
+        /// A stamped file's permission bits and owner, as listed.
+        public var permissions: UInt32?
+        public var owner: UInt32?
 
         public init(path: String, isFolder: Bool, isLink: Bool = false) {
             (self.path, self.isFolder, self.isLink) = (path, isFolder, isLink)
@@ -51,7 +54,7 @@ public enum FolderWalk {
                 guard name != ".", name != "..", enteringHidden || !name.hasPrefix(".") else { continue }
                 let path = relative.isEmpty ? name : relative + "/" + name
                 let full = absolute.hasSuffix("/") ? absolute + name : absolute + "/" + name
-                var isFolder = false, isLink = false, isFile = false, stamp: FileStamp?
+                var isFolder = false, isLink = false, isFile = false, stamp: FileStamp?, permissions: UInt32?, owner: UInt32?
                 let type = Int(entry.pointee.d_type)
                 switch type {
                 case Int(DT_DIR): isFolder = true
@@ -71,12 +74,16 @@ public enum FolderWalk {
                         isFolder = (status.st_mode & S_IFMT) == S_IFDIR
                         isLink = (status.st_mode & S_IFMT) == S_IFLNK
                         isFile = (status.st_mode & S_IFMT) == S_IFREG
-                        if stamping { stamp = FileStamp(status) }
+                        if stamping {
+                            stamp = FileStamp(status)
+                            (permissions, owner) = (UInt32(status.st_mode) & 0o7777, UInt32(status.st_uid))
+                        }
                     }
                 }
                 var found = Entry(path: path, isFolder: isFolder, isLink: isLink)
                 found.isBadName = isBadName
                 found.stamp = stamp
+                (found.permissions, found.owner) = (permissions, owner)
                 found.isFile = isFile
                 entries.append(found)
                 if isFolder && !found.isBadName { pending.append((full, path)) }

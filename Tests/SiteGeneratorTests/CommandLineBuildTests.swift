@@ -317,6 +317,79 @@ struct SpareSiteTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
     }
 
+    /// A planted file whose name a Swift string takes for a page's (U+212A
+    /// KELVIN SIGN for `K`; a decomposed `é` for a composed one) is a
+    /// different file to the file system: it is removed, never published
+    /// beside the page, and a folder's twin does not stop the build.
+    @Test func aSpareFileNamedAsAPageTwin_isNeverPublished() throws {
+        let project = try Project(editFiles + [("site/Kit.md", pageText("Kit", body: "Kit.\n")),
+                                               ("site/caf\u{E9}.md", pageText("Cafe", body: "Composed.\n")),
+                                               ("site/Kfolder/x.md", pageText("X", body: "In a folder.\n"))])
+        try project.build("first")
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited once.\n"))
+        try project.build("one page edited")
+        let spare = Self.spare(of: project)
+        let kelvin = "\u{212A}"
+        #expect(kelvin == "K", "Swift takes the Kelvin sign for K")
+        try Data("<script>alert('planted')</script>".utf8).write(to: URL(fileURLWithPath: spare + "/" + kelvin + "it.html"))
+        try Data("<script>alert('planted')</script>".utf8).write(to: URL(fileURLWithPath: spare + "/cafe\u{301}.html"))
+        try FileManager.default.createDirectory(atPath: spare + "/" + kelvin + "folder", withIntermediateDirectories: true)
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited twice.\n"))
+        try project.build("another edit, over the twins")
+        let names = Set(FolderWalk.entries(under: project.options.out).map { Array($0.path.utf8) })
+        #expect(!names.contains(Array((kelvin + "it.html").utf8)) && !names.contains(Array("cafe\u{301}.html".utf8)), "a twin was published")
+        #expect(!names.contains(Array((kelvin + "folder").utf8)))
+        #expect(names.contains(Array("Kit.html".utf8)) && names.contains(Array("caf\u{E9}.html".utf8)))
+    }
+
+    /// A spare whose folders or files do not have the modes a new one gets
+    /// (a folder made read-only, a file made executable) is not used: the
+    /// site's folders and files have a clean build's modes.
+    @Test func aSpareWithOtherModes_isNotUsed() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited once.\n"))
+        try project.build("one page edited")
+        let spare = Self.spare(of: project)
+        #expect(chmod(spare + "/guide", 0o555) == 0)
+        // (A copy of its own: the spare's file is the site's, linked.)
+        let copy = try Data(contentsOf: URL(fileURLWithPath: spare + "/other/d.html"))
+        try FileManager.default.removeItem(atPath: spare + "/other/d.html")
+        try copy.write(to: URL(fileURLWithPath: spare + "/other/d.html"))
+        #expect(chmod(spare + "/other/d.html", 0o755) == 0)
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited twice.\n"))
+        try project.build("another edit, over a read-only folder")
+        var status = stat(), fresh = stat()
+        let probe = project.session.path("probe")
+        #expect(mkdir(probe, 0o777) == 0 && lstat(probe, &fresh) == 0)
+        #expect(lstat(project.options.out + "/guide", &status) == 0 && status.st_mode == fresh.st_mode)
+        #expect(lstat(project.options.out + "/other/d.html", &status) == 0 && status.st_mode & 0o111 == 0)
+    }
+
+    /// The old site replaced by another build after this one walked it: a
+    /// page the spare holds (the same inode as the old site's, as walked)
+    /// whose bytes are not this build's is not kept because the site now
+    /// on disk has this build's bytes there.
+    @Test func theOldSiteReplacedMidBuild_neverLeavesAStalePage() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-race-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let site = root + "/_site", spare = root + "/spare"
+        for folder in [site, spare] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        try Data(SiteWriter.markerText.utf8).write(to: URL(fileURLWithPath: site + "/" + SiteWriter.marker))
+        #expect(WritePath.writeNewFile(Array("old bytes".utf8), to: site + "/page.html"))
+        #expect(link(site + "/page.html", spare + "/page.html") == 0)
+        let walked = SiteFolder.files(of: site) ?? [:]
+        let project = ProjectFiles.Project(root: root, isGitWorkTree: false)
+        let staging = try SiteWriter.Staging.open(site, in: project, spare: spare, old: walked)
+        #expect(staging.present[Array("page.html".utf8)] != nil, "the spare was taken")
+        // Another build swaps in a site whose page has the new bytes.
+        #expect(WritePath.writeNewFile(Array("new bytes".utf8), to: site + "/page.new"))
+        #expect(rename(site + "/page.new", site + "/page.html") == 0)
+        #expect(staging.put("page.html", Array("new bytes".utf8)) != nil)
+        #expect(try String(contentsOfFile: staging.path + "/page.html", encoding: .utf8) == "new bytes")
+        staging.discard()
+    }
+
     /// The stamps a build records of its site without walking it (kept
     /// files' from the old site's walk, the others asked) are the ones a
     /// walk of the site finds.

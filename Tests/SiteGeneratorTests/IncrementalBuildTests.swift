@@ -203,6 +203,8 @@ struct IncrementalBuildTests {
         var files: [String: [UInt8]] = [:]
         for entry in FolderWalk.entries(under: folder) where !entry.isFolder && entry.path != SiteWriter.marker {
             #expect(entry.isFile, "\(entry.path) is not a plain file")
+            // Two names a String takes for one (`K`, U+212A) are two files: a twin would hide here.
+            #expect(files[entry.path] == nil, "\(Array(entry.path.utf8)) has a twin in the site")
             files[entry.path] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(entry.path)))
         }
         return files

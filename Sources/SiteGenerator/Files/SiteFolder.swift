@@ -31,13 +31,17 @@ enum SiteFolder {
 
     /// Each regular file of the site at `folder` (its marker aside) with its
     /// stamp, or nil when the site holds anything else: a link, a folder
-    /// whose name is not UTF-8 (not walked into), a pipe.
+    /// whose name is not UTF-8 (not walked into), a pipe, two names that
+    /// compare equal as Swift strings.
     static func files(of folder: String) -> [String: FileStamp]? {
         var files: [String: FileStamp] = [:]
         for entry in FolderWalk.entries(under: folder, stamping: true) where entry.path != marker {
             if entry.isBadName || entry.isLink { return nil }
             if entry.isFolder { continue }
-            guard let stamp = entry.stamp else { return nil }
+            // Two names a `String` takes for one (canonically equivalent:
+            // `K` and U+212A KELVIN SIGN), which the file system keeps apart:
+            // a site that holds them is not one the build wrote.
+            guard let stamp = entry.stamp, files[entry.path] == nil else { return nil }
             files[entry.path] = stamp
         }
         return files

@@ -109,9 +109,20 @@ public enum SiteWriter {
     /// is, any other is replaced or removed, so that writing a site costs
     /// what changed since, not a link per file and the old site removed.
     /// Its contents are trusted for nothing: a file is left only when it
-    /// *is* the old site's file, and anything but folders and plain files
-    /// (a link a pull request committed there) makes it unusable.
+    /// *is* the old site's file, or when its bytes, read now, are the ones
+    /// to write; anything but folders and plain files of this user with the
+    /// modes a new folder and file get (a link a pull request committed
+    /// there, a folder made read-only) makes it unusable. Names are
+    /// compared as the file system compares them, byte for byte: Swift's
+    /// `String` takes canonically equivalent names for one (`K` and U+212A
+    /// KELVIN SIGN), which would let a planted twin of a page stay. Nothing
+    /// is ever written through a name already there (`O_EXCL`, `link`):
+    /// what the spare held is removed first, and when it cannot be, the
+    /// build fails rather than write into a file the old site may share.
     struct Staging: Sendable {
+        /// A name as the file system compares it.
+        typealias Name = [UInt8]
+
         /// The output as it was named (diagnostics name it), its real path, and the staging folder's.
         let output: String
         let target: String
@@ -124,10 +135,10 @@ public enum SiteWriter {
         var spare: String? = nil
         /// The files (with their stamps) and folders the staging folder
         /// held when it was opened: a spare's.
-        var present: [String: FileStamp] = [:]
-        var presentFolders: Set<String> = []
+        var present: [Name: FileStamp] = [:]
+        var presentFolders: Set<Name> = []
         /// The old site's files with their stamps, as the build walked it.
-        var old: [String: FileStamp] = [:]
+        var old: [Name: FileStamp] = [:]
 
         func failure(_ message: String) -> Diagnostic { .error("output", at: SourceLocation(file: output, line: 1, column: 1), message) }
 
@@ -157,7 +168,7 @@ public enum SiteWriter {
                 }
             }
             staging.spare = spare.flatMap { try? WritePath.prepare($0, in: project, makingFolders: false) }
-            staging.old = old
+            staging.old = Dictionary(old.map { (Array($0.key.utf8), $0.value) }, uniquingKeysWith: { first, _ in first })
             // The spare, taken (a rename: a build running beside this one
             // takes it or does not), when there is an old site to compare
             // it with; else a new folder of its own (never one that was there).
@@ -174,19 +185,34 @@ public enum SiteWriter {
             return staging
         }
 
-        /// Lists the spare just renamed to `path`, a folder (not a link)
-        /// holding only folders and plain files with UTF-8 names: its files
-        /// with their stamps, and its folders; nil when it is anything else.
-        func listSpare() -> (files: [String: FileStamp], folders: Set<String>)? {
+        /// Lists the spare just renamed to `path`: a folder (not a link) of
+        /// this user's, holding only folders and plain files of this user's,
+        /// with UTF-8 names and the modes a new folder and a new file get
+        /// here (a probe of each, made and removed); its files with their
+        /// stamps and its folders. Nil when it is anything else.
+        func listSpare() -> (files: [Name: FileStamp], folders: Set<Name>)? {
             var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
-            var files: [String: FileStamp] = [:], folders: Set<String> = []
+            let user = UInt32(geteuid())
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, UInt32(status.st_uid) == user else { return nil }
+            let probe = path + "/.rowmotion-probe-\(unique)"
+            guard mkdir(probe, 0o777) == 0 else { return nil }
+            let madeFolder = lstat(probe, &status) == 0 ? UInt32(status.st_mode) & 0o7777 : nil
+            rmdir(probe)
+            guard WritePath.writeNewFile([], to: probe) else { return nil }
+            let madeFile = lstat(probe, &status) == 0 ? UInt32(status.st_mode) & 0o7777 : nil
+            unlink(probe)
+            guard let madeFolder, let madeFile else { return nil }
+            var files: [Name: FileStamp] = [:], folders: Set<Name> = []
             for entry in FolderWalk.entries(under: path, stamping: true) {
                 guard !entry.isBadName, !entry.isLink else { return nil }
                 if entry.isFolder {
-                    folders.insert(entry.path)
-                } else if let stamp = entry.stamp {
-                    files[entry.path] = stamp
+                    // Walked into only when it can be read: one that cannot
+                    // would hide its files from the removal of what is not the site.
+                    guard lstat(path + "/" + entry.path, &status) == 0, UInt32(status.st_mode) & 0o7777 == madeFolder,
+                          UInt32(status.st_uid) == user else { return nil }
+                    folders.insert(Array(entry.path.utf8))
+                } else if let stamp = entry.stamp, entry.permissions == madeFile, entry.owner == user {
+                    files[Array(entry.path.utf8)] = stamp
                 } else {
                     return nil
                 }
@@ -196,77 +222,92 @@ public enum SiteWriter {
 
         /// Clears the way for `relative`: what the spare held there (a
         /// file, or a folder and everything in it) is removed. Each path
-        /// is put once, so nothing this build wrote is removed.
-        func clear(_ relative: String) {
-            if present[relative] != nil {
-                unlink(path + "/" + relative)
-            } else if presentFolders.contains(relative) {
-                removeTree(URL(fileURLWithPath: path + "/" + relative))
+        /// is put once, so nothing this build wrote is removed. False when
+        /// something is still there.
+        func clear(_ name: Name, at destination: String) -> Bool {
+            if present[name] != nil {
+                if unlink(destination) != 0 && errno != ENOENT { return false }
+            } else if presentFolders.contains(name) {
+                removeTree(URL(fileURLWithPath: destination))
+            } else {
+                return true
             }
+            var status = stat()
+            return lstat(destination, &status) != 0 && errno == ENOENT
         }
 
-        /// Whether the staging folder holds, at `relative`, the old site's
+        /// Whether the staging folder holds, at `name`, the old site's
         /// own file there (the same inode: the spare's file was linked from
         /// it), so that it is the same bytes. Both as walked: the old site's
         /// walk found no link in it (`SiteFolder.files`), nor did the spare's.
-        func holdsOldFile(_ relative: String) -> Bool {
-            guard let there = present[relative], let old = old[relative] else { return false }
+        func holdsOldFile(_ name: Name) -> Bool {
+            guard let there = present[name], let old = old[name] else { return false }
             return there.inode == old.inode
         }
 
         /// The folders of `paths` (safe relative paths), each once,
         /// parents first, with mkdir(2) (a folder that holds only folders
         /// is made on the way to them); split at the `/` bytes, as the
-        /// file system reads a path. One already made is fine.
+        /// file system reads a path. One already made, or the spare's, is fine.
         func makeFolders(for paths: [String]) throws(Diagnostic) {
             let slash = UInt8(ascii: "/")
-            var made: Set<Substring> = [""]
+            var made: Set<Name> = [[]]
             for path in paths {
-                var ends: [String.Index] = []
-                for index in path.utf8.indices where path.utf8[index] == slash { ends.append(index) }
-                for end in ends {
-                    let folder = path[..<end]
-                    guard made.insert(folder).inserted, !presentFolders.contains(String(folder)) else { continue }
-                    let full = self.path + "/" + folder
-                    // A file the spare held where this site has a folder.
-                    if present[String(folder)] != nil { unlink(full) }
+                let bytes = Array(path.utf8)
+                for end in bytes.indices where bytes[end] == slash {
+                    let folder = Array(bytes[..<end])
+                    guard made.insert(folder).inserted, !presentFolders.contains(folder) else { continue }
+                    let full = self.path + "/" + String(decoding: folder, as: UTF8.self)
+                    // A file the spare held where this site has a folder (not
+                    // yet made in its place by an earlier call).
+                    var status = stat()
+                    if present[folder] != nil, lstat(full, &status) == 0, status.st_mode & S_IFMT != S_IFDIR, unlink(full) != 0 {
+                        throw failure("cannot make the folder '\(String(decoding: folder, as: UTF8.self))' in the site: \(String(cString: strerror(errno)))")
+                    }
                     if mkdir(full, 0o777) != 0 {
                         let code = errno
-                        var isFolder: ObjCBool = false
-                        guard code == EEXIST, FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), isFolder.boolValue else {
-                            throw failure("cannot make the folder '\(folder)' in the site: \(String(cString: strerror(code)))")
+                        guard code == EEXIST, lstat(full, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                            throw failure("cannot make the folder '\(String(decoding: folder, as: UTF8.self))' in the site: \(String(cString: strerror(code)))")
                         }
                     }
                 }
             }
         }
 
-        /// Puts a file in (its folder made): the old site's file linked
-        /// when its bytes are these, else written. Nil when it could not
-        /// be; else whether it was reused. Paths joined as text (every one
-        /// is a safe relative path): a URL per file cost 2 % of a build.
+        /// Puts a file in (its folder made): the spare's file kept when its
+        /// bytes, read now, are these; else the old site's file linked when
+        /// its bytes are these; else written as a new file. Nil when it
+        /// could not be; else whether it was reused. Paths joined as text
+        /// (every one is a safe relative path): a URL per file cost 2 % of a build.
         func put(_ relative: String, _ bytes: [UInt8]) -> Bool? {
             let destination = path + "/" + relative
             let previous = target + "/" + relative
+            let name = Array(relative.utf8)
+            // The spare's own file (this build's folder, which no one else
+            // writes; plain, as its walk found it) is compared itself: the
+            // old site may have been replaced since this build walked it.
+            if present[name] != nil, let held = FileManager.default.contents(atPath: destination), SiteWriter.same(held, bytes) {
+                return true
+            }
+            guard clear(name, at: destination) else { return nil }
             // Only a plain file of the old site is reused, reached
             // through folders: a link there (which a committed `_site/`
             // could hold) is neither read nor kept.
             if exists, FolderWalk.isPlainFile(previous), !FolderWalk.passesThroughLink(relative, under: target),
-               let old = FileManager.default.contents(atPath: previous), SiteWriter.same(old, bytes) {
-                if holdsOldFile(relative) { return true }
-                clear(relative)
-                if Foundation.link(previous, destination) == 0 { return true }
+               let old = FileManager.default.contents(atPath: previous), SiteWriter.same(old, bytes),
+               Foundation.link(previous, destination) == 0 {
+                return true
             }
-            clear(relative)
-            return writeFile(bytes, to: destination) ? false : nil
+            return WritePath.writeNewFile(bytes, to: destination) ? false : nil
         }
 
         /// Links the old site's file in, unread (left as it is when the
         /// spare holds it already).
         func link(_ relative: String) -> Bool {
-            if holdsOldFile(relative) { return true }
-            clear(relative)
-            return Foundation.link(target + "/" + relative, path + "/" + relative) == 0
+            let name = Array(relative.utf8), destination = path + "/" + relative
+            if holdsOldFile(name) { return true }
+            guard clear(name, at: destination) else { return false }
+            return Foundation.link(target + "/" + relative, destination) == 0
         }
 
         /// The stamps of the new site's files (`site`), without walking it:
@@ -277,7 +318,7 @@ public enum SiteWriter {
             stamps.reserveCapacity(site.count)
             var asked: [String] = []
             for file in site {
-                if kept.contains(file), let stamp = old[file] { stamps[file] = stamp } else { asked.append(file) }
+                if kept.contains(file), let stamp = old[Array(file.utf8)] { stamps[file] = stamp } else { asked.append(file) }
             }
             for (file, stamp) in zip(asked, Parallel.map(asked) { FileStamp.of(path + "/" + $0) }) {
                 guard let stamp else { return nil }
@@ -291,25 +332,32 @@ public enum SiteWriter {
         /// once (instead of each file).
         func finish(site: Set<String>) throws(Diagnostic) {
             if !present.isEmpty || !presentFolders.isEmpty {
-                var folders: Set<Substring> = []
+                var files: Set<Name> = [], folders: Set<Name> = []
                 for file in site {
-                    var rest = Substring(file)
-                    while let slash = rest.utf8.lastIndex(of: UInt8(ascii: "/")) {
-                        rest = rest[..<slash]
-                        guard folders.insert(rest).inserted else { break }
+                    let bytes = Array(file.utf8)
+                    files.insert(bytes)
+                    for end in bytes.indices.reversed() where bytes[end] == UInt8(ascii: "/") {
+                        guard folders.insert(Array(bytes[..<end])).inserted else { break }
                     }
                 }
-                for file in present.keys where file != marker && !site.contains(file) && !folders.contains(Substring(file)) {
-                    unlink(path + "/" + file)
+                let marker = Array(SiteWriter.marker.utf8)
+                for file in present.keys where file != marker && !files.contains(file) && !folders.contains(file) {
+                    let full = path + "/" + String(decoding: file, as: UTF8.self)
+                    // (Gone with a folder removed on the way: ENOENT, ENOTDIR.)
+                    if unlink(full) != 0 && errno != ENOENT && errno != ENOTDIR {
+                        throw failure("cannot remove '\(String(decoding: file, as: UTF8.self))' from the staging folder: \(String(cString: strerror(errno)))")
+                    }
                 }
                 // The shallowest first: a removed folder goes with what is in it.
-                for folder in presentFolders.sorted(by: { $0.utf8.count < $1.utf8.count }) where !folders.contains(Substring(folder)) && !site.contains(folder) {
+                for folder in presentFolders.sorted(by: { $0.count < $1.count }) where !folders.contains(folder) && !files.contains(folder) {
+                    let full = path + "/" + String(decoding: folder, as: UTF8.self)
                     var status = stat()
-                    if lstat(path + "/" + folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-                        removeTree(URL(fileURLWithPath: path + "/" + folder))
+                    if lstat(full, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                        removeTree(URL(fileURLWithPath: full))
+                        if lstat(full, &status) == 0 { throw failure("cannot remove '\(String(decoding: folder, as: UTF8.self))' from the staging folder") }
                     }
                 }
-                unlink(path + "/" + marker)
+                unlink(path + "/" + SiteWriter.marker)
             }
             guard WritePath.writeNewFile(Array(markerText.utf8), to: path + "/" + marker) else {
                 throw failure("cannot write the site's marker file")
