@@ -252,6 +252,16 @@ struct SpareSiteTests {
 
     static func spare(of project: Project) -> String { Paths.spare(forCache: project.options.cache!) }
 
+    /// A project built, one page edited and built again: the first site is
+    /// now the spare. Returns the project and the spare's path.
+    static func builtTwice(_ files: [(String, String)] = editFiles) throws -> (Project, String) {
+        let project = try Project(files)
+        try project.build("first")
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited once.\n"))
+        try project.build("one page edited")
+        return (project, spare(of: project))
+    }
+
     /// The folders of a site, sorted: a spare's leftovers would show here
     /// as a folder a clean build does not make.
     static func folders(_ site: String) -> [String] {
@@ -264,11 +274,7 @@ struct SpareSiteTests {
     /// folder goes, a folder where a page goes, files and folders of
     /// their own.
     @Test func whatTheSpareHolds_neverReachesTheSite() throws {
-        let project = try Project(editFiles)
-        try project.build("first")
-        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited once.\n"))
-        try project.build("one page edited")
-        let spare = Self.spare(of: project)
+        let (project, spare) = try Self.builtTwice()
         #expect(FolderWalk.isPlainFile(spare + "/" + SiteWriter.marker), "the old site is kept as the spare")
         // Planted: a kept page's bytes changed in a new file of its own, a
         // page's place taken by a folder, a folder's by a file, extras.
@@ -296,11 +302,7 @@ struct SpareSiteTests {
     /// where the spare goes) is not used: nothing is written through it,
     /// and the site is the one a clean build writes.
     @Test func aSpareWithALink_isNotUsed() throws {
-        let project = try Project(editFiles)
-        try project.build("first")
-        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited once.\n"))
-        try project.build("one page edited")
-        let spare = Self.spare(of: project)
+        let (project, spare) = try Self.builtTwice()
         let outside = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-outside-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: outside) }
@@ -322,13 +324,9 @@ struct SpareSiteTests {
     /// different file to the file system: it is removed, never published
     /// beside the page, and a folder's twin does not stop the build.
     @Test func aSpareFileNamedAsAPageTwin_isNeverPublished() throws {
-        let project = try Project(editFiles + [("site/Kit.md", pageText("Kit", body: "Kit.\n")),
-                                               ("site/caf\u{E9}.md", pageText("Cafe", body: "Composed.\n")),
-                                               ("site/Kfolder/x.md", pageText("X", body: "In a folder.\n"))])
-        try project.build("first")
-        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited once.\n"))
-        try project.build("one page edited")
-        let spare = Self.spare(of: project)
+        let (project, spare) = try Self.builtTwice(editFiles + [("site/Kit.md", pageText("Kit", body: "Kit.\n")),
+                                                                ("site/caf\u{E9}.md", pageText("Cafe", body: "Composed.\n")),
+                                                                ("site/Kfolder/x.md", pageText("X", body: "In a folder.\n"))])
         let kelvin = "\u{212A}"
         #expect(kelvin == "K", "Swift takes the Kelvin sign for K")
         try Data("<script>alert('planted')</script>".utf8).write(to: URL(fileURLWithPath: spare + "/" + kelvin + "it.html"))
@@ -346,11 +344,7 @@ struct SpareSiteTests {
     /// (a folder made read-only, a file made executable) is not used: the
     /// site's folders and files have a clean build's modes.
     @Test func aSpareWithOtherModes_isNotUsed() throws {
-        let project = try Project(editFiles)
-        try project.build("first")
-        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited once.\n"))
-        try project.build("one page edited")
-        let spare = Self.spare(of: project)
+        let (project, spare) = try Self.builtTwice()
         #expect(chmod(spare + "/guide", 0o555) == 0)
         // (A copy of its own: the spare's file is the site's, linked.)
         let copy = try Data(contentsOf: URL(fileURLWithPath: spare + "/other/d.html"))
