@@ -85,7 +85,7 @@ enum SiteBench {
                 let made = Array(outputs[index].value)
                 if let folder {
                     // Written the way the site writer writes (no per-file fsync).
-                    _ = SiteWriter.writeFile(made, to: folder.appendingPathComponent(outputs[index].key).path)
+                    _ = WritePath.writeNewFile(made, to: folder.appendingPathComponent(outputs[index].key).path, replacing: true)
                 }
             }
             if let folder { SiteWriter.sync(folder: folder.path) }

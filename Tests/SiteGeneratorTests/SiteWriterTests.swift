@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import ProjectFiles
 @testable import SiteGenerator
 import Testing
 
@@ -26,19 +27,24 @@ struct SiteWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["_site"])
     }
 
-    /// Files are written whole (large, empty, any bytes), and a file that
-    /// cannot be created is a failure, not a silent gap.
-    @Test func writeFile_writesEveryByte_andReportsWhatItCannotWrite() throws {
+    /// Files are written whole (large, empty, any bytes), a file that
+    /// cannot be created is a failure, not a silent gap, and a name already
+    /// there is never written through (the staging folder may share it
+    /// with the live site by a hard link).
+    @Test func writeNewFile_writesEveryByte_andReportsWhatItCannotWrite() throws {
         let root = try scratch()
         defer { try? FileManager.default.removeItem(at: root) }
         let large = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         for (name, bytes) in [("large.bin", large), ("empty.html", []), ("text.html", Array("é\u{0}<\n".utf8))] {
             let path = root.appendingPathComponent(name).path
-            #expect(SiteWriter.writeFile(bytes, to: path))
+            #expect(WritePath.writeNewFile(bytes, to: path))
             #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == bytes, "\(name)")
         }
-        #expect(!SiteWriter.writeFile([1], to: root.appendingPathComponent("missing/x.html").path))
-        #expect(!SiteWriter.writeFile([1], to: root.path))
+        #expect(!WritePath.writeNewFile([1], to: root.appendingPathComponent("missing/x.html").path))
+        #expect(!WritePath.writeNewFile([1], to: root.path))
+        let existing = root.appendingPathComponent("text.html").path
+        #expect(!WritePath.writeNewFile([1], to: existing))
+        #expect(FileManager.default.contents(atPath: existing).map { [UInt8]($0) } == Array("é\u{0}<\n".utf8))
     }
 
     @Test func rebuild_replacesTheSite_andReusesUnchangedFiles() throws {

@@ -430,15 +430,6 @@ public enum SiteWriter {
         }
     }
 
-    /// Writes a new file with `open(2)` and `write(2)`, as both Darwin and
-    /// glibc have them: Foundation's writers make each file atomic and
-    /// fsync it, which a site written into a staging folder, synced once and
-    /// swapped in whole does not need (and which made writing most of a
-    /// clean build on a disk).
-    public static func writeFile(_ bytes: [UInt8], to path: String) -> Bool {
-        WritePath.writeNewFile(bytes, to: path, replacing: true)
-    }
-
     /// Syncs a folder's entries to the disk, as `write` does once per site.
     public static func sync(folder path: String) {
         syncFolder(path)
