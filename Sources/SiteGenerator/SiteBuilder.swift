@@ -168,7 +168,14 @@ public enum SiteBuilder {
     /// Builds and, when nothing failed (and, under `--strict`, nothing
     /// warned), writes the site atomically.
     public static func buildAndWrite(_ options: BuildOptions) -> (site: BuiltSite, written: (written: Int, reused: Int)?) {
-        var site = build(options)
+        var memo: BuildMemo?
+        return buildAndWrite(options, memo: &memo)
+    }
+
+    /// The same, leaving the build's model in `memo`: a process that ends
+    /// after the build can let it go with the process rather than free it.
+    public static func buildAndWrite(_ options: BuildOptions, memo: inout BuildMemo?) -> (site: BuiltSite, written: (written: Int, reused: Int)?) {
+        var site = build(options, memo: &memo)
         let written = write(&site, options)
         return (site, written)
     }

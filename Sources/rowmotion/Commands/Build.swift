@@ -151,7 +151,11 @@ struct Build: ParsableCommand {
             default: break
             }
         }
-        let (site, written) = SiteBuilder.buildAndWrite(options)
+        var model: BuildMemo?
+        let (site, written) = SiteBuilder.buildAndWrite(options, memo: &model)
+        // The process ends with the build: its values go with it, not one by
+        // one (freeing 10,000 pages' model took ~10 % of a one-edit build).
+        defer { LeftAtExit.keep((site, model)) }
         report(DiagnosticReport(site.diagnostics).sorted)
         if let reportPath {
             // Written whether or not the build succeeded: CI wants to know why.
@@ -195,5 +199,18 @@ struct Build: ParsableCommand {
             + (strict && warnings > 0 ? " (--strict)" : "")
         FileHandle.standardError.write(Data("rowmotion: build failed: \(reason)\n".utf8))
         return ExitCode(1)
+    }
+}
+
+/// Values a one-shot command leaves for the process's end to reclaim, as
+/// compilers do with their syntax trees (clang's `-disable-free`).
+enum LeftAtExit {
+    private final class Held<Value> {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    static func keep<Value>(_ value: Value) {
+        _ = Unmanaged.passRetained(Held(value))
     }
 }
