@@ -22,6 +22,19 @@ public enum Parallel {
         map(elements.count) { transform(elements[$0]) }
     }
 
+    /// `first()` and `second()` at once (two reads of different folders,
+    /// say), both results handed back.
+    public static func both<First, Second>(_ first: @Sendable () -> First, _ second: @Sendable () -> Second) -> (First, Second) {
+        let results = map(2) { index in index == 0 ? Either<First, Second>.first(first()) : .second(second()) }
+        guard case .first(let one) = results[0], case .second(let other) = results[1] else { preconditionFailure("map keeps its indices' order") }
+        return (one, other)
+    }
+
+    private enum Either<First, Second> {
+        case first(First)
+        case second(Second)
+    }
+
     /// The array's storage, written one distinct index per worker.
     private struct Slots<Result>: @unchecked Sendable {
         let base: UnsafeMutablePointer<Result>

@@ -42,12 +42,17 @@ struct FullBuild {
     mutating func list() -> Listing? {
         // Before the walk that stamps the files: a file modified near then is read again.
         let stampsTakenAt = Date().timeIntervalSince1970
-        let tree = options.inputs ?? last?.treeIfUnchanged() ?? InputTree.onDisk(options.inputFolders, in: options.project ?? .ofWorkingFolder())
+        // The walk of the inputs and the read of the cache, at once (the
+        // cache's entries read only when the build does not stop at `unchanged`).
+        let (options, last) = (options, last)
+        let (tree, previous) = Parallel.both({
+            options.inputs ?? last?.treeIfUnchanged() ?? InputTree.onDisk(options.inputFolders, in: options.project ?? .ofWorkingFolder())
+        }, {
+            last?.cache ?? BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder(),
+                                           outputsOnly: options.allowShortcut)
+        })
         site.diagnostics = InputFolders.problems(options, tree: tree)
         if site.hasErrors { return nil }
-        // (Its entries read only when the build does not stop at `unchanged`.)
-        let previous = last?.cache ?? BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder(),
-                                                      outputsOnly: options.allowShortcut)
         var stamps: [String: FileStamp] = [:]
         var stampsMoved: Set<String>?
         if options.cache != nil || last != nil {
@@ -67,7 +72,7 @@ struct FullBuild {
             // The files not read now weigh what their stamp says.
             for (path, stamp) in stamps where memo.sizes[path] == nil { memo.sizes[path] = Int(stamp.size) }
         }
-        let (options, sizes) = (options, memo.sizes.count == memo.digests.count ? memo.sizes : [:])
+        let sizes = memo.sizes.count == memo.digests.count ? memo.sizes : [:]
         clock.lap("list and key the inputs")
         return Listing(tree: tree, previous: previous, stamps: stamps, stampsTakenAt: stampsTakenAt,
                        inputKey: site.inputsKey.map { ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0]) },
@@ -201,8 +206,20 @@ struct FullBuild {
     /// site's limit (or a page past its own) the build stops with that
     /// error alone.
     mutating func render(_ inputs: SiteInputs, _ chromes: Chromes, keys: OutputKeys, listing: Listing) -> Rendered? {
-        let reuse = Reuse(previous: listing.previous, folder: URL(fileURLWithPath: options.out), memory: last?.files,
-                          keepingPages: options.keepsUnchangedPages && last == nil)
+        // The old site's walk, and the staging folder (the spare's walk) at once.
+        let (options, last, previous) = (options, last, listing.previous)
+        let opensStaging = options.keepsUnchangedPages && last == nil
+        let (reuse, opened) = Parallel.both({
+            Reuse(previous: previous, folder: URL(fileURLWithPath: options.out), memory: last?.files, keepingPages: opensStaging)
+        }, { () -> Result<SiteWriter.Staging, Diagnostic>? in
+            guard opensStaging else { return nil }
+            do throws(Diagnostic) {
+                return .success(try SiteWriter.Staging.open(options.out, in: options.project ?? .ofWorkingFolder(),
+                                                            spare: options.cache.map(Paths.spare(forCache:))))
+            } catch {
+                return .failure(error)
+            }
+        })
         var cache = BuildCache()
         cache.earlier = .init(listing.previous)
         // Made up front for the examples whose page is rendered again (a
@@ -210,10 +227,10 @@ struct FullBuild {
         let players = PlayerParts(inputs.examples.filter { reuse.previous.entries[OutputPaths.examplePath($0.name)]?.key != keys.example($0) })
         let budget = OutputBudget(limit: options.siteByteLimit, input: listing.inputBytes)
         // The command line's build writes pages into the new site as it renders them.
-        if options.keepsUnchangedPages, last == nil {
+        if let opened {
             do throws(Diagnostic) {
-                let staging = try SiteWriter.Staging.open(options.out, in: options.project ?? .ofWorkingFolder(),
-                                                          spare: options.cache.map(Paths.spare(forCache:)), old: reuse.onDiskStamps)
+                var staging = try opened.get()
+                staging.knowOldSite(reuse.onDiskStamps)
                 site.staging = staging
                 try staging.makeFolders(for: inputs.pages.map(\.output) + inputs.examples.flatMap { [OutputPaths.examplePath($0.name), OutputPaths.filmstripPath($0.name)] })
             } catch {

@@ -374,7 +374,8 @@ struct SpareSiteTests {
         #expect(link(site + "/page.html", spare + "/page.html") == 0)
         let walked = SiteFolder.files(of: site) ?? [:]
         let project = ProjectFiles.Project(root: root, isGitWorkTree: false)
-        let staging = try SiteWriter.Staging.open(site, in: project, spare: spare, old: walked)
+        var staging = try SiteWriter.Staging.open(site, in: project, spare: spare)
+        staging.knowOldSite(walked)
         #expect(staging.present[Array("page.html".utf8)] != nil, "the spare was taken")
         // Another build swaps in a site whose page has the new bytes.
         #expect(WritePath.writeNewFile(Array("new bytes".utf8), to: site + "/page.new"))

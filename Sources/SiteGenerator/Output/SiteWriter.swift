@@ -147,7 +147,7 @@ public enum SiteWriter {
         /// a link named as --out is followed (the folder it leads to is
         /// replaced, the link stays), as the user asked. An existing output
         /// must be a site Rowmotion wrote (its marker).
-        static func open(_ output: String, in project: Project, spare: String? = nil, old: [String: FileStamp] = [:]) throws(Diagnostic) -> Staging {
+        static func open(_ output: String, in project: Project, spare: String? = nil) throws(Diagnostic) -> Staging {
             let manager = FileManager.default
             let prepared = try WritePath.prepare(output, in: project)
             let target = URL(fileURLWithPath: project.parts(of: output) == nil ? Paths.real(prepared) : prepared)
@@ -168,7 +168,6 @@ public enum SiteWriter {
                 }
             }
             staging.spare = spare.flatMap { try? WritePath.prepare($0, in: project, makingFolders: false) }
-            staging.old = Dictionary(old.map { (Array($0.key.utf8), $0.value) }, uniquingKeysWith: { first, _ in first })
             // The spare, taken (a rename: a build running beside this one
             // takes it or does not), when there is an old site to compare
             // it with; else a new folder of its own (never one that was there).
@@ -234,6 +233,12 @@ public enum SiteWriter {
             }
             var status = stat()
             return lstat(destination, &status) != 0 && errno == ENOENT
+        }
+
+        /// The old site's files with their stamps, as the build walked it
+        /// (`holdsOldFile`); none, and no spare file is kept by its inode.
+        mutating func knowOldSite(_ stamps: [String: FileStamp]) {
+            old = Dictionary(stamps.map { (Array($0.key.utf8), $0.value) }, uniquingKeysWith: { first, _ in first })
         }
 
         /// Whether the staging folder holds, at `name`, the old site's
