@@ -52,4 +52,21 @@ struct StaticFilesTests {
         #expect(site.diagnostics.map(\.description) == ["\(project.root.path)/site/key.txt:1:1: error: this file is a symbolic link; "
                                                          + "a build reads only regular files (commit the file itself, not a link to it)"])
     }
+
+    /// Outputs alike but for case: the first in byte order keeps its name,
+    /// each other one is an error at its source naming that first one;
+    /// outputs of one source (an example's page and filmstrip) never are.
+    @Test func outputsAlikeButForCase_areErrorsAgainstTheFirstInByteOrder() {
+        let problems = SiteInputs.caseCollisions([
+            (output: "guide.html", source: "site/guide.md"),
+            (output: "Guide.html", source: "site/Guide.md"),
+            (output: "other.html", source: "site/other.md"),
+            (output: "GUIDE.html", source: "site/GUIDE.md"),
+            (output: "examples/a.html", source: "examples/a.yml"),
+            (output: "examples/A.html", source: "examples/a.yml"),
+        ])
+        #expect(problems.map(\.location.file) == ["site/Guide.md", "site/guide.md"])
+        #expect(problems.allSatisfy { $0.notes.first?.location.file == "site/GUIDE.md" })
+        #expect(problems.first?.message.hasPrefix("this file becomes 'Guide.html' and 'site/GUIDE.md' becomes 'GUIDE.html'") == true)
+    }
 }

@@ -162,9 +162,13 @@ struct SiteInputs: Sendable {
                           siteTitle: home?.title ?? "Rowmotion",
                           navigation: Navigation(pages: listedEntries), listed: listedEntries,
                           staticFiles: staticFiles, outputs: generated.union(staticFiles.map(\.path)))
-        for output in inputs.outputs.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        // The first in byte order of the outputs folded to one name (no
+        // sort: outputs that fold alike are rare, and only they are compared).
+        inputs.outputsByFoldedCase.reserveCapacity(inputs.outputs.count)
+        for output in inputs.outputs {
             let folded = OutputPaths.folded(output)
-            if inputs.outputsByFoldedCase[folded] == nil { inputs.outputsByFoldedCase[folded] = output }
+            if let earlier = inputs.outputsByFoldedCase[folded], earlier.utf8.lexicographicallyPrecedes(output.utf8) { continue }
+            inputs.outputsByFoldedCase[folded] = output
         }
         let sourced = pages.map { ($0.output, $0.source) } + staticFiles.map { ($0.path, siteFolder.path(of: $0.path)) }
             + examples.flatMap { [(OutputPaths.examplePath($0.name), examplesFolder.path(of: $0.name)),
@@ -183,19 +187,25 @@ struct SiteInputs: Sendable {
     /// a file system that ignores case (macOS's, Windows') one would
     /// replace the other, so each is an error at the second one's source.
     static func caseCollisions(_ outputs: [(output: String, source: String)]) -> [Diagnostic] {
-        var first: [String: (output: String, source: String)] = [:]
+        // Grouped by folded name; only a group of more than one is sorted
+        // (by bytes: the first keeps its name), and groups go in byte order.
+        var first: [String: Int] = [:], shared: [String: [Int]] = [:]
+        first.reserveCapacity(outputs.count)
+        for (index, output) in outputs.enumerated() {
+            let folded = OutputPaths.folded(output.output)
+            if let earlier = first[folded] { shared[folded, default: [earlier]].append(index) } else { first[folded] = index }
+        }
         var problems: [Diagnostic] = []
-        for (output, source) in outputs.sorted(by: { $0.output.utf8.lexicographicallyPrecedes($1.output.utf8) }) {
-            let folded = OutputPaths.folded(output)
-            guard let earlier = first[folded] else {
-                first[folded] = (output, source)
-                continue
+        for (_, group) in shared.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            let sorted = group.map { outputs[$0] }.sorted { $0.output.utf8.lexicographicallyPrecedes($1.output.utf8) }
+            let earlier = sorted[0]
+            for (output, source) in sorted.dropFirst() {
+                guard earlier.source != source, earlier.output != output else { continue }
+                problems.append(.error("output-collision", at: SourceLocation(file: source, line: 1, column: 1),
+                                       "this file becomes '\(output)' and '\(earlier.source)' becomes '\(earlier.output)': they differ only in case, "
+                                           + "and where case does not count (macOS, Windows) one would replace the other; rename one",
+                                       notes: [Diagnostic.Note(location: SourceLocation(file: earlier.source, line: 1, column: 1), message: "the other file")]))
             }
-            guard earlier.source != source, earlier.output != output else { continue }
-            problems.append(.error("output-collision", at: SourceLocation(file: source, line: 1, column: 1),
-                                   "this file becomes '\(output)' and '\(earlier.source)' becomes '\(earlier.output)': they differ only in case, "
-                                       + "and where case does not count (macOS, Windows) one would replace the other; rename one",
-                                   notes: [Diagnostic.Note(location: SourceLocation(file: earlier.source, line: 1, column: 1), message: "the other file")]))
         }
         return problems
     }
