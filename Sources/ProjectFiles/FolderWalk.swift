@@ -39,9 +39,24 @@ public enum FolderWalk {
     /// `stamping` asks each entry that is not a folder for its stamp with
     /// `fstatat(2)` beside its folder's descriptor (a name to look up, not
     /// a path): the one `stat` a build of an unchanged site makes per file.
-    public static func entries(under folder: String, enteringHidden: Bool = true, stamping: Bool = false) -> [Entry] {
+    /// `inParallel` walks each folder of the top one as a task of its own
+    /// (a site's ten thousand files are stamped on every core).
+    public static func entries(under folder: String, enteringHidden: Bool = true, stamping: Bool = false, inParallel: Bool = false) -> [Entry] {
+        guard inParallel else { return walk([(folder, "")], enteringHidden: enteringHidden, stamping: stamping, descending: true) }
+        let top = walk([(folder, "")], enteringHidden: enteringHidden, stamping: stamping, descending: false)
+        let folders = top.filter { $0.isFolder && !$0.isBadName }.map(\.path)
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        let inner = Parallel.map(folders) { name in
+            walk([(base + name, name)], enteringHidden: enteringHidden, stamping: stamping, descending: true)
+        }
+        return top + inner.joined()
+    }
+
+    /// The entries under each of `pending` (a folder's path, and its path
+    /// relative to the walk's root), and under their folders when `descending`.
+    private static func walk(_ pending: [(absolute: String, relative: String)], enteringHidden: Bool, stamping: Bool, descending: Bool) -> [Entry] {
         var entries: [Entry] = []
-        var pending: [(absolute: String, relative: String)] = [(folder, "")]
+        var pending = pending
         while let (absolute, relative) = pending.popLast() {
             guard let directory = opendir(absolute) else { continue }
             defer { closedir(directory) }
@@ -86,7 +101,7 @@ public enum FolderWalk {
                 (found.permissions, found.owner) = (permissions, owner)
                 found.isFile = isFile
                 entries.append(found)
-                if isFolder && !found.isBadName { pending.append((full, path)) }
+                if descending, isFolder, !found.isBadName { pending.append((full, path)) }
             }
         }
         return entries

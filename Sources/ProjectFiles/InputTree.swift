@@ -366,7 +366,7 @@ public struct InputTree: Sendable {
         var problems: [Diagnostic] = []
         var names = Set<String>()
         var stamps: [String: FileStamp] = [:]
-        for entry in FolderWalk.entries(under: base, enteringHidden: false, stamping: true).sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
+        for entry in FolderWalk.entries(under: base, enteringHidden: false, stamping: true, inParallel: true).sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
             // (The walk neither lists nor enters a hidden name.)
             if entry.isBadName {
                 if let problem = refusal(mode: "100644", relative: entry.path, path: join(name, entry.path), folder: name, origin: "") {

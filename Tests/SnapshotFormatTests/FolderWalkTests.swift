@@ -25,6 +25,11 @@ struct FolderWalkTests {
         let expected = (manager.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).sorted()
         #expect(walked.map(\.path).sorted() == expected)
         #expect(expected.count == 16)
+        // Each folder of the top one walked as a task of its own: the same entries.
+        for stamping in [false, true] {
+            let inParallel = FolderWalk.entries(under: root.path, stamping: stamping, inParallel: true)
+            #expect(inParallel.sorted { $0.path < $1.path } == FolderWalk.entries(under: root.path, stamping: stamping).sorted { $0.path < $1.path })
+        }
         for entry in walked {
             let attributes = try manager.attributesOfItem(atPath: root.appendingPathComponent(entry.path).path)
             #expect(entry.isFolder == (attributes[.type] as? FileAttributeType == .typeDirectory), "\(entry.path)")

@@ -35,7 +35,7 @@ enum SiteFolder {
     /// compare equal as Swift strings.
     static func files(of folder: String) -> [String: FileStamp]? {
         var files: [String: FileStamp] = [:]
-        for entry in FolderWalk.entries(under: folder, stamping: true) where entry.path != marker {
+        for entry in FolderWalk.entries(under: folder, stamping: true, inParallel: true) where entry.path != marker {
             if entry.isBadName || entry.isLink { return nil }
             if entry.isFolder { continue }
             // Two names a `String` takes for one (canonically equivalent:
