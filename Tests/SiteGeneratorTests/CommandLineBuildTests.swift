@@ -1,6 +1,7 @@
 import Diagnostics
 import Foundation
 import ProjectFiles
+import SeededRandom
 @testable import SiteGenerator
 import Testing
 
@@ -404,19 +405,101 @@ struct SpareSiteTests {
         }
     }
 
-    /// A cache written over the one its build started from (unchanged
-    /// lines copied as they were) is the bytes written from its values alone.
-    @Test func aCacheWrittenOverAnEarlierOne_isTheCacheWrittenAfresh() throws {
+    /// A cache written over the one its build started from (runs of
+    /// unchanged lines copied, changed records encoded, removed ones left
+    /// out, new ones added) reads back as the cache written from its values
+    /// alone: after an edit, and after pages and files added and removed.
+    @Test func aCacheWrittenOverAnEarlierOne_readsAsTheCacheWrittenAfresh() throws {
         let project = try Project(editFiles)
         try project.build("first")
         try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited.\n"))
         try project.build("one page edited")
-        try project.session.write("site/guide/a.md", pageText("Alpha", body: "## Setup\n\nOther text.\n"))
-        var site = SiteBuilder.build(project.options)
-        #expect(site.cache.earlier != nil)
-        var fresh = site.cache
-        fresh.earlier = nil
-        #expect(site.cache.bytes() == fresh.bytes())
-        #expect(SiteBuilder.write(&site, project.options) != nil)
+        let changes: [(String, () throws -> Void)] = [
+            ("a heading edited", { try project.session.write("site/guide/a.md", pageText("Alpha", body: "## Setup\n\nOther text.\n")) }),
+            ("pages added, one removed", {
+                try project.session.write("site/guide/new.md", pageText("New", body: "Links to [c](c.md).\n"))
+                try project.session.write("site/aaa.md", pageText("First by name", body: "Text.\n"))
+                try project.session.remove("site/other/d.md")
+            }),
+            ("an example removed", { try project.session.remove("examples/other.yml") }),
+        ]
+        for (change, apply) in changes {
+            try apply()
+            var site = SiteBuilder.build(project.options)
+            #expect(site.cache.earlier != nil, "\(change)")
+            var fresh = site.cache
+            fresh.earlier = nil
+            let (over, afresh) = (BuildCache.parse(site.cache.bytes()), BuildCache.parse(fresh.bytes()))
+            #expect(!afresh.entries.isEmpty && !afresh.pages.isEmpty && !afresh.files.isEmpty, "\(change)")
+            #expect(over.entries == afresh.entries, "\(change)")
+            #expect(over.pages == afresh.pages, "\(change)")
+            #expect(over.written == afresh.written, "\(change)")
+            #expect(over.files == afresh.files, "\(change)")
+            #expect(over.diagnostics == afresh.diagnostics && over.inputKey == afresh.inputKey && over.siteStamp == afresh.siteStamp, "\(change)")
+            #expect(over.records.count == afresh.records.count, "\(change): each record once")
+            #expect(SiteBuilder.write(&site, project.options) != nil, "\(change)")
+        }
+    }
+
+    /// Random caches of entries, site files and input files, each written
+    /// over an earlier one after random changes (values changed, records
+    /// removed and added), read back as the values written.
+    @Test func randomCachesWrittenOverEarlierOnes_readBackAsTheirValues() {
+        let seed: UInt64 = 20_261_127
+        var random = SeededGenerator(seed: seed)
+        // A new stamp, or one field of the old one moved (each field must count).
+        func stamp(_ old: FileStamp?, fields: Int) -> FileStamp {
+            guard var stamp = old else {
+                return FileStamp(size: .random(in: 0...9, using: &random), modified: .random(in: 0...9, using: &random), changed: 0,
+                                 inode: .random(in: 0...9, using: &random), digest: fields == 5 ? "d" : "")
+            }
+            switch Int.random(in: 0..<fields, using: &random) {
+            case 0: stamp.size += 1
+            case 1: stamp.modified += 1
+            case 2: stamp.inode += 1
+            case 3: stamp.changed += 1
+            default: stamp.digest += "e"
+            }
+            return stamp
+        }
+        var cache = BuildCache()
+        for round in 0..<100 {
+            let earlier = BuildCache.parse(cache.bytes())
+            cache = earlier
+            cache.earlier = .init(earlier)
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                let name = "p\(Int.random(in: 0..<20, using: &random))"
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0: cache.entries[name + ".html"] = BuildCache.Entry(key: "k\(Int.random(in: 0...3, using: &random))", examples: [])
+                case 1: cache.entries[name + ".html"] = nil
+                case 2: cache.written[name + ".html"] = stamp(cache.written[name + ".html"], fields: 3)
+                case 3: cache.written[name + ".html"] = nil
+                case 4: cache.files["site/\(name).md"] = stamp(cache.files["site/\(name).md"], fields: 5)
+                default: cache.files["site/\(name).md"] = nil
+                }
+            }
+            let read = BuildCache.parse(cache.bytes())
+            #expect(read.entries == cache.entries, "seed \(seed), round \(round)")
+            #expect(read.written == cache.written, "seed \(seed), round \(round)")
+            #expect(read.files == cache.files, "seed \(seed), round \(round)")
+            #expect(read.records.count == cache.entries.count + cache.written.count + cache.files.count, "seed \(seed), round \(round)")
+            if read.entries != cache.entries || read.written != cache.written || read.files != cache.files { return }
+        }
+    }
+
+    /// A cache file that holds a record twice is not one this tool wrote:
+    /// it is read as no cache (its copied lines could say either value).
+    @Test func aCacheWithARecordTwice_isNoCache() throws {
+        var cache = BuildCache()
+        cache.entries["page.html"] = BuildCache.Entry(key: "k", examples: [])
+        cache.files["site/page.md"] = FileStamp(size: 1, modified: 2, changed: 3, inode: 4, digest: "d")
+        let bytes = cache.bytes()
+        #expect(BuildCache.parse(bytes).entries.count == 1)
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        for duplicated in ["page.html\t", "file\t"] {
+            let line = try #require(lines.first { $0.hasPrefix(duplicated) })
+            let twice = BuildCache.parse(Array((lines.joined(separator: "\n") + line + "\n").utf8))
+            #expect(twice.entries.isEmpty && twice.files.isEmpty, "\(duplicated)")
+        }
     }
 }

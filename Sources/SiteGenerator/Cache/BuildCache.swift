@@ -130,23 +130,35 @@ struct BuildCache: Sendable {
     /// the next command-line build takes instead of reading a page whose
     /// stamp did not move (`PageRecord`).
     var pages: [String: PageRecord] = [:]
-    /// The lines of the file this cache was read from (a full read): each
-    /// entry's after its output, and each page record's, as slices of it.
-    var lines: [String: ArraySlice<UInt8>] = [:]
-    var pageLines: [String: ArraySlice<UInt8>] = [:]
+    /// The file this cache was read from (a full read) and its records'
+    /// lines in file order.
+    var file: [UInt8] = []
+    var records: [Record] = []
 
-    /// The cache a build started from, as read: an entry or a page record
-    /// that is the same value as that file's is written as the line that
-    /// file had (its Document, search entry and diagnostics not encoded
-    /// again: 10,000 of them were a tenth of a build that changed one).
+    /// A record's line in the file (its line feed included).
+    struct Record: Sendable {
+        enum Kind: Sendable { case entry, written, page, file }
+        var kind: Kind
+        var key: String
+        var line: Range<Int>
+    }
+
+    /// The cache a build started from, as read: the file is written again
+    /// by copying the runs of its lines whose record holds the same value
+    /// now (one `memcpy` a run; no Document, search entry or diagnostics
+    /// encoded again: 10,000 of them were a tenth of a build that changed
+    /// one), each changed record encoded, new ones after them.
     struct Earlier: Sendable {
         var entries: [String: Entry]
-        var lines: [String: ArraySlice<UInt8>]
         var pages: [String: PageRecord]
-        var pageLines: [String: ArraySlice<UInt8>]
+        var written: [String: FileStamp]
+        var files: [String: FileStamp]
+        var file: [UInt8]
+        var records: [Record]
 
         init(_ cache: BuildCache) {
-            (entries, lines, pages, pageLines) = (cache.entries, cache.lines, cache.pages, cache.pageLines)
+            (entries, pages, written, files) = (cache.entries, cache.pages, cache.written, cache.files)
+            (file, records) = (cache.file, cache.records)
         }
     }
     var earlier: Earlier?
@@ -218,7 +230,7 @@ struct BuildCache: Sendable {
         guard let file = unread else { return }
         let full = Self.parse(file)
         (entries, pages, unread, outputs) = (full.entries, full.pages, nil, [])
-        (lines, pageLines) = (full.lines, full.pageLines)
+        (self.file, records) = (full.file, full.records)
     }
 
     /// Every entry's output, read or not.
@@ -236,7 +248,13 @@ struct BuildCache: Sendable {
             cache.exampleCount = Int(inputs[3]) ?? 0
             cache.siteStamp = inputs[4] == "-" ? nil : inputs[4]
         }
-        if outputsOnly { cache.unread = file }
+        if outputsOnly { cache.unread = file } else { cache.file = file }
+        // A key twice is no file this tool wrote: a miss.
+        func add(_ kind: Record.Kind, _ key: String, _ line: Range<Int>, isNew: Bool) -> Bool {
+            guard isNew else { return false }
+            if !outputsOnly { cache.records.append(Record(kind: kind, key: key, line: line.lowerBound..<min(line.upperBound + 1, bytes.count))) }
+            return true
+        }
         for line in lines.dropFirst(2) where !line.isEmpty {
             if outputsOnly {
                 // The first field alone, unless the line is one read now.
@@ -259,22 +277,24 @@ struct BuildCache: Sendable {
                 continue
             }
             if parts.count == 14, text(parts[0]) == "page" {
-                guard let record = PageRecord(fields: parts.dropFirst().map(text)) else { return BuildCache() }
-                cache.pages[text(parts[1])] = record
-                cache.pageLines[text(parts[1])] = file[line]
+                let path = text(parts[1])
+                guard let record = PageRecord(fields: parts.dropFirst().map(text)),
+                      add(.page, path, line, isNew: cache.pages.updateValue(record, forKey: path) == nil) else { return BuildCache() }
                 continue
             }
             if parts.count == 5, text(parts[0]) == "out" {
-                guard let stamp = FileStamp(size: text(parts[2]), modified: text(parts[3]), changed: "0", inode: text(parts[4]), digest: "") else {
+                let path = text(parts[1])
+                guard let stamp = FileStamp(size: text(parts[2]), modified: text(parts[3]), changed: "0", inode: text(parts[4]), digest: ""),
+                      add(.written, path, line, isNew: cache.written.updateValue(stamp, forKey: path) == nil) else {
                     return BuildCache()
                 }
-                cache.written[text(parts[1])] = stamp
                 continue
             }
             if parts.count == 7, text(parts[0]) == "file" {
+                let path = text(parts[1])
                 guard let stamp = FileStamp(size: text(parts[2]), modified: text(parts[3]), changed: text(parts[4]), inode: text(parts[5]),
-                                            digest: text(parts[6])) else { return BuildCache() }
-                cache.files[text(parts[1])] = stamp
+                                            digest: text(parts[6])),
+                      add(.file, path, line, isNew: cache.files.updateValue(stamp, forKey: path) == nil) else { return BuildCache() }
                 continue
             }
             guard parts.count == 9, let diagnostics = decodeDiagnostics(text(parts[4])) else { return BuildCache() }
@@ -296,8 +316,8 @@ struct BuildCache: Sendable {
                 entry.fragmentProblems = found
             }
             entry.size = Int(text(parts[8]))
-            cache.entries[text(parts[0])] = entry
-            cache.lines[text(parts[0])] = file[parts[1].lowerBound..<line.upperBound]
+            let output = text(parts[0])
+            guard add(.entry, output, line, isNew: cache.entries.updateValue(entry, forKey: output) == nil) else { return BuildCache() }
         }
         return cache
     }
@@ -377,69 +397,129 @@ struct BuildCache: Sendable {
         _ = save(to: path, in: .ofWorkingFolder())
     }
 
-    /// The cache file's bytes: each entry's line made on every core (its
-    /// Document written as JSON directly: Foundation's encoder, one entry
-    /// after another, made saving the cache a third of a build).
+    /// The cache file's bytes: the header, then the earlier file's records
+    /// in its order (runs of unchanged lines copied whole, a changed one
+    /// encoded, a removed one left out), then the new records in byte
+    /// order of their keys, then the build's diagnostics.
     func bytes() -> [UInt8] {
         var file = Array((Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n").utf8)
-        let earlier = self.earlier
-        let entries = self.entries
-        let lines = Parallel.map(entries.keys.sorted(), { output -> [UInt8] in
-            let entry = entries[output]!
-            if let earlier, let same = earlier.lines[output], earlier.entries[output] == entry {
-                var line = Array(output.utf8)
-                line.reserveCapacity(line.count + same.count + 2)
-                line.append(9)
-                line += same
-                line.append(10)
-                return line
+        var new: (entries: [String], written: [String], pages: [String], files: [String])
+        if let earlier {
+            // In chunks on every core, each its own bytes, joined in order.
+            let cache = self
+            let chunks = Parallel.map(Self.chunks(earlier.records.count, ProcessInfo.processInfo.activeProcessorCount * 2)) { range in
+                cache.encode(earlier.records[range], of: earlier)
             }
-            var line = Array("\(output)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t".utf8)
-            if let stored = entry.stored {
-                line += stored.json
+            file.reserveCapacity(file.count + chunks.reduce(0) { $0 + $1.bytes.count } + earlier.file.count / 8)
+            for chunk in chunks { file += chunk.bytes }
+            // New keys only when a kind has more than its earlier records found.
+            let found = chunks.reduce(into: [Record.Kind: Int]()) { total, chunk in total.merge(chunk.found) { $0 + $1 } }
+            func added<Value>(_ kind: Record.Kind, _ values: [String: Value], _ before: [String: Value]) -> [String] {
+                values.count == found[kind, default: 0] ? [] : values.keys.filter { before[$0] == nil }.sorted()
+            }
+            new = (added(.entry, entries, earlier.entries), added(.written, written, earlier.written),
+                   added(.page, pages, earlier.pages), added(.file, files, earlier.files))
+        } else {
+            new = (entries.keys.sorted(), written.keys.sorted(), pages.keys.sorted(), files.keys.sorted())
+        }
+        for output in new.entries { appendLine(.entry, output, to: &file) }
+        for path in new.written { appendLine(.written, path, to: &file) }
+        for path in new.pages { appendLine(.page, path, to: &file) }
+        for path in new.files { appendLine(.file, path, to: &file) }
+        file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
+        file += Array("files-seen-at\t\(filesSeenAt)\n".utf8)
+        return file
+    }
+
+    /// `count` indices in `parts` ranges of about one size.
+    static func chunks(_ count: Int, _ parts: Int) -> [Range<Int>] {
+        let size = max(1, (count + parts - 1) / max(1, parts))
+        return stride(from: 0, to: count, by: size).map { $0..<min($0 + size, count) }
+    }
+
+    /// The earlier file's `records` as this cache holds them: runs of
+    /// lines whose record holds the same value copied whole, a changed one
+    /// encoded, a removed one left out; with how many of each kind this
+    /// cache still has.
+    func encode(_ records: ArraySlice<Record>, of earlier: Earlier) -> (bytes: [UInt8], found: [Record.Kind: Int]) {
+        var bytes: [UInt8] = []
+        var found: [Record.Kind: Int] = [:]
+        var run = 0..<0
+        func flush() {
+            guard !run.isEmpty else { return }
+            earlier.file.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[run])) }
+            run = 0..<0
+        }
+        for record in records {
+            let kept: Bool
+            switch record.kind {
+            case .entry:
+                guard let entry = entries[record.key] else { continue }
+                kept = earlier.entries[record.key] == entry
+            case .written:
+                guard let stamp = written[record.key] else { continue }
+                kept = earlier.written[record.key].map { Self.sameWritten($0, stamp) } == true
+            case .page:
+                guard let page = pages[record.key] else { continue }
+                kept = earlier.pages[record.key] == page
+            case .file:
+                guard let stamp = files[record.key] else { continue }
+                kept = earlier.files[record.key] == stamp
+            }
+            found[record.kind, default: 0] += 1
+            if kept {
+                if !run.isEmpty, run.upperBound == record.line.lowerBound { run = run.lowerBound..<record.line.upperBound } else { flush(); run = record.line }
             } else {
-                line.append(UInt8(ascii: "-"))
+                flush()
+                appendLine(record.kind, record.key, to: &bytes)
             }
-            line += Array(("\t" + Self.encodeDiagnostics(entry.diagnostics) + "\t").utf8)
-            line += entry.search ?? [UInt8(ascii: "-")]
+        }
+        flush()
+        return (bytes, found)
+    }
+
+    /// Whether a site file's stamp is the one its line recorded (size,
+    /// modification time and inode: what an `out` line holds).
+    static func sameWritten(_ recorded: FileStamp, _ now: FileStamp) -> Bool {
+        recorded.size == now.size && recorded.modified == now.modified && recorded.inode == now.inode
+    }
+
+    /// The line of the record `key` of `kind` as this cache holds it. Paths
+    /// with a tab or a line feed are left out (read again next time).
+    func appendLine(_ kind: Record.Kind, _ key: String, to file: inout [UInt8]) {
+        switch kind {
+        case .entry:
+            let entry = entries[key]!
+            file += Array("\(key)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t".utf8)
+            if let stored = entry.stored {
+                file += stored.json
+            } else {
+                file.append(UInt8(ascii: "-"))
+            }
+            file += Array(("\t" + Self.encodeDiagnostics(entry.diagnostics) + "\t").utf8)
+            file += entry.search ?? [UInt8(ascii: "-")]
             let targets = entry.linkTargets.flatMap { targets in
                 targets.contains { $0.utf8.contains { $0 == 9 || $0 == 10 || $0 == 0x1F } } ? nil : "+" + targets.joined(separator: "\u{1F}")
             }
             // Problems are kept only with the targets they were found against.
-            line += Array(("\t" + (targets ?? "-") + "\t" + (targets == nil ? "-" : entry.fragmentProblems.map(Self.encodeDiagnostics) ?? "-")
+            file += Array(("\t" + (targets ?? "-") + "\t" + (targets == nil ? "-" : entry.fragmentProblems.map(Self.encodeDiagnostics) ?? "-")
                            + "\t" + (entry.size.map(String.init) ?? "-") + "\n").utf8)
-            return line
-        })
-        // Room for the entries' lines and as much again for the rest (16 MB
-        // for 10,000 pages, grown by doubling, was copied four times over).
-        let size = lines.reduce(0) { $0 + $1.count }
-        file.reserveCapacity(file.count + size + size / 2)
-        for line in lines { file += line }
-        file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
-        // Paths with a tab or a line feed are left out (read again next time).
-        file += Array("files-seen-at\t\(filesSeenAt)\n".utf8)
-        for path in written.keys.sorted() where !path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
-            let stamp = written[path]!
+        case .written:
+            guard !key.utf8.contains(where: { $0 == 9 || $0 == 10 }) else { return }
+            let stamp = written[key]!
             file += "out\t".utf8
-            file += path.utf8
+            file += key.utf8
             Self.appendFields(stamp.size, stamp.modified, to: &file)
             file.append(9)
             file += String(stamp.inode).utf8
             file.append(10)
-        }
-        for path in pages.keys.sorted() {
-            let record = pages[path]!
-            if let earlier, let same = earlier.pageLines[path], earlier.pages[path] == record {
-                file += same
-                file.append(10)
-            } else if let line = record.line(path: path) {
-                file += line
-            }
-        }
-        for path in files.keys.sorted() where !path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
-            let stamp = files[path]!
+        case .page:
+            if let line = pages[key]!.line(path: key) { file += line }
+        case .file:
+            guard !key.utf8.contains(where: { $0 == 9 || $0 == 10 }) else { return }
+            let stamp = files[key]!
             file += "file\t".utf8
-            file += path.utf8
+            file += key.utf8
             Self.appendFields(stamp.size, stamp.modified, stamp.changed, to: &file)
             file.append(9)
             file += String(stamp.inode).utf8
@@ -447,7 +527,6 @@ struct BuildCache: Sendable {
             file += stamp.digest.utf8
             file.append(10)
         }
-        return file
     }
 }
 
