@@ -386,6 +386,28 @@ struct SpareSiteTests {
         staging.discard()
     }
 
+    /// A page kept unread is linked from the old site only while it is the
+    /// file the build's walk found there: one another build put in its
+    /// place since (other bytes, another inode) is never linked in.
+    @Test func aKeptPageReplacedMidBuild_isNeverLinkedIn() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-race-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let site = root + "/_site"
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
+        try Data(SiteWriter.markerText.utf8).write(to: URL(fileURLWithPath: site + "/" + SiteWriter.marker))
+        for page in ["kept.html", "replaced.html"] { #expect(WritePath.writeNewFile(Array("old bytes".utf8), to: site + "/" + page)) }
+        let walked = SiteFolder.files(of: site) ?? [:]
+        var staging = try SiteWriter.Staging.open(site, in: ProjectFiles.Project(root: root, isGitWorkTree: false))
+        staging.knowOldSite(walked)
+        // Another build swaps in a site whose page has other bytes.
+        #expect(WritePath.writeNewFile(Array("new bytes".utf8), to: site + "/replaced.new"))
+        #expect(rename(site + "/replaced.new", site + "/replaced.html") == 0)
+        #expect(staging.link("kept.html"))
+        #expect(!staging.link("replaced.html"))
+        #expect(!FileManager.default.fileExists(atPath: staging.path + "/replaced.html"))
+        staging.discard()
+    }
+
     /// The stamps a build records of its site without walking it (kept
     /// files' from the old site's walk, the others asked) are the ones a
     /// walk of the site finds.

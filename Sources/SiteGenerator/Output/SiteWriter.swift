@@ -311,8 +311,14 @@ public enum SiteWriter {
         func link(_ relative: String) -> Bool {
             let name = Array(relative.utf8), destination = path + "/" + relative
             if holdsOldFile(name) { return true }
-            guard clear(name, at: destination) else { return false }
-            return Foundation.link(target + "/" + relative, destination) == 0
+            guard clear(name, at: destination), Foundation.link(target + "/" + relative, destination) == 0 else { return false }
+            // The file the walk found, not one another build put there since.
+            var status = stat()
+            guard let walked = old[name], lstat(destination, &status) == 0, UInt64(status.st_ino) == walked.inode else {
+                unlink(destination)
+                return false
+            }
+            return true
         }
 
         /// The stamps of the new site's files (`site`), without walking it:
