@@ -126,7 +126,8 @@ enum ScaleBench {
             print("  \(SiteBench.pad(name, 32)) \(SiteBench.pad(format(ms, digits: 1) + " ms", 13))  \(SiteBench.pad(format(100 * ms / clean, digits: 1) + " %", 11))  "
                   + "\(SiteBench.pad(goal, 12))  \(hugo.map { format($0, digits: 1) + " ms" } ?? "—")")
         }
-        row("clean build", clean, goal: "≥ 5× Hugo", hugo: hugoFigures?.cleanMs)
+        // (The clean build's goal, 5× Hugo, is `rowmotion-bench site`'s: Hugo here makes the pages alone.)
+        row("clean build", clean, goal: "—", hugo: hugoFigures?.cleanMs)
         row("no-change build", noChange, goal: "≤ 5 %", hugo: hugoFigures?.cleanMs)
         row("one page edited, then build", oneEdit, goal: "≤ 10 %", hugo: hugoFigures?.oneEditMs)
         row("serve: save → reload event", serve.median, goal: "≤ 100 ms", hugo: hugoFigures?.serveMs)
@@ -135,7 +136,8 @@ enum ScaleBench {
               + "\(SiteBench.pad("≤ 250 MB", 12))  \(hugoFigures.map { "\(Int($0.peakMB.rounded())) MB" } ?? "—")")
         print("  \(SiteBench.pad("peak memory, one-edit build", 32)) \(Int(figures.oneEditPeakMB.rounded())) MB")
         if let hugo = hugoFigures {
-            print("  clean build: Hugo ÷ rowmotion = \(format(hugo.cleanMs / clean, digits: 2))× (Hugo has no no-change build: it renders every page again)")
+            print("  clean build: Hugo ÷ rowmotion = \(format(hugo.cleanMs / clean, digits: 2))× (Hugo has no no-change build: it renders every page again;")
+            print("  it makes the pages alone, no example pages, players, filmstrips or search index: the 5× goal is `rowmotion-bench site`'s)")
         } else {
             print("  hugo: not measured (no hugo on PATH; apt-get install hugo)")
         }
