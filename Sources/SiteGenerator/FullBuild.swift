@@ -110,6 +110,7 @@ struct FullBuild {
         // from the cache's record of it, unread (a report reads them all).
         if last == nil, options.keepsUnchangedPages, options.allowShortcut, let moved = listing.changed {
             memo.loaded.pages = Self.recordedPages(listing, options: options, digests: memo.digests)
+            memo.loaded.examples = Self.recordedExamples(listing, options: options, digests: memo.digests)
             (changed, reuse) = (moved, true)
         }
         guard let inputs = SiteInputs.load(options, tree: listing.tree, memo: &memo.loaded, changed: changed, reuse: reuse,
@@ -141,6 +142,17 @@ struct FullBuild {
             pages[path] = .init(value: record.page(source: source, path: path), diagnostics: record.diagnostics)
         }
         return pages
+    }
+
+    /// The examples of the cache's records whose file is the one recorded,
+    /// each read only when something shown again asks for its sequence.
+    static func recordedExamples(_ listing: Listing, options: BuildOptions, digests: [String: String]) -> [String: LoadedFiles.Loaded<LoadedExample>] {
+        let folder = listing.tree[options.examples]
+        var examples: [String: LoadedFiles.Loaded<LoadedExample>] = [:]
+        for (name, record) in listing.previous.examples where digests[folder.path(of: name)] == record.sourceKey {
+            examples[name] = .init(value: LoadedExample(name: name, record: record, in: folder), diagnostics: record.diagnostics)
+        }
+        return examples
     }
 
     /// 4. The chrome of every page: links relative to it (absolute under
@@ -331,7 +343,7 @@ struct FullBuild {
             let entry = SearchIndex.Entry(output: page.output, title: page.title, document: result.document)
             return (entry.u, SearchIndex.json(entry))
         } + Parallel.map(indexedExamples) { example -> (String, [UInt8]) in
-            let entry = SearchIndex.Entry(output: OutputPaths.examplePath(example.name), title: example.sequence.title,
+            let entry = SearchIndex.Entry(output: OutputPaths.examplePath(example.name), title: example.title,
                                           document: SiteRendering.exampleDocument(example))
             return (entry.u, SearchIndex.json(entry))
         }).sorted { $0.0 < $1.0 }
@@ -384,6 +396,9 @@ struct FullBuild {
         site.cache = rendered.cache
         // What the next command-line build needs of each page it does not render.
         site.cache.pages = memo.loaded.pages.compactMapValues { loaded in loaded.value.map { PageRecord($0, diagnostics: loaded.diagnostics) } }
+        site.cache.examples = memo.loaded.examples.compactMapValues { loaded in loaded.value.map { ExampleRecord($0, diagnostics: loaded.diagnostics) } }
+        // An example taken from its record whose file changed before it was read fails the build.
+        site.diagnostics += inputs.examples.compactMap(\.failure)
         // Each page's search entry and link problems, kept with its cache entry for the build that reuses it.
         let search = Dictionary(uniqueKeysWithValues: zip(assembled.searchURLs, assembled.searchJSON))
         for (page, problems) in zip(inputs.pages, links.fragments) {

@@ -180,7 +180,7 @@ extension SiteBuilder {
             cache.entries[page.output]?.search = state.search[entry.u]?[...]
         }
         for (_, example, _) in newExamples {
-            let entry = SearchIndex.Entry(output: OutputPaths.examplePath(example.name), title: example.sequence.title,
+            let entry = SearchIndex.Entry(output: OutputPaths.examplePath(example.name), title: example.title,
                                           document: SiteRendering.exampleDocument(example))
             state.search[entry.u] = SearchIndex.json(entry)
         }
@@ -256,8 +256,7 @@ extension SiteBuilder {
     static func exampleSummaries(_ inputs: SiteInputs)
         -> [(name: String, title: String, output: String, steps: [StepSummary], animation: @Sendable () -> ExampleAnimation)] {
         inputs.examples.map { example in
-            (example.name, example.sequence.title, OutputPaths.examplePath(example.name),
-             zip(example.sequence.steps.dropFirst(), example.changesets).map { StepSummary(label: $0.label, changeset: $1) },
+            (example.name, example.title, OutputPaths.examplePath(example.name), example.summaries,
              { ExampleAnimation(example) })
         }
     }

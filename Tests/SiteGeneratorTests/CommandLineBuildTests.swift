@@ -509,6 +509,50 @@ struct SpareSiteTests {
         }
     }
 
+    /// An example whose file did not change comes from the cache's record,
+    /// and its file is read only when something made again shows it: a
+    /// page edited that shows none reads no example, one that shows
+    /// `list.yml` reads that one; an edited example is read (and parsed) again.
+    @Test func anUnchangedExample_isReadOnlyWhereSomethingMadeAgainShowsIt() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        let edits: [(String, String, String, read: Set<String>)] = [
+            ("a page that shows no example", "site/guide/c.md", pageText("Gamma", body: "Edited.\n"), []),
+            ("a page that shows list.yml", "site/other/d.md", pageText("Delta", body: "Edited.\n\n```rowmotion\nexample: list.yml\n```\n"), ["list.yml"]),
+            ("an example", "examples/other.yml", "title: Other\ndescription: Edited.\nsteps:\n  - items: [x]\n  - items: [y, x]\n", ["other.yml"]),
+        ]
+        for (change, file, text, read) in edits {
+            try project.session.write(file, text)
+            var cache = BuildCache.load(from: project.options.cache)
+            cache.filesSeenAt += 10
+            cache.save(to: project.options.cache!)
+            var memo: BuildMemo?
+            var site = SiteBuilder.build(project.options, memo: &memo)
+            let examples = try #require(memo?.state?.inputs.examples, "\(change)")
+            #expect(Set(examples.filter(\.isRead).map(\.name)) == read, "\(change)")
+            #expect(EditSession.report(site) == EditSession.report(SiteBuilder.build(project.cleanOptions)), "\(change)")
+            #expect(SiteBuilder.write(&site, project.options) != nil, "\(change)")
+        }
+    }
+
+    /// An example taken from its record whose file no longer has the
+    /// record's bytes when it is first read fails the build, located at
+    /// the file; what asked for it meanwhile gets two empty steps.
+    @Test func anExampleChangedBeforeItIsRead_failsTheBuild() throws {
+        let session = try EditSession(editFiles)
+        let examples = session.path("examples")
+        let folder = InputTree.onDisk([examples], in: ProjectFiles.Project(root: session.project.root.path, isGitWorkTree: false))[examples]
+        let (loaded, _) = SiteInputs.loadExample("list.yml", in: folder)
+        var record = ExampleRecord(try #require(loaded), diagnostics: [])
+        let fromRecord = LoadedExample(name: "list.yml", record: record, in: folder)
+        #expect(!fromRecord.isRead && fromRecord.title == "A list" && fromRecord.summaries.count == 1)
+        #expect(fromRecord.sequence.steps.count == 2 && fromRecord.failure == nil)
+        record.sourceKey = "not the file's"
+        let stale = LoadedExample(name: "list.yml", record: record, in: folder)
+        #expect(stale.sequence.title == "A list" && stale.sequence.steps.allSatisfy { $0.snapshot.sections.allSatisfy(\.rows.isEmpty) })
+        #expect(stale.failure?.id == "changed-during-build" && stale.failure?.location.file.hasSuffix("examples/list.yml") == true)
+    }
+
     /// A cache file that holds a record twice is not one this tool wrote:
     /// it is read as no cache (its copied lines could say either value).
     @Test func aCacheWithARecordTwice_isNoCache() throws {

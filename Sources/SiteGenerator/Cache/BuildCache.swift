@@ -108,7 +108,7 @@ struct BuildCache: Sendable {
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 11 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 12 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {
@@ -130,6 +130,9 @@ struct BuildCache: Sendable {
     /// the next command-line build takes instead of reading a page whose
     /// stamp did not move (`PageRecord`).
     var pages: [String: PageRecord] = [:]
+    /// Each example the build loaded, by its path under the examples
+    /// folder (`ExampleRecord`).
+    var examples: [String: ExampleRecord] = [:]
     /// The file this cache was read from (a full read) and its records'
     /// lines in file order.
     var file: [UInt8] = []
@@ -137,7 +140,7 @@ struct BuildCache: Sendable {
 
     /// A record's line in the file (its line feed included).
     struct Record: Sendable {
-        enum Kind: Sendable { case entry, written, page, file }
+        enum Kind: Sendable { case entry, written, page, example, file }
         var kind: Kind
         var key: String
         var line: Range<Int>
@@ -151,13 +154,14 @@ struct BuildCache: Sendable {
     struct Earlier: Sendable {
         var entries: [String: Entry]
         var pages: [String: PageRecord]
+        var examples: [String: ExampleRecord]
         var written: [String: FileStamp]
         var files: [String: FileStamp]
         var file: [UInt8]
         var records: [Record]
 
         init(_ cache: BuildCache) {
-            (entries, pages, written, files) = (cache.entries, cache.pages, cache.written, cache.files)
+            (entries, pages, examples, written, files) = (cache.entries, cache.pages, cache.examples, cache.written, cache.files)
             (file, records) = (cache.file, cache.records)
         }
     }
@@ -229,7 +233,7 @@ struct BuildCache: Sendable {
     mutating func readRest() {
         guard let file = unread else { return }
         let full = Self.parse(file)
-        (entries, pages, unread, outputs) = (full.entries, full.pages, nil, [])
+        (entries, pages, examples, unread, outputs) = (full.entries, full.pages, full.examples, nil, [])
         (self.file, records) = (full.file, full.records)
     }
 
@@ -260,7 +264,7 @@ struct BuildCache: Sendable {
                 // The first field alone, unless the line is one read now.
                 guard let tab = memchr(bytes.baseAddress! + line.lowerBound, 9, line.count) else { return BuildCache() }
                 let first = text(line.lowerBound..<bytes.baseAddress!.distance(to: tab.assumingMemoryBound(to: UInt8.self)))
-                if first == "page" { continue }
+                if first == "page" || first == "example" { continue }
                 if first != "diagnostics", first != "files-seen-at", first != "file", first != "out" {
                     cache.outputs.append(first)
                     continue
@@ -280,6 +284,12 @@ struct BuildCache: Sendable {
                 let path = text(parts[1])
                 guard let record = PageRecord(fields: parts.dropFirst().map(text)),
                       add(.page, path, line, isNew: cache.pages.updateValue(record, forKey: path) == nil) else { return BuildCache() }
+                continue
+            }
+            if parts.count == 3, text(parts[0]) == "example" {
+                let name = text(parts[1])
+                guard let record = ExampleRecord(json: file[parts[2]]),
+                      add(.example, name, line, isNew: cache.examples.updateValue(record, forKey: name) == nil) else { return BuildCache() }
                 continue
             }
             if parts.count == 5, text(parts[0]) == "out" {
@@ -403,7 +413,7 @@ struct BuildCache: Sendable {
     /// order of their keys, then the build's diagnostics.
     func bytes() -> [UInt8] {
         var file = Array((Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n").utf8)
-        var new: (entries: [String], written: [String], pages: [String], files: [String])
+        var new: (entries: [String], written: [String], pages: [String], examples: [String], files: [String])
         if let earlier {
             // In chunks on every core, each its own bytes, joined in order.
             let cache = self
@@ -418,13 +428,14 @@ struct BuildCache: Sendable {
                 values.count == found[kind, default: 0] ? [] : values.keys.filter { before[$0] == nil }.sorted()
             }
             new = (added(.entry, entries, earlier.entries), added(.written, written, earlier.written),
-                   added(.page, pages, earlier.pages), added(.file, files, earlier.files))
+                   added(.page, pages, earlier.pages), added(.example, examples, earlier.examples), added(.file, files, earlier.files))
         } else {
-            new = (entries.keys.sorted(), written.keys.sorted(), pages.keys.sorted(), files.keys.sorted())
+            new = (entries.keys.sorted(), written.keys.sorted(), pages.keys.sorted(), examples.keys.sorted(), files.keys.sorted())
         }
         for output in new.entries { appendLine(.entry, output, to: &file) }
         for path in new.written { appendLine(.written, path, to: &file) }
         for path in new.pages { appendLine(.page, path, to: &file) }
+        for name in new.examples { appendLine(.example, name, to: &file) }
         for path in new.files { appendLine(.file, path, to: &file) }
         file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
         file += Array("files-seen-at\t\(filesSeenAt)\n".utf8)
@@ -462,6 +473,9 @@ struct BuildCache: Sendable {
             case .page:
                 guard let page = pages[record.key] else { continue }
                 kept = earlier.pages[record.key] == page
+            case .example:
+                guard let example = examples[record.key] else { continue }
+                kept = earlier.examples[record.key] == example
             case .file:
                 guard let stamp = files[record.key] else { continue }
                 kept = earlier.files[record.key] == stamp
@@ -515,6 +529,8 @@ struct BuildCache: Sendable {
             file.append(10)
         case .page:
             if let line = pages[key]!.line(path: key) { file += line }
+        case .example:
+            if let line = examples[key]!.line(name: key) { file += line }
         case .file:
             guard !key.utf8.contains(where: { $0 == 9 || $0 == 10 }) else { return }
             let stamp = files[key]!

@@ -48,7 +48,7 @@ enum LinkChecks {
 
     static func descriptionProblems(of example: LoadedExample, _ inputs: SiteInputs, options: BuildOptions) -> [Diagnostic] {
         var problems: [Diagnostic] = []
-        guard let description = example.sequence.description else { return [] }
+        guard let description = example.description else { return [] }
         let page = OutputPaths.examplePath(example.name)
         for url in MarkdownRenderer.linkAddresses(ofData: description) where MarkdownRenderer.isSafeDataURL(url) {
             guard let (_, output) = PageLinks.descriptionLink(url, from: page, urls: options.urls), !output.isEmpty,

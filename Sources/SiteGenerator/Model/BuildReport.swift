@@ -7,6 +7,10 @@ public struct StepSummary: Sendable {
     public var batches: Int
     public var inserted = 0, deleted = 0, moved = 0, reloaded = 0
 
+    init(label: String, batches: Int, inserted: Int, deleted: Int, moved: Int, reloaded: Int) {
+        (self.label, self.batches, self.inserted, self.deleted, self.moved, self.reloaded) = (label, batches, inserted, deleted, moved, reloaded)
+    }
+
     init(label: String, changeset: Changeset<String, Record<String>>) {
         self.label = label
         batches = changeset.stages.count

@@ -233,11 +233,8 @@ extension SiteRendering {
 
     /// A small inline SVG: per step, stacked bars of inserts, deletes, moves
     /// and reloads.
-    static func sparkline(_ changesets: [Changeset<String, Record<String>>]) -> String {
-        let counts = changesets.map { changeset -> [Int] in
-            let rows = changeset.rowCounts
-            return [rows.inserted, rows.deleted, rows.moved, rows.reloaded]
-        }
+    static func sparkline(_ steps: [StepSummary]) -> String {
+        let counts = steps.map { [$0.inserted, $0.deleted, $0.moved, $0.reloaded] }
         let tallest = max(counts.map { $0.reduce(0, +) }.max() ?? 1, 1)
         let width = max(counts.count * 8, 8), height = 24
         var svg = "<svg class=\"sparkline\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"changes per step\">"
@@ -256,12 +253,12 @@ extension SiteRendering {
     /// and its steps' labels (its page is the theme's, not a document's).
     static func exampleDocument(_ example: LoadedExample) -> Document {
         var text = Document.TextCollector()
-        text.append(example.sequence.title)
+        text.append(example.title)
         text.separate()
-        if let description = example.sequence.description { text.append(MarkdownRenderer.plainText(ofMarkdown: description)) }
-        for step in example.sequence.steps {
+        if let description = example.description { text.append(MarkdownRenderer.plainText(ofMarkdown: description)) }
+        for label in example.stepLabels {
             text.separate()
-            text.append(step.label)
+            text.append(label)
         }
         var document = Document()
         document.text = text.text

@@ -67,7 +67,7 @@ extension SiteRendering {
         for (page, key) in zip(inputs.pages, keys) { markup[page.output] = key }
         if unescaped {
             for example in inputs.examples {
-                markup[OutputPaths.examplePath(example.name)] = ContentHash.key([example.sequence.title, example.sequence.description ?? ""])
+                markup[OutputPaths.examplePath(example.name)] = ContentHash.key([example.title, example.description ?? ""])
             }
         }
         return markup

@@ -140,8 +140,8 @@ extension SiteRendering {
                             homeClean: Bool, changes: ChangesLink? = nil) -> Result<(bytes: [UInt8], cached: Bool), Diagnostic> {
         if homeClean, changes == nil, let bytes = reuse.bytes("index.html", key: keys.index(inputs)) { return .success((bytes, true)) }
         let cards = inputs.examples.map { example in
-            CardView(title: example.sequence.title, href: OutputPaths.examplePath(example.name),
-                     stepCount: example.sequence.steps.count, sparkline: SiteRendering.sparkline(example.changesets))
+            CardView(title: example.title, href: OutputPaths.examplePath(example.name),
+                     stepCount: example.stepLabels.count, sparkline: SiteRendering.sparkline(example.summaries))
         }
         let index = IndexContext(chrome: chrome, title: inputs.home?.title ?? inputs.siteTitle,
                                  description: inputs.home?.frontMatter.description, content: content, examples: cards, changes: changes)
