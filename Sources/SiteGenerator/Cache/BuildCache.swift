@@ -229,105 +229,133 @@ struct BuildCache: Sendable {
         file.withUnsafeBufferPointer { parse($0, file: file, outputsOnly: outputsOnly) }
     }
 
-    /// The entries and page records `outputsOnly` left unread.
+    /// The entries and records `outputsOnly` left unread: the entries on
+    /// one core, the page and example records on another.
     mutating func readRest() {
         guard let file = unread else { return }
-        let full = Self.parse(file)
-        (entries, pages, examples, unread, outputs) = (full.entries, full.pages, full.examples, nil, [])
-        (self.file, records) = (full.file, full.records)
+        let (entryLines, recordLines) = Parallel.both({ file.withUnsafeBufferPointer { Self.lines($0, file: file, reading: [.entry]) } },
+                                                      { file.withUnsafeBufferPointer { Self.lines($0, file: file, reading: [.page, .example]) } })
+        (self.file, unread, outputs) = (file, nil, [])
+        guard let entryLines, let recordLines else {
+            self = BuildCache()
+            return
+        }
+        (entries, pages, examples) = (entryLines.entries, recordLines.pages, recordLines.examples)
+        records = (records + entryLines.records + recordLines.records).sorted { $0.line.lowerBound < $1.line.lowerBound }
     }
 
     /// Every entry's output, read or not.
     var entryOutputs: [String] { unread == nil ? Array(entries.keys) : outputs }
 
+    /// Which lines a read of the file reads: the records of `kinds`, and
+    /// with `header` the file's own lines (its diagnostics and when its
+    /// files were seen) and, for entries not read, their outputs.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: [UInt8], outputsOnly: Bool = false) -> BuildCache {
+        let kinds: Set<Record.Kind> = outputsOnly ? [.written, .file] : [.entry, .written, .page, .example, .file]
+        guard var cache = lines(bytes, file: file, reading: kinds, header: true) else { return BuildCache() }
+        if outputsOnly { cache.unread = file } else { cache.file = file }
+        return cache
+    }
+
+    /// The file's lines of `kinds` (all of them, with `header`, the file's
+    /// own lines too); nil when it is not a cache this tool wrote: another
+    /// format, a line that does not read, a record twice.
+    static func lines(_ bytes: UnsafeBufferPointer<UInt8>, file: [UInt8], reading kinds: Set<Record.Kind>, header: Bool = false) -> BuildCache? {
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         var cache = BuildCache()
         let lines = split(bytes, 0..<bytes.count, at: UInt8(ascii: "\n"))
-        guard lines.count >= 3, text(lines[0]) == format else { return cache }
-        let inputs = text(lines[1]).split(separator: " ").map(String.init)
-        if inputs.count == 5, inputs[0] == "inputs" {
-            cache.inputKey = inputs[1] == "-" ? nil : inputs[1]
-            cache.pageCount = Int(inputs[2]) ?? 0
-            cache.exampleCount = Int(inputs[3]) ?? 0
-            cache.siteStamp = inputs[4] == "-" ? nil : inputs[4]
+        guard lines.count >= 3, text(lines[0]) == format else { return nil }
+        if header {
+            let inputs = text(lines[1]).split(separator: " ").map(String.init)
+            if inputs.count == 5, inputs[0] == "inputs" {
+                cache.inputKey = inputs[1] == "-" ? nil : inputs[1]
+                cache.pageCount = Int(inputs[2]) ?? 0
+                cache.exampleCount = Int(inputs[3]) ?? 0
+                cache.siteStamp = inputs[4] == "-" ? nil : inputs[4]
+            }
         }
-        if outputsOnly { cache.unread = file } else { cache.file = file }
         // A key twice is no file this tool wrote: a miss.
         func add(_ kind: Record.Kind, _ key: String, _ line: Range<Int>, isNew: Bool) -> Bool {
             guard isNew else { return false }
-            if !outputsOnly { cache.records.append(Record(kind: kind, key: key, line: line.lowerBound..<min(line.upperBound + 1, bytes.count))) }
+            cache.records.append(Record(kind: kind, key: key, line: line.lowerBound..<min(line.upperBound + 1, bytes.count)))
             return true
         }
+        let base = bytes.baseAddress!
+        /// Whether the line's first field is `name`, compared as bytes.
+        func first(_ line: Range<Int>, _ tab: Int, is name: StaticString) -> Bool {
+            tab - line.lowerBound == name.utf8CodeUnitCount && memcmp(base + line.lowerBound, name.utf8Start, name.utf8CodeUnitCount) == 0
+        }
         for line in lines.dropFirst(2) where !line.isEmpty {
-            if outputsOnly {
-                // The first field alone, unless the line is one read now.
-                guard let tab = memchr(bytes.baseAddress! + line.lowerBound, 9, line.count) else { return BuildCache() }
-                let first = text(line.lowerBound..<bytes.baseAddress!.distance(to: tab.assumingMemoryBound(to: UInt8.self)))
-                if first == "page" || first == "example" { continue }
-                if first != "diagnostics", first != "files-seen-at", first != "file", first != "out" {
-                    cache.outputs.append(first)
-                    continue
-                }
+            guard let found = memchr(base + line.lowerBound, 9, line.count) else { return nil }
+            let tab = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            let kind: Record.Kind?
+            if first(line, tab, is: "page") { kind = .page }
+            else if first(line, tab, is: "example") { kind = .example }
+            else if first(line, tab, is: "out") { kind = .written }
+            else if first(line, tab, is: "file") { kind = .file }
+            else if first(line, tab, is: "diagnostics") || first(line, tab, is: "files-seen-at") { kind = nil }
+            else { kind = .entry }
+            if let kind, !kinds.contains(kind) {
+                if kind == .entry, header { cache.outputs.append(text(line.lowerBound..<tab)) }
+                continue
             }
+            if kind == nil, !header { continue }
             let parts = split(bytes, line, at: UInt8(ascii: "\t"))
-            if parts.count == 2, text(parts[0]) == "diagnostics" {
-                guard let diagnostics = decodeDiagnostics(text(parts[1])) else { return BuildCache() }
-                cache.diagnostics = diagnostics
-                continue
-            }
-            if parts.count == 2, text(parts[0]) == "files-seen-at" {
-                cache.filesSeenAt = Double(text(parts[1])) ?? 0
-                continue
-            }
-            if parts.count == 14, text(parts[0]) == "page" {
+            switch kind {
+            case nil:
+                if parts.count == 2, text(parts[0]) == "diagnostics" {
+                    guard let diagnostics = decodeDiagnostics(text(parts[1])) else { return nil }
+                    cache.diagnostics = diagnostics
+                } else if parts.count == 2 {
+                    cache.filesSeenAt = Double(text(parts[1])) ?? 0
+                } else {
+                    return nil
+                }
+            case .page:
                 let path = text(parts[1])
-                guard let record = PageRecord(fields: parts.dropFirst().map(text)),
-                      add(.page, path, line, isNew: cache.pages.updateValue(record, forKey: path) == nil) else { return BuildCache() }
-                continue
-            }
-            if parts.count == 3, text(parts[0]) == "example" {
+                guard parts.count == 14, let record = PageRecord(fields: parts.dropFirst().map(text)),
+                      add(.page, path, line, isNew: cache.pages.updateValue(record, forKey: path) == nil) else { return nil }
+            case .example:
+                guard parts.count == 3 else { return nil }
                 let name = text(parts[1])
                 guard let record = ExampleRecord(json: file[parts[2]]),
-                      add(.example, name, line, isNew: cache.examples.updateValue(record, forKey: name) == nil) else { return BuildCache() }
-                continue
-            }
-            if parts.count == 5, text(parts[0]) == "out" {
+                      add(.example, name, line, isNew: cache.examples.updateValue(record, forKey: name) == nil) else { return nil }
+            case .written:
+                guard parts.count == 5 else { return nil }
                 let path = text(parts[1])
                 guard let stamp = FileStamp(size: text(parts[2]), modified: text(parts[3]), changed: "0", inode: text(parts[4]), digest: ""),
-                      add(.written, path, line, isNew: cache.written.updateValue(stamp, forKey: path) == nil) else {
-                    return BuildCache()
-                }
-                continue
-            }
-            if parts.count == 7, text(parts[0]) == "file" {
+                      add(.written, path, line, isNew: cache.written.updateValue(stamp, forKey: path) == nil) else { return nil }
+            case .file:
+                guard parts.count == 7 else { return nil }
                 let path = text(parts[1])
                 guard let stamp = FileStamp(size: text(parts[2]), modified: text(parts[3]), changed: text(parts[4]), inode: text(parts[5]),
                                             digest: text(parts[6])),
-                      add(.file, path, line, isNew: cache.files.updateValue(stamp, forKey: path) == nil) else { return BuildCache() }
-                continue
+                      add(.file, path, line, isNew: cache.files.updateValue(stamp, forKey: path) == nil) else { return nil }
+            case .entry:
+                guard parts.count == 9, let diagnostics = decodeDiagnostics(text(parts[4])) else { return nil }
+                let examples = text(parts[2])
+                var entry = Entry(key: text(parts[1]), examples: examples.isEmpty ? [] : examples.components(separatedBy: ","), diagnostics: diagnostics)
+                // "-" is no Document; anything else is one, decoded when read.
+                if !(parts[3].count == 1 && bytes[parts[3].lowerBound] == UInt8(ascii: "-")) {
+                    entry.stored = .json(file[parts[3]])
+                }
+                if !(parts[5].count == 1 && bytes[parts[5].lowerBound] == UInt8(ascii: "-")) {
+                    entry.search = file[parts[5]]
+                }
+                // Targets after a `+`, separated by U+001F (no output path holds one); `-`: not recorded.
+                let targets = text(parts[6])
+                if targets.hasPrefix("+") {
+                    entry.linkTargets = targets.count == 1 ? [] : targets.dropFirst().split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+                }
+                let problems = text(parts[7])
+                if problems != "-" {
+                    guard let found = decodeDiagnostics(problems) else { return nil }
+                    entry.fragmentProblems = found
+                }
+                entry.size = Int(text(parts[8]))
+                let output = text(parts[0])
+                guard add(.entry, output, line, isNew: cache.entries.updateValue(entry, forKey: output) == nil) else { return nil }
             }
-            guard parts.count == 9, let diagnostics = decodeDiagnostics(text(parts[4])) else { return BuildCache() }
-            let examples = text(parts[2])
-            var entry = Entry(key: text(parts[1]), examples: examples.isEmpty ? [] : examples.components(separatedBy: ","), diagnostics: diagnostics)
-            // "-" is no Document; anything else is one, decoded when read.
-            if !(parts[3].count == 1 && bytes[parts[3].lowerBound] == UInt8(ascii: "-")) {
-                entry.stored = .json(file[parts[3]])
-            }
-            if !(parts[5].count == 1 && bytes[parts[5].lowerBound] == UInt8(ascii: "-")) { entry.search = file[parts[5]] }
-            // Targets after a `+`, separated by U+001F (no output path holds one); `-`: not recorded.
-            let targets = text(parts[6])
-            if targets.hasPrefix("+") {
-                entry.linkTargets = targets.count == 1 ? [] : targets.dropFirst().split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-            }
-            let problems = text(parts[7])
-            if problems != "-" {
-                guard let found = decodeDiagnostics(problems) else { return BuildCache() }
-                entry.fragmentProblems = found
-            }
-            entry.size = Int(text(parts[8]))
-            let output = text(parts[0])
-            guard add(.entry, output, line, isNew: cache.entries.updateValue(entry, forKey: output) == nil) else { return BuildCache() }
         }
         return cache
     }
