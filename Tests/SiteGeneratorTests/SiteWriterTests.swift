@@ -1,6 +1,7 @@
 import Diagnostics
 import Foundation
 import ProjectFiles
+import SeededRandom
 @testable import SiteGenerator
 import Testing
 
@@ -91,5 +92,14 @@ struct SiteWriterTests {
             #expect(!SiteFolder.isSafe(path), "\(path)")
         }
         #expect(SiteFolder.isSafe("examples/messenger.html"))
+        // Judged by the paths' parts split as text, on random paths.
+        let seed: UInt64 = 20_261_127
+        var random = SeededGenerator(seed: seed)
+        for _ in 0..<20_000 {
+            let path = String((0..<Int.random(in: 0...7, using: &random)).map { _ in ["a", ".", "/", "é", "..", "."].randomElement(using: &random)! }.joined())
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            let reference = !path.isEmpty && !parts.contains { $0.isEmpty || $0 == "." || $0 == ".." } && path != SiteWriter.marker
+            #expect(SiteFolder.isSafe(path) == reference, "seed \(seed): '\(path)'")
+        }
     }
 }

@@ -48,8 +48,20 @@ enum SiteFolder {
     }
 
     /// A relative path that stays inside the site (and is not its marker).
+    /// (Its parts read byte by byte: none empty, `.` or `..`.)
     static func isSafe(_ path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return !path.isEmpty && !path.hasPrefix("/") && !parts.contains { $0.isEmpty || $0 == "." || $0 == ".." } && path != marker
+        guard !path.isEmpty, path != marker else { return false }
+        var (length, dots) = (0, 0)
+        func partIsSafe() -> Bool { length > 0 && !(dots == length && length <= 2) }
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                guard partIsSafe() else { return false }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return partIsSafe()
     }
 }

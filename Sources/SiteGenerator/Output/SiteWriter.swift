@@ -291,14 +291,16 @@ public enum SiteWriter {
             // The spare's own file (this build's folder, which no one else
             // writes; plain, as its walk found it) is compared itself: the
             // old site may have been replaced since this build walked it.
-            if present[name] != nil, let held = FileManager.default.contents(atPath: destination), SiteWriter.same(held, bytes) {
+            // (Read only when its size, as walked, is this one's.)
+            if present[name]?.size == Int64(bytes.count), let held = FileManager.default.contents(atPath: destination), SiteWriter.same(held, bytes) {
                 return true
             }
             guard clear(name, at: destination) else { return nil }
             // Only a plain file of the old site is reused, reached
             // through folders: a link there (which a committed `_site/`
             // could hold) is neither read nor kept.
-            if exists, FolderWalk.isPlainFile(previous), !FolderWalk.passesThroughLink(relative, under: target),
+            if exists, old[name].map({ $0.size == Int64(bytes.count) }) ?? true, FolderWalk.isPlainFile(previous),
+               !FolderWalk.passesThroughLink(relative, under: target),
                let old = FileManager.default.contents(atPath: previous), SiteWriter.same(old, bytes),
                Foundation.link(previous, destination) == 0 {
                 return true
