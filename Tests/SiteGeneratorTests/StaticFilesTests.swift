@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 @testable import SiteGenerator
 import Testing
 
@@ -56,6 +57,35 @@ struct StaticFilesTests {
     /// Outputs alike but for case: the first in byte order keeps its name,
     /// each other one is an error at its source naming that first one;
     /// outputs of one source (an example's page and filmstrip) never are.
+    /// An output inside a folder that is another output's file is an error
+    /// naming what that file is, found by the folders' prefixes, case folded.
+    @Test func outputsInsideAnotherOutputsFile_areErrorsNamingIt() {
+        let problems = SiteInputs.filesInsideFiles([
+            (output: "b.html", source: "site/b.md"),
+            (output: "B.html/y.txt", source: "site/B.html/y.txt"),
+            (output: "search-index.js/p.txt", source: "site/search-index.js/p.txt"),
+            (output: "fine/deep/page.html", source: "site/fine/deep/page.md"),
+        ], made: ["search-index.js": "the site's search index"])
+        #expect(problems.map(\.message) == [
+            "this file becomes 'B.html/y.txt', inside 'B.html', which 'site/b.md' becomes; a path cannot be both a file and a folder: rename one",
+            "this file becomes 'search-index.js/p.txt', inside 'search-index.js', which is the site's search index; a path cannot be both a file and a folder: rename one",
+        ])
+    }
+
+    /// An example's page and filmstrip are its name without its extension,
+    /// as Foundation's `deletingPathExtension` gives it, on random names.
+    @Test func anExamplesOutputName_isItsNameWithoutExtension_asFoundationSays() {
+        let seed: UInt64 = 20_261_127
+        var random = SeededGenerator(seed: seed)
+        for _ in 0..<20_000 {
+            let name = (0..<Int.random(in: 0...7, using: &random)).map { _ in ["a", ".", "/", "é", "yml", ".."].randomElement(using: &random)! }.joined()
+            // (Foundation's own stops the process on `a//é` on Linux; no example's name has `//` or ends in `/`.)
+            guard !name.contains("//"), !name.hasSuffix("/") else { continue }
+            #expect(OutputPaths.withoutExtension(name) == (name as NSString).deletingPathExtension, "seed \(seed): '\(name)'")
+        }
+        #expect(OutputPaths.examplePath("lists/inbox.yml") == "examples/lists/inbox.html")
+    }
+
     @Test func outputsAlikeButForCase_areErrorsAgainstTheFirstInByteOrder() {
         let problems = SiteInputs.caseCollisions([
             (output: "guide.html", source: "site/guide.md"),

@@ -9,12 +9,25 @@ enum OutputPaths {
     static let changes = "changes.html"
 
     static func htmlName(_ exampleName: String) -> String {
-        (exampleName as NSString).deletingPathExtension + ".html"
+        withoutExtension(exampleName) + ".html"
     }
 
     /// The example's filmstrip, beside its page.
     static func filmstripName(_ exampleName: String) -> String {
-        (exampleName as NSString).deletingPathExtension + ".svg"
+        withoutExtension(exampleName) + ".svg"
+    }
+
+    /// `path` without the extension of its last part, as `NSString`'s
+    /// `deletingPathExtension` gives it for a path without `//` or a
+    /// trailing `/` (which an example's name never has): by the bytes, as
+    /// an example's name is asked for its page ten times a build (and
+    /// Foundation's, on Linux, stops the process on `a//é`).
+    static func withoutExtension(_ path: String) -> String {
+        let utf8 = path.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")) else { return path }
+        let start = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        guard dot > start, !utf8[start...].elementsEqual("..".utf8) else { return path }
+        return String(path[..<dot])
     }
 
     /// Where an example's page and filmstrip go in the site.

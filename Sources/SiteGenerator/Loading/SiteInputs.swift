@@ -216,11 +216,21 @@ struct SiteInputs: Sendable {
     /// one's source; `made` are outputs the build makes without a source.
     static func filesInsideFiles(_ outputs: [(output: String, source: String)], made: [String: String],
                                  folders: [String: String] = [:]) -> [Diagnostic] {
-        // Folded, as where case does not count a folder `B.html` is `b.html`.
-        var owners: [String: String] = [:]
-        for (output, what) in made { owners[OutputPaths.folded(output)] = "is " + what }
+        // Folded, as where case does not count a folder `B.html` is `b.html`;
+        // each owner the output's index (what it is said only for a problem),
+        // looked up by the folders' prefixes of the paths, no text copied.
+        enum Owner { case made(String), output(Int) }
+        var owners: [Substring: Owner] = [:]
+        owners.reserveCapacity(outputs.count + made.count)
+        for (output, what) in made { owners[OutputPaths.folded(output)[...]] = .made(what) }
         let foldedOutputs = outputs.map { OutputPaths.folded($0.output) }
-        for ((_, source), folded) in zip(outputs, foldedOutputs) where owners[folded] == nil { owners[folded] = "'\(source)' becomes" }
+        for (index, folded) in foldedOutputs.enumerated() where owners[folded[...]] == nil { owners[folded[...]] = .output(index) }
+        func says(_ owner: Owner) -> String {
+            switch owner {
+            case .made(let what): return "is " + what
+            case .output(let index): return "'\(outputs[index].source)' becomes"
+            }
+        }
         var problems: [Diagnostic] = []
         for ((output, source), folded) in zip(outputs, foldedOutputs) {
             // In a folder the build writes itself, or where it goes.
@@ -231,10 +241,9 @@ struct SiteInputs: Sendable {
                 continue
             }
             for slash in folded.utf8.indices where folded.utf8[slash] == UInt8(ascii: "/") {
-                let folder = String(folded[..<slash])
-                guard let owner = owners[folder] else { continue }
+                guard let owner = owners[folded[..<slash]] else { continue }
                 problems.append(.error("output-collision", at: SourceLocation(file: source, line: 1, column: 1),
-                                       "this file becomes '\(output)', inside '\(output[..<slash])', which \(owner); "
+                                       "this file becomes '\(output)', inside '\(output[..<slash])', which \(says(owner)); "
                                            + "a path cannot be both a file and a folder: rename one"))
                 break
             }
