@@ -627,19 +627,51 @@ public struct FileStamp: Equatable, Sendable {
 }
 
 extension InputTree {
-    /// The stamp of every input file of `folders` on disk, by its path as
-    /// builds name it, as the walk that listed it took it (a revision's
-    /// files have none): a build that reads nothing stats each file once.
-    public func fileStamps(of folders: [String]) -> [String: FileStamp] {
-        var stamps: [String: FileStamp] = [:]
+    /// What `key(of:recorded:modifiedBefore:)` finds.
+    public struct Keyed: Sendable {
+        /// Each file's stamp, with its digest.
+        public var stamps: [String: FileStamp]
+        /// The files whose stamp is not the one recorded (or was taken too close to a write).
+        public var moved: Set<String>
+        public var digests: [String: String]
+        /// Each file's size: as read, else as stamped.
+        public var sizes: [String: Int]
+    }
+
+    /// The inputs of `folders` keyed in one pass over their files, each
+    /// stamp as the walk that listed it took it (a build that reads nothing
+    /// stats each file once): a file whose stamp is the one `recorded`,
+    /// and was neither modified nor changed after `modifiedBefore`
+    /// (nanoseconds; git's racy-file rule), keeps the digest recorded;
+    /// every other file is read now, on every core.
+    public func key(of folders: [String], recorded: [String: FileStamp], modifiedBefore racy: Int64) -> Keyed {
+        let count = folders.reduce(0) { $0 + self[$1].files.count }
+        var keyed = Keyed(stamps: .init(minimumCapacity: count), moved: [], digests: .init(minimumCapacity: count), sizes: .init(minimumCapacity: count))
+        var toRead: [(path: String, folder: InputFolder, relative: String)] = []
         for name in folders {
             let folder = self[name]
             for relative in folder.files {
                 let path = folder.path(of: relative)
-                guard stamps[path] == nil, let stamp = folder.stamps[relative] else { continue }
-                stamps[path] = stamp
+                guard keyed.digests.updateValue("", forKey: path) == nil else { continue }
+                if var stamp = folder.stamps[relative] {
+                    if let seen = recorded[path], !seen.digest.isEmpty, seen.sameFile(as: stamp), max(stamp.modified, stamp.changed) < racy {
+                        stamp.digest = seen.digest
+                        (keyed.stamps[path], keyed.digests[path], keyed.sizes[path]) = (stamp, seen.digest, Int(stamp.size))
+                        continue
+                    }
+                    keyed.stamps[path] = stamp
+                    keyed.moved.insert(path)
+                }
+                toRead.append((path, folder, relative))
             }
         }
-        return stamps
+        let read = Parallel.map(toRead) { file -> (key: String, size: Int) in
+            (try? file.folder.read(file.relative, limit: nil)).map { (Digest.sha256($0), $0.count) } ?? ("unreadable", 0)
+        }
+        for (file, (key, size)) in zip(toRead, read) {
+            (keyed.digests[file.path], keyed.sizes[file.path]) = (key, size)
+            keyed.stamps[file.path]?.digest = key
+        }
+        return keyed
     }
 }

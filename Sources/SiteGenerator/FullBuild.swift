@@ -55,22 +55,18 @@ struct FullBuild {
         if site.hasErrors { return nil }
         var stamps: [String: FileStamp] = [:]
         var stampsMoved: Set<String>?
-        if options.cache != nil || last != nil {
-            var (known, changed) = last.map { ($0.digests, $0.changed) } ?? ([:], nil)
+        if last == nil, options.cache != nil {
             // Without a model, the files whose stamp did not move since the
             // cache was written keep their digest: only the others are read.
-            if last == nil, options.cache != nil {
-                stamps = tree.fileStamps(of: options.inputFolders)
-                (known, changed) = previous.reusableDigests(stamps)
-                stampsMoved = changed
-            }
-            memo.sizes = last?.sizes ?? [:]
-            memo.digests = tree.fileDigests(of: options.inputFolders, known: known, changed: changed, sizes: &memo.sizes)
+            let keyed = previous.key(tree, folders: options.inputFolders)
+            (stamps, stampsMoved, memo.digests, memo.sizes) = (keyed.stamps, keyed.moved, keyed.digests, keyed.sizes)
+        } else if let last {
+            memo.sizes = last.sizes
+            memo.digests = tree.fileDigests(of: options.inputFolders, known: last.digests, changed: last.changed, sizes: &memo.sizes)
+        }
+        if options.cache != nil || last != nil {
             memo.digestOrder = tree.digestOrder(of: options.inputFolders, digests: memo.digests)
             site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
-            for (path, digest) in memo.digests { stamps[path]?.digest = digest }
-            // The files not read now weigh what their stamp says.
-            for (path, stamp) in stamps where memo.sizes[path] == nil { memo.sizes[path] = Int(stamp.size) }
         }
         let sizes = memo.sizes.count == memo.digests.count ? memo.sizes : [:]
         clock.lap("list and key the inputs")

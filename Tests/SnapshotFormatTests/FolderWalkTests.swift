@@ -39,6 +39,37 @@ struct FolderWalkTests {
         #expect(FolderWalk.paths(under: root.appendingPathComponent("top.md").path).isEmpty)
     }
 
+    /// Keying the inputs from a recorded key: a file whose stamp is the one
+    /// recorded keeps the recorded digest unread (a planted digest shows
+    /// it was not read), one whose stamp moved or that was written too close
+    /// to the record is read; sizes and stamps as the walk and the reads say.
+    @Test func keyingFromARecord_readsOnlyTheFilesWhoseStampMoved() throws {
+        let manager = FileManager.default
+        let root = manager.temporaryDirectory.appendingPathComponent("folder-walk-key-\(UUID().uuidString)")
+        defer { try? manager.removeItem(at: root) }
+        try manager.createDirectory(at: root.appendingPathComponent("in/sub"), withIntermediateDirectories: true)
+        let texts = ["a.md": "alpha", "b.md": "beta", "sub/c.md": "gamma!"]
+        for (file, text) in texts { #expect(manager.createFile(atPath: root.appendingPathComponent("in/" + file).path, contents: Data(text.utf8))) }
+        let project = Project(root: root.path, isGitWorkTree: false)
+        let name = root.appendingPathComponent("in").path
+        func path(_ file: String) -> String { name + "/" + file }
+        let first = InputTree.onDisk([name], in: project).key(of: [name], recorded: [:], modifiedBefore: .max)
+        #expect(first.moved == Set(texts.keys.map(path)))
+        #expect(first.digests == Dictionary(uniqueKeysWithValues: texts.map { (path($0.key), Digest.sha256(Array($0.value.utf8))) }))
+        #expect(first.sizes == Dictionary(uniqueKeysWithValues: texts.map { (path($0.key), $0.value.utf8.count) }))
+        #expect(first.stamps.allSatisfy { $0.value.digest == first.digests[$0.key] && $0.value.sameFile(as: FileStamp.of($0.key)!) })
+        var recorded = first.stamps
+        recorded[path("a.md")]?.digest = "planted"
+        let unread = InputTree.onDisk([name], in: project).key(of: [name], recorded: recorded, modifiedBefore: .max)
+        #expect(unread.moved.isEmpty && unread.digests[path("a.md")] == "planted" && unread.digests[path("b.md")] == first.digests[path("b.md")])
+        let racy = InputTree.onDisk([name], in: project).key(of: [name], recorded: recorded, modifiedBefore: 0)
+        #expect(racy.moved.count == 3 && racy.digests == first.digests)
+        try Data("beta, longer".utf8).write(to: URL(fileURLWithPath: path("b.md")))
+        let edited = InputTree.onDisk([name], in: project).key(of: [name], recorded: recorded, modifiedBefore: .max)
+        #expect(edited.moved == [path("b.md")] && edited.digests[path("a.md")] == "planted")
+        #expect(edited.digests[path("b.md")] == Digest.sha256(Array("beta, longer".utf8)) && edited.sizes[path("b.md")] == 12)
+    }
+
     /// Judged by `lstat` on each path: a stamping walk gives every regular
     /// file the stamp `FileStamp.of` gives it (size, times, inode), and
     /// none to a folder or a link; every walk marks which entries are

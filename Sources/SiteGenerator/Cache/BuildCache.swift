@@ -360,22 +360,10 @@ struct BuildCache: Sendable {
         return cache
     }
 
-    /// From the stamps of the files now: the digests that still hold (the
-    /// file's stamp is the one recorded, and it was not modified within
-    /// `racyWindow` seconds of when it was seen), and every other file,
-    /// which must be read (`InputTree.fileDigests(known:changed:)`).
-    func reusableDigests(_ now: [String: FileStamp]) -> (known: [String: String], changed: Set<String>) {
-        var known: [String: String] = [:]
-        var changed = Set<String>()
-        let racy = Int64((filesSeenAt - Self.racyWindow) * 1e9)
-        for (path, stamp) in now {
-            if let seen = files[path], !seen.digest.isEmpty, seen.sameFile(as: stamp), max(stamp.modified, stamp.changed) < racy {
-                known[path] = seen.digest
-            } else {
-                changed.insert(path)
-            }
-        }
-        return (known, changed)
+    /// The inputs of `folders` keyed from this cache (`InputTree.key`):
+    /// a file whose stamp did not move keeps the digest recorded.
+    func key(_ tree: InputTree, folders: [String]) -> InputTree.Keyed {
+        tree.key(of: folders, recorded: files, modifiedBefore: Int64((filesSeenAt - Self.racyWindow) * 1e9))
     }
 
     /// `number`'s decimal digits, as `String(number)` writes them, without
