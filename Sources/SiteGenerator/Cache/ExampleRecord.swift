@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import ProjectFiles
 
 /// What a build needs of an example it does not diff, kept in the cache so
 /// that the next command-line build does not read the example at all when
@@ -39,5 +40,25 @@ struct ExampleRecord: Codable, Equatable, Sendable {
     init?(json: ArraySlice<UInt8>) {
         guard let record = try? JSONDecoder().decode(ExampleRecord.self, from: Data(json)) else { return nil }
         self = record
+    }
+}
+
+extension LoadedExample {
+    /// From the cache's record of it: its file is read when its sequence is
+    /// first asked for, and must be the bytes the record was made from.
+    init(name: String, record: ExampleRecord, in folder: InputFolder) {
+        let summaries = zip(record.labels.dropFirst(), record.steps).map { label, step in
+            StepSummary(label: label, batches: step.batches, inserted: step.inserted, deleted: step.deleted, moved: step.moved, reloaded: step.reloaded)
+        }
+        let (path, sourceKey) = (folder.path(of: name), record.sourceKey)
+        self.init(name: name, sourceKey: sourceKey, title: record.title, description: record.description, stepLabels: record.labels,
+                  summaries: summaries, path: path) {
+            let (example, found) = SiteInputs.loadExample(name, in: folder)
+            guard let example, example.sourceKey == sourceKey else {
+                return .failure(found.first { $0.severity == .error }
+                    ?? .error("changed-during-build", at: SourceLocation(file: path, line: 1, column: 1), "this file changed while the build ran; build again"))
+            }
+            return .success((example.sequence, example.changesets))
+        }
     }
 }

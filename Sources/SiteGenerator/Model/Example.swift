@@ -42,22 +42,13 @@ struct LoadedExample: Sendable {
         content = Content(loaded: (sequence, changesets))
     }
 
-    /// From the cache's record of it: its file is read when its sequence is
-    /// first asked for, and must be the bytes the record was made from.
-    init(name: String, record: ExampleRecord, in folder: InputFolder) {
-        (self.name, sourceKey, title, description, stepLabels) = (name, record.sourceKey, record.title, record.description, record.labels)
-        summaries = zip(record.labels.dropFirst(), record.steps).map { label, step in
-            StepSummary(label: label, batches: step.batches, inserted: step.inserted, deleted: step.deleted, moved: step.moved, reloaded: step.reloaded)
-        }
-        let (path, sourceKey, title) = (folder.path(of: name), record.sourceKey, record.title)
-        content = Content(loading: {
-            let (example, found) = SiteInputs.loadExample(name, in: folder)
-            guard let example, example.sourceKey == sourceKey else {
-                return .failure(found.first { $0.severity == .error }
-                    ?? .error("changed-during-build", at: SourceLocation(file: path, line: 1, column: 1), "this file changed while the build ran; build again"))
-            }
-            return .success((example.sequence, example.changesets))
-        }, placeholder: { Content.placeholder(title: title, file: path) })
+    /// What every build shows of it as given (`ExampleRecord` gives it),
+    /// its sequence and changesets read by `load` when first asked for; a
+    /// load that fails is the example's `failure` (its file, at `path`).
+    init(name: String, sourceKey: String, title: String, description: String?, stepLabels: [String], summaries: [StepSummary], path: String,
+         load: @escaping @Sendable () -> Result<Content.Value, Diagnostic>) {
+        (self.name, self.sourceKey, self.title, self.description, self.stepLabels, self.summaries) = (name, sourceKey, title, description, stepLabels, summaries)
+        content = Content(loading: load, placeholder: { Content.placeholder(title: title, file: path) })
     }
 
     /// The sequence and changesets, read once (by whichever thread asks first).
