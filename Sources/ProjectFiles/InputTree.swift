@@ -506,6 +506,19 @@ public struct InputFolder: Sendable {
     /// An input's path as diagnostics name it: `site/guide/a.md`.
     public func path(of relative: String) -> String { InputTree.join(name, relative) }
 
+    /// Whether `relative`, its bytes, is one of the folder's files (not
+    /// only the same text: `café` composed is not `café` decomposed to the
+    /// file system, as it is to `String`).
+    public func holds(_ relative: String) -> Bool {
+        var low = 0, high = files.count
+        while low < high {
+            let middle = (low + high) / 2
+            if files[middle].utf8.elementsEqual(relative.utf8) { return true }
+            if files[middle].utf8.lexicographicallyPrecedes(relative.utf8) { low = middle + 1 } else { high = middle }
+        }
+        return false
+    }
+
     /// Whether `relative` is one of the folder's files.
     public func contains(_ relative: String) -> Bool {
         var low = 0, high = files.count

@@ -71,7 +71,7 @@ struct FullBuild {
         let sizes = memo.sizes.count == memo.digests.count ? memo.sizes : [:]
         clock.lap("list and key the inputs")
         return Listing(tree: tree, previous: previous, stamps: stamps, stampsTakenAt: stampsTakenAt,
-                       inputKey: site.inputsKey.map { ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0]) },
+                       inputKey: site.inputsKey.map { ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, String(options.allowEmpty), $0]) },
                        inputBytes: { sizes.isEmpty ? tree.byteCount(of: options.inputFolders) : sizes.values.reduce(0, +) }, changed: stampsMoved)
     }
 
@@ -133,7 +133,9 @@ struct FullBuild {
         var pages: [String: LoadedFiles.Loaded<LoadedPage>] = [:]
         for (path, record) in listing.previous.pages {
             let source = folder.path(of: path)
-            guard digests[source] == record.sourceKey, record.output != "index.html",
+            // (By its bytes: a name respelled, `café` composed then
+            // decomposed, is another file to the file system.)
+            guard folder.holds(path), digests[source] == record.sourceKey, record.output != "index.html",
                   record.output == SiteLoading.outputPath(ofPage: path, urls: options.urls) else { continue }
             pages[path] = .init(value: record.page(source: source, path: path), diagnostics: record.diagnostics)
         }
@@ -145,7 +147,7 @@ struct FullBuild {
     static func recordedExamples(_ listing: Listing, options: BuildOptions, digests: [String: String]) -> [String: LoadedFiles.Loaded<LoadedExample>] {
         let folder = listing.tree[options.examples]
         var examples: [String: LoadedFiles.Loaded<LoadedExample>] = [:]
-        for (name, record) in listing.previous.examples where digests[folder.path(of: name)] == record.sourceKey {
+        for (name, record) in listing.previous.examples where folder.holds(name) && digests[folder.path(of: name)] == record.sourceKey {
             examples[name] = .init(value: LoadedExample(name: name, record: record, in: folder), diagnostics: record.diagnostics)
         }
         return examples

@@ -44,6 +44,7 @@ struct CommandLineBuildTests {
             var clean = session.options
             clean.siteByteLimit = options.siteByteLimit
             clean.urls = options.urls
+            clean.allowEmpty = options.allowEmpty
             return clean
         }
     }
@@ -552,6 +553,52 @@ struct SpareSiteTests {
         let stale = LoadedExample(name: "list.yml", record: record, in: folder)
         #expect(stale.sequence.title == "A list" && stale.sequence.steps.allSatisfy { $0.snapshot.sections.allSatisfy(\.rows.isEmpty) })
         #expect(stale.failure?.id == "changed-during-build" && stale.failure?.location.file.hasSuffix("examples/list.yml") == true)
+    }
+
+    /// An attack found: a page and the example it shows renamed from the
+    /// composed spelling of their name to the decomposed one (which a copy
+    /// between macOS and Linux can do) left the cache's records under the
+    /// old bytes (a `String` takes both for one key), and every later
+    /// cached build failed opening the old name. The cache keeps the bytes
+    /// its build saw.
+    @Test func namesRespelledInOtherNormalForms_keepTheirNewBytesInTheCache() throws {
+        let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+        let project = try Project([
+            ("site/index.md", pageText("Home", body: "Home.\n")),
+            ("site/\(composed).md", pageText("Page", body: "```rowmotion\nexample: \(composed).yml\n```\n")),
+            ("examples/\(composed).yml", "title: Cafe\nsteps:\n  - items: [a, b]\n  - items: [b, a]\n"),
+        ])
+        try project.build("first")
+        try FileManager.default.moveItem(atPath: project.session.path("examples/\(composed).yml"), toPath: project.session.path("examples/\(decomposed).yml"))
+        try project.build("the example respelled")
+        try FileManager.default.moveItem(atPath: project.session.path("site/\(composed).md"), toPath: project.session.path("site/\(decomposed).md"))
+        try project.build("the page respelled")
+        try project.session.write("site/index.md", pageText("Home", body: "Home, edited.\n"))
+        let edited = try project.build("the home page edited")
+        #expect(!edited.hasErrors, "\(edited.diagnostics)")
+        let cache = String(decoding: try Data(contentsOf: URL(fileURLWithPath: project.options.cache!)), as: UTF8.self)
+        // Each record's key (a record kind's second field, an entry's first)
+        // as the files are spelled now; the page's text still names the
+        // example composed, which its entry keeps as written.
+        let keys = cache.split(separator: "\n").dropFirst(2).map { line -> Substring in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return ["page", "example", "out", "file"].contains(fields[0]) ? fields[1] : fields[0]
+        }
+        // The page's and the example's entries (page, example page, filmstrip),
+        // the site's three files, the page and example records, the two inputs.
+        #expect(keys.filter { $0.unicodeScalars.contains("\u{301}") }.count == 10, "\(keys)")
+        #expect(!keys.contains { $0.unicodeScalars.contains("\u{E9}") }, "no record under the old bytes: \(keys)")
+    }
+
+    /// An attack found: a build that stopped at "nothing changed" gave the
+    /// empty site an `--allow-empty` build had made to a build without it.
+    @Test func anEmptySite_failsWithoutAllowEmpty_afterOneThatAllowedIt() throws {
+        let project = try Project([("site/.keep", ""), ("examples/.keep", "")])
+        project.options.allowEmpty = true
+        try project.build("allowed empty")
+        project.options.allowEmpty = false
+        let site = SiteBuilder.build(project.options)
+        #expect(site.diagnostics.contains { $0.id == "empty-site" }, "\(site.diagnostics)")
     }
 
     /// A cache file that holds a record twice is not one this tool wrote:

@@ -477,31 +477,37 @@ struct BuildCache: Sendable {
             earlier.file.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[run])) }
             run = 0..<0
         }
+        // This cache's own key for the record's (a `String` takes `café`
+        // composed and decomposed for one key; the file keeps the bytes).
+        func held<Value>(_ values: [String: Value], _ key: String) -> (key: String, value: Value)? {
+            values.index(forKey: key).map { values[$0] }
+        }
         for record in records {
-            let kept: Bool
+            let (key, kept): (String, Bool)
             switch record.kind {
             case .entry:
-                guard let entry = entries[record.key] else { continue }
-                kept = earlier.entries[record.key] == entry
+                guard let now = held(entries, record.key) else { continue }
+                (key, kept) = (now.key, earlier.entries[record.key] == now.value)
             case .written:
-                guard let stamp = written[record.key] else { continue }
-                kept = earlier.written[record.key].map { Self.sameWritten($0, stamp) } == true
+                guard let now = held(written, record.key) else { continue }
+                (key, kept) = (now.key, earlier.written[record.key].map { Self.sameWritten($0, now.value) } == true)
             case .page:
-                guard let page = pages[record.key] else { continue }
-                kept = earlier.pages[record.key] == page
+                guard let now = held(pages, record.key) else { continue }
+                (key, kept) = (now.key, earlier.pages[record.key] == now.value)
             case .example:
-                guard let example = examples[record.key] else { continue }
-                kept = earlier.examples[record.key] == example
+                guard let now = held(examples, record.key) else { continue }
+                (key, kept) = (now.key, earlier.examples[record.key] == now.value)
             case .file:
-                guard let stamp = files[record.key] else { continue }
-                kept = earlier.files[record.key] == stamp
+                guard let now = held(files, record.key) else { continue }
+                (key, kept) = (now.key, earlier.files[record.key] == now.value)
             }
             found[record.kind, default: 0] += 1
-            if kept {
+            // A line is copied only under the same bytes of its key.
+            if kept, key.utf8.elementsEqual(record.key.utf8) {
                 if !run.isEmpty, run.upperBound == record.line.lowerBound { run = run.lowerBound..<record.line.upperBound } else { flush(); run = record.line }
             } else {
                 flush()
-                appendLine(record.kind, record.key, to: &bytes)
+                appendLine(record.kind, key, to: &bytes)
             }
         }
         flush()
