@@ -48,6 +48,33 @@ public enum FileContents {
         return try readExplaining(path, limit: limit)
     }
 
+    /// The first `lines` lines of the regular file at `path` (line feeds
+    /// kept; fewer at its end), read in blocks and never through a link:
+    /// what a file's header says without reading the megabytes after it.
+    /// Nil when it cannot be read or the lines pass `limit` bytes.
+    public static func firstLines(_ path: String, _ lines: Int, limit: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        var bytes: [UInt8] = []
+        var found = 0
+        while found < lines {
+            guard bytes.count < limit, let block = readUpTo(descriptor, 64 * 1024) else { return nil }
+            let start = bytes.count
+            bytes += block
+            var index = start
+            while found < lines, index < bytes.count, let next = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) {
+                found += 1
+                index = next + 1
+                if found == lines { bytes.removeSubrange(index...) }
+            }
+            if block.count < 64 * 1024 { break }
+        }
+        return bytes.count <= limit ? bytes : nil
+    }
+
     /// The size of the file at `path` (through a link), if it can be read.
     public static func size(of path: String) -> Int64? {
         var status = stat()

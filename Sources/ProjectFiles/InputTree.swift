@@ -688,3 +688,39 @@ extension InputTree {
         return keyed
     }
 }
+
+extension InputTree {
+    /// One key for the listing of `folders` as stamped (each folder's real
+    /// path, each file's path and stamp, what was refused) and `context`
+    /// (the options a build's output depends on): a build whose listing
+    /// has the seal the cache recorded has the inputs that cache's build
+    /// read, file for file, without opening one. Nil when a file has no
+    /// stamp (a revision's tree) or, with `settledBefore` (nanoseconds),
+    /// when one was modified or changed after it: two saves within the
+    /// file system's tick leave one stamp (git's racy-file rule).
+    public func seal(of folders: [String], context: [String], settledBefore racy: Int64? = nil) -> String? {
+        var hasher = Digest.Hasher()
+        for part in context { hasher.add(part) }
+        var seen = Set<String>()
+        for name in folders where seen.insert(name).inserted {
+            let folder = self[name]
+            hasher.add(name)
+            switch folder.storage {
+            case .disk(let base): hasher.add(base)
+            case .none: hasher.add(folder.exists ? "-" : "missing")
+            case .memory: return nil
+            }
+            hasher.add(folder.problems.map(\.description).joined(separator: "\n"))
+            var count = UInt64(folder.files.count)
+            withUnsafeBytes(of: &count) { hasher.add($0) }
+            for relative in folder.files {
+                guard let stamp = folder.stamps[relative] else { return nil }
+                if let racy, max(stamp.modified, stamp.changed) >= racy { return nil }
+                hasher.add(relative)
+                var fields = (stamp.size.littleEndian, stamp.modified.littleEndian, stamp.changed.littleEndian, stamp.inode.littleEndian)
+                withUnsafeBytes(of: &fields) { hasher.add($0) }
+            }
+        }
+        return hasher.key
+    }
+}

@@ -33,6 +33,11 @@ struct FullBuild {
         var inputBytes: @Sendable () -> Int
         /// From the cache alone (no model): the inputs whose stamp moved since it was written.
         var changed: Set<String>?
+        /// The listing's seal (`InputTree.seal`) when every stamp had settled, for the cache.
+        var inputsSeal: String?
+        /// The header of the cache whose inputs and site have the seals of
+        /// this listing and of the site on disk: nothing changed since it.
+        var sealedSince: BuildCache.Header?
     }
 
     /// 1. The inputs, listed before anything is read: the files git would
@@ -42,24 +47,45 @@ struct FullBuild {
     mutating func list() -> Listing? {
         // Before the walk that stamps the files: a file modified near then is read again.
         let stampsTakenAt = Date().timeIntervalSince1970
-        // The walk of the inputs and the read of the cache, at once (the
-        // cache's entries read only when the build does not stop at `unchanged`).
         let (options, last) = (options, last)
-        let (tree, previous) = Parallel.both({
-            options.inputs ?? last?.treeIfUnchanged() ?? InputTree.onDisk(options.inputFolders, in: options.project ?? .ofWorkingFolder())
-        }, {
-            last?.cache ?? BuildCache.load(from: options.cache, forSite: options.out, in: options.project ?? .ofWorkingFolder(),
-                                           outputsOnly: options.allowShortcut)
+        let project = options.project ?? .ofWorkingFolder()
+        // The walk of the inputs and the read of the cache, at once. A build
+        // that may stop at "nothing changed" reads the cache's header alone
+        // first, and when it is sealed, walks the site beside the inputs:
+        // the 20 MB after it are read only when something changed.
+        enum Found { case cache(BuildCache), sealed(BuildCache.Header, siteMatches: Bool) }
+        let (tree, found) = Parallel.both({
+            options.inputs ?? last?.treeIfUnchanged() ?? InputTree.onDisk(options.inputFolders, in: project)
+        }, { () -> Found in
+            if let last { return .cache(last.cache) }
+            if options.allowShortcut, options.inputs == nil, let header = BuildCache.header(from: options.cache, forSite: options.out, in: project) {
+                return .sealed(header, siteMatches: SiteFolder.seal(of: options.out) == header.siteSeal)
+            }
+            return .cache(BuildCache.load(from: options.cache, forSite: options.out, in: project, outputsOnly: options.allowShortcut))
         })
         site.diagnostics = InputFolders.problems(options, tree: tree)
         if site.hasErrors { return nil }
+        let context = BuildCache.context(options)
+        var previous: BuildCache
+        switch found {
+        case .cache(let cache): previous = cache
+        case .sealed(let header, let siteMatches):
+            if siteMatches, let seal = header.cache.inputsSeal, tree.seal(of: options.inputFolders, context: context) == seal {
+                clock.lap("list the inputs and the site")
+                return Listing(tree: tree, previous: header.cache, stamps: [:], stampsTakenAt: stampsTakenAt, inputKey: header.cache.inputKey,
+                               inputBytes: { 0 }, changed: [], sealedSince: header)
+            }
+            previous = BuildCache.load(from: options.cache, forSite: options.out, in: project, outputsOnly: true)
+        }
         var stamps: [String: FileStamp] = [:]
         var stampsMoved: Set<String>?
+        var inputsSeal: String?
         if last == nil, options.cache != nil {
             // Without a model, the files whose stamp did not move since the
             // cache was written keep their digest: only the others are read.
-            let keyed = previous.key(tree, folders: options.inputFolders)
+            let keyed = previous.key(tree, folders: options.inputFolders, racyWindow: options.racyWindow)
             (stamps, stampsMoved, memo.digests, memo.sizes) = (keyed.stamps, keyed.moved, keyed.digests, keyed.sizes)
+            inputsSeal = tree.seal(of: options.inputFolders, context: context, settledBefore: Int64((stampsTakenAt - options.racyWindow) * 1e9))
         } else if let last {
             memo.sizes = last.sizes
             memo.digests = tree.fileDigests(of: options.inputFolders, known: last.digests, changed: last.changed, sizes: &memo.sizes)
@@ -71,22 +97,32 @@ struct FullBuild {
         let sizes = memo.sizes.count == memo.digests.count ? memo.sizes : [:]
         clock.lap("list and key the inputs")
         return Listing(tree: tree, previous: previous, stamps: stamps, stampsTakenAt: stampsTakenAt,
-                       inputKey: site.inputsKey.map { ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, String(options.allowEmpty), $0]) },
-                       inputBytes: { sizes.isEmpty ? tree.byteCount(of: options.inputFolders) : sizes.values.reduce(0, +) }, changed: stampsMoved)
+                       inputKey: site.inputsKey.map { ContentHash.key(context + [$0]) },
+                       inputBytes: { sizes.isEmpty ? tree.byteCount(of: options.inputFolders) : sizes.values.reduce(0, +) }, changed: stampsMoved,
+                       inputsSeal: inputsSeal)
     }
 
     /// 2. Nothing changed since the cache's build, and its site is intact:
     /// that site, with nothing to parse, render or write.
     mutating func unchanged(_ listing: Listing) -> BuiltSite? {
+        if let header = listing.sealedSince {
+            // The inputs' and the site's seals are the cache's: its header says it all.
+            var site = BuiltSite()
+            (site.unchanged, site.cacheIsSaved) = (true, true)
+            (site.pageCount, site.exampleCount, site.cachedCount) = (header.cache.pageCount, header.cache.exampleCount, header.outputCount)
+            (site.cache, site.diagnostics) = (header.cache, header.cache.diagnostics)
+            return site
+        }
         guard options.allowShortcut, let inputKey = listing.inputKey,
               var unchanged = SiteBuilder.unchangedSite(options, previous: listing.previous, inputKey: inputKey) else { return nil }
         clock.lap("check inputs")
         unchanged.inputsKey = site.inputsKey
-        // Stamps of files read again (saved within the racy window) are kept for next time.
-        if unchanged.cache.files != listing.stamps {
+        // Stamps of files read again (saved within the racy window) are
+        // kept for next time, with the seal they make now they have settled.
+        if unchanged.cache.files != listing.stamps || (listing.inputsSeal != nil && unchanged.cache.inputsSeal != listing.inputsSeal) {
             unchanged.cache.readRest()
             unchanged.cache.earlier = .init(unchanged.cache)
-            (unchanged.cache.files, unchanged.cache.filesSeenAt) = (listing.stamps, listing.stampsTakenAt)
+            (unchanged.cache.files, unchanged.cache.filesSeenAt, unchanged.cache.inputsSeal) = (listing.stamps, listing.stampsTakenAt, listing.inputsSeal)
             unchanged.cacheIsSaved = false
         }
         return unchanged
@@ -407,7 +443,7 @@ struct FullBuild {
         site.cache.pageCount = inputs.pages.count
         site.cache.exampleCount = inputs.examples.count
         site.cache.inputKey = listing.inputKey
-        (site.cache.files, site.cache.filesSeenAt) = (listing.stamps, listing.stampsTakenAt)
+        (site.cache.files, site.cache.filesSeenAt, site.cache.inputsSeal) = (listing.stamps, listing.stampsTakenAt, listing.inputsSeal)
         // (With a model, its keeper compares the outputs with what it wrote.)
         site.unchanged = last == nil && SiteBuilder.matchesSiteOnDisk(site, previous: listing.previous, out: options.out)
         // A theme problem shows up once per page: say it once.

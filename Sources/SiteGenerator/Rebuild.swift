@@ -233,7 +233,9 @@ extension SiteBuilder {
         site.pageCount = state.inputs.pages.count
         site.exampleCount = state.inputs.examples.count
         cache.diagnostics = site.diagnostics
-        cache.inputKey = site.inputsKey.map { ContentHash.key([BuildCache.format, options.baseURL, String(options.drafts), options.urls.rawValue, $0]) }
+        cache.inputKey = site.inputsKey.map { ContentHash.key(BuildCache.context(options) + [$0]) }
+        // (Its stamps are the first build's: no seal says they are today's.)
+        cache.inputsSeal = nil
         site.cache = cache
         site.theme = state.inputs.theme.fileKeys
         site.stylesheet = state.inputs.theme.assets["rowmotion.css"]

@@ -24,13 +24,13 @@ struct CommandLineBuildTests {
             options.keepsUnchangedPages = true
         }
 
+        /// Builds as `rowmotion build` does, `trustingStamps` as a while
+        /// after the last build (no file within the racy window: the
+        /// cache it saves is sealed, and "nothing changed" is known from
+        /// its header), and holds the site to a clean build's.
         @discardableResult
         func build(_ context: String, trustingStamps: Bool = true) throws -> BuiltSite {
-            if trustingStamps {
-                var cache = BuildCache.load(from: options.cache)
-                cache.filesSeenAt += 10
-                cache.save(to: options.cache!)
-            }
+            options.racyWindow = trustingStamps ? -10 : 2
             var site = SiteBuilder.build(options)
             let clean = SiteBuilder.build(cleanOptions)
             #expect(EditSession.report(site) == EditSession.report(clean), "\(context)")
@@ -45,6 +45,7 @@ struct CommandLineBuildTests {
             clean.siteByteLimit = options.siteByteLimit
             clean.urls = options.urls
             clean.allowEmpty = options.allowEmpty
+            (clean.baseURL, clean.drafts) = (options.baseURL, options.drafts)
             return clean
         }
     }
@@ -599,6 +600,91 @@ struct SpareSiteTests {
         project.options.allowEmpty = false
         let site = SiteBuilder.build(project.options)
         #expect(site.diagnostics.contains { $0.id == "empty-site" }, "\(site.diagnostics)")
+    }
+
+    /// The header of the project's cache, when it is sealed.
+    static func header(_ project: Project) -> BuildCache.Header? {
+        BuildCache.header(from: project.options.cache, forSite: project.options.out, in: project.options.project ?? .ofWorkingFolder())
+    }
+
+    /// A build with nothing to do knows it from the cache's first lines and
+    /// a walk of the inputs and of the site: with every record after the
+    /// header cut off, it still reports what the build before it reported
+    /// (a warning here) and writes nothing; an edit after that builds as a
+    /// clean build does (the cut cache holds no page to keep).
+    @Test func nothingChanged_isKnownFromTheCachesHeader_withItsRecordsUnread() throws {
+        let project = try Project(editFiles + [("site/warn.md", pageText("Warn", body: "See [gone](nowhere.md).\n"))])
+        try project.build("first")
+        let header = try #require(Self.header(project), "a cache saved with every input settled is sealed")
+        #expect(header.cache.inputsSeal != nil && header.siteSeal != nil && !header.cache.diagnostics.isEmpty && header.outputCount > 0)
+        let path = try #require(project.options.cache)
+        let lines = try Data(contentsOf: URL(fileURLWithPath: path)).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        #expect(lines.count > 5)
+        try Data(lines.prefix(4).joined(separator: [UInt8(ascii: "\n")]) + [UInt8(ascii: "\n")]).write(to: URL(fileURLWithPath: path))
+        let again = try project.build("nothing changed, the cache cut after its header")
+        #expect(again.unchanged && again.cachedCount == header.outputCount && again.pageCount == 6 && again.exampleCount == 2)
+        #expect(again.diagnostics == header.cache.diagnostics)
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited.\n"))
+        let edited = try project.build("an edit after it")
+        #expect(!edited.unchanged && edited.kept.isEmpty)
+    }
+
+    /// A sealed cache is never taken for inputs, options or a site that
+    /// changed, however little: a page rewritten at its size with its
+    /// modification time put back (its change time moved), a page renamed,
+    /// another base URL or `--drafts`, a site file rewritten at its size,
+    /// a site file added. Each build is held to a clean one's, and the one
+    /// after it, with nothing changed, is known from the header again.
+    @Test func aSealedCache_isNeverTakenForAnythingThatChanged() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        func expectRebuilt(_ context: String) throws {
+            let site = try project.build(context)
+            #expect(!site.unchanged, "\(context)")
+            #expect(Self.header(project) != nil, "\(context): sealed again")
+            let again = try project.build("nothing changed after: \(context)")
+            #expect(again.unchanged, "\(context)")
+        }
+        let page = project.session.path("site/guide/c.md")
+        var before = stat()
+        #expect(lstat(page, &before) == 0)
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Plain pagE.\n"))
+        #if os(Linux)
+        var times = [before.st_atim, before.st_mtim]
+        #else
+        var times = [before.st_atimespec, before.st_mtimespec]
+        #endif
+        #expect(utimensat(AT_FDCWD, page, &times, 0) == 0)
+        let new = try #require(FileStamp.of(page))
+        #expect(new.size == Int64(before.st_size) && new.modified == times[1].tv_sec * 1_000_000_000 + times[1].tv_nsec, "the modification time is put back")
+        try expectRebuilt("a page rewritten at its size, its modification time put back")
+        try FileManager.default.moveItem(atPath: page, toPath: project.session.path("site/guide/e.md"))
+        try expectRebuilt("a page renamed")
+        project.options.baseURL = "/docs/"
+        try expectRebuilt("another base URL")
+        project.options.drafts = true
+        try expectRebuilt("--drafts")
+        let built = project.options.out + "/guide/a.html"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: built)))
+        bytes[bytes.count - 2] ^= 0x20
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: built))
+        try handle.write(contentsOf: Data(bytes))
+        try handle.close()
+        try expectRebuilt("a site file rewritten in place at its size")
+        try Data("<p>phish</p>".utf8).write(to: URL(fileURLWithPath: project.options.out + "/phish.html"))
+        try expectRebuilt("a file added to the site")
+    }
+
+    /// A cache saved while an input was within the racy window of its
+    /// stamp (just written) has no seal: the next build reads the cache's
+    /// records and that file again.
+    @Test func aCacheSavedWithAFreshInput_isNotSealed() throws {
+        let project = try Project(editFiles)
+        try project.build("first", trustingStamps: false)
+        #expect(Self.header(project) == nil)
+        #expect(BuildCache.load(from: project.options.cache).inputsSeal == nil && !BuildCache.load(from: project.options.cache).files.isEmpty)
+        try project.build("again, a while after")
+        #expect(Self.header(project) != nil)
     }
 
     /// A cache file that holds a record twice is not one this tool wrote:

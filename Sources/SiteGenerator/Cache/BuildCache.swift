@@ -97,18 +97,28 @@ struct BuildCache: Sendable {
     /// What the build that wrote the cache saw of each input file (its
     /// size, times, inode and SHA-256), so that the next build reads only
     /// the files whose stamp moved, as git does with its index; and when it
-    /// saw them: a file modified within `racyWindow` seconds of that is
+    /// saw them: a file modified within `BuildOptions.racyWindow` seconds of that is
     /// read again whatever its stamp (two saves within the file system's
     /// tick leave the same stamp).
     var files: [String: FileStamp] = [:]
     var filesSeenAt: Double = 0
-    static let racyWindow = 2.0
+    /// `files` as one key (`InputTree.seal`), when every one of them was
+    /// settled when its stamp was taken: a build whose listing has this
+    /// seal, and whose site has the seal of `written`, has nothing to do,
+    /// and knows it from the file's first lines (`Header`) alone.
+    var inputsSeal: String?
 
     /// Bumped whenever the generator's output changes for the same inputs;
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 12 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 13 (tool \(RowmotionVersion.string), \(executableStamp))"
+
+    /// What a build's output depends on besides its inputs, as key parts:
+    /// this format and the options that change what is made.
+    static func context(_ options: BuildOptions) -> [String] {
+        [format, options.baseURL, String(options.drafts), options.urls.rawValue, String(options.allowEmpty)]
+    }
 
     /// The running executable's size and modification time, or "-".
     static let executableStamp: String = {
@@ -194,6 +204,33 @@ struct BuildCache: Sendable {
         let cache = parse(bytes, outputsOnly: outputsOnly)
         guard let stamp = cache.siteStamp, stamp == SiteFolder.stamp(of: output) else { return BuildCache() }
         return cache
+    }
+
+    /// A cache file's first lines: what a build needs to know that nothing
+    /// changed since the build that wrote it, and to say what that build said.
+    struct Header {
+        var cache: BuildCache
+        var siteSeal: String?
+        /// How many outputs the build made (its entries).
+        var outputCount: Int
+    }
+
+    /// The header of the cache at `path` when it has both seals and is the
+    /// cache of the site at `output` (as `load` checks); nil otherwise.
+    /// (Its diagnostics are read too, so `limit` bounds what they may weigh.)
+    static func header(from path: String?, forSite output: String, in project: Project, limit: Int = 64 << 20) -> Header? {
+        guard let path, (try? WritePath.prepare(path, in: project, makingFolders: false)) != nil,
+              let bytes = FileContents.firstLines(path, 4, limit: limit) else { return nil }
+        let header = bytes.withUnsafeBufferPointer { pointer -> Header? in
+            guard var cache = lines(pointer, file: bytes, reading: [], header: true),
+                  let line = split(pointer, 0..<pointer.count, at: UInt8(ascii: "\n")).dropFirst(2).first else { return nil }
+            let fields = String(decoding: UnsafeBufferPointer(rebasing: pointer[line]), as: UTF8.self).split(separator: "\t").map(String.init)
+            guard fields.count == 4, fields[0] == "sealed", fields[1] != "-", fields[2] != "-", let count = Int(fields[3]) else { return nil }
+            cache.outputs = []
+            return Header(cache: cache, siteSeal: fields[2], outputCount: count)
+        }
+        guard let header, let stamp = header.cache.siteStamp, stamp == SiteFolder.stamp(of: output) else { return nil }
+        return header
     }
 
     /// Reads a cache file; a missing or unreadable one is an empty cache.
@@ -293,7 +330,7 @@ struct BuildCache: Sendable {
             else if first(line, tab, is: "example") { kind = .example }
             else if first(line, tab, is: "out") { kind = .written }
             else if first(line, tab, is: "file") { kind = .file }
-            else if first(line, tab, is: "diagnostics") || first(line, tab, is: "files-seen-at") { kind = nil }
+            else if first(line, tab, is: "diagnostics") || first(line, tab, is: "files-seen-at") || first(line, tab, is: "sealed") { kind = nil }
             else { kind = .entry }
             if let kind, !kinds.contains(kind) {
                 if kind == .entry, header { cache.outputs.append(text(line.lowerBound..<tab)) }
@@ -306,6 +343,8 @@ struct BuildCache: Sendable {
                 if parts.count == 2, text(parts[0]) == "diagnostics" {
                     guard let diagnostics = decodeDiagnostics(text(parts[1])) else { return nil }
                     cache.diagnostics = diagnostics
+                } else if parts.count == 4, text(parts[0]) == "sealed" {
+                    cache.inputsSeal = text(parts[1]) == "-" ? nil : text(parts[1])
                 } else if parts.count == 2 {
                     cache.filesSeenAt = Double(text(parts[1])) ?? 0
                 } else {
@@ -362,8 +401,8 @@ struct BuildCache: Sendable {
 
     /// The inputs of `folders` keyed from this cache (`InputTree.key`):
     /// a file whose stamp did not move keeps the digest recorded.
-    func key(_ tree: InputTree, folders: [String]) -> InputTree.Keyed {
-        tree.key(of: folders, recorded: files, modifiedBefore: Int64((filesSeenAt - Self.racyWindow) * 1e9))
+    func key(_ tree: InputTree, folders: [String], racyWindow: Double) -> InputTree.Keyed {
+        tree.key(of: folders, recorded: files, modifiedBefore: Int64((filesSeenAt - racyWindow) * 1e9))
     }
 
     /// `number`'s decimal digits, as `String(number)` writes them, without
@@ -423,12 +462,17 @@ struct BuildCache: Sendable {
         _ = save(to: path, in: .ofWorkingFolder())
     }
 
-    /// The cache file's bytes: the header, then the earlier file's records
-    /// in its order (runs of unchanged lines copied whole, a changed one
-    /// encoded, a removed one left out), then the new records in byte
-    /// order of their keys, then the build's diagnostics.
+    /// The cache file's bytes: the header (with the seals and the build's
+    /// diagnostics), then the earlier file's records in its order (runs of
+    /// unchanged lines copied whole, a changed one encoded, a removed one
+    /// left out), then the new records in byte order of their keys.
     func bytes() -> [UInt8] {
         var file = Array((Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n").utf8)
+        // What a build with nothing to do reads (`Header`): the seals, then the diagnostics it reports again.
+        let outputs = entryOutputs
+        let siteSeal = written.isEmpty || !outputs.allSatisfy({ written[$0] != nil }) ? nil : SiteFolder.seal(of: written)
+        file += Array("sealed\t\(inputsSeal ?? "-")\t\(siteSeal ?? "-")\t\(outputs.count)\n".utf8)
+        file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
         var new: (entries: [String], written: [String], pages: [String], examples: [String], files: [String])
         if let earlier {
             // In chunks on every core, each its own bytes, joined in order.
@@ -453,7 +497,6 @@ struct BuildCache: Sendable {
         for path in new.pages { appendLine(.page, path, to: &file) }
         for name in new.examples { appendLine(.example, name, to: &file) }
         for path in new.files { appendLine(.file, path, to: &file) }
-        file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
         file += Array("files-seen-at\t\(filesSeenAt)\n".utf8)
         return file
     }

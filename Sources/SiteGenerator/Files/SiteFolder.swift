@@ -47,6 +47,44 @@ enum SiteFolder {
         return files
     }
 
+    /// One key for the files of the site at `folder` as `files(of:)` lists
+    /// them (nil where it is nil): equal to `seal(of: written)` exactly
+    /// when the site holds the files a build wrote, none written since.
+    /// (No dictionary: a build with nothing to do compares 12,000 stamps.)
+    static func seal(of folder: String) -> String? {
+        var files: [(path: String, stamp: FileStamp)] = []
+        for entry in FolderWalk.entries(under: folder, stamping: true, inParallel: true) where entry.path != marker {
+            if entry.isBadName || entry.isLink { return nil }
+            if entry.isFolder { continue }
+            guard let stamp = entry.stamp else { return nil }
+            files.append((entry.path, stamp))
+        }
+        return seal(sorting: &files)
+    }
+
+    /// The same key for the stamps a build recorded of its site's files.
+    static func seal(of written: [String: FileStamp]) -> String {
+        var files = written.map { (path: $0.key, stamp: $0.value) }
+        return seal(sorting: &files)!
+    }
+
+    /// Each file's path and what `FileStamp.sameContent` compares, in the
+    /// byte order of the paths; nil for two paths of the same bytes
+    /// (a walk that listed a file twice).
+    private static func seal(sorting files: inout [(path: String, stamp: FileStamp)]) -> String? {
+        files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        var hasher = Digest.Hasher()
+        var previous: String?
+        for (path, stamp) in files {
+            if let previous, previous.utf8.elementsEqual(path.utf8) { return nil }
+            previous = path
+            hasher.add(path)
+            var fields = (stamp.size.littleEndian, stamp.modified.littleEndian, stamp.inode.littleEndian)
+            withUnsafeBytes(of: &fields) { hasher.add($0) }
+        }
+        return hasher.key
+    }
+
     /// A relative path that stays inside the site (and is not its marker).
     /// (Its parts read byte by byte: none empty, `.` or `..`.)
     static func isSafe(_ path: String) -> Bool {

@@ -35,6 +35,11 @@ public struct BuildOptions: Sendable {
     /// its input and 64 MiB (`OutputLimits.siteBytes(forInput:)`); past
     /// it the build fails.
     public var siteByteLimit = OutputLimits.siteBytes
+    /// Seconds before the build took its files' stamps within which a
+    /// file modified is read again whatever its stamp says, as git does:
+    /// two saves within the file system's tick leave one stamp. (Tests
+    /// that stand for "a while after the last build" make it negative.)
+    var racyWindow = 2.0
     /// The project the build reads and writes in (nil: the working
     /// folder's, worked out when the build starts).
     public var project: Project?
