@@ -470,7 +470,8 @@ struct BuildCache: Sendable {
         var file = Array((Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n").utf8)
         // What a build with nothing to do reads (`Header`): the seals, then the diagnostics it reports again.
         let outputs = entryOutputs
-        let siteSeal = written.isEmpty || !outputs.allSatisfy({ written[$0] != nil }) ? nil : SiteFolder.seal(of: written)
+        // (Only beside the inputs' seal: the header is taken with both or not at all.)
+        let siteSeal = inputsSeal == nil || written.isEmpty || !outputs.allSatisfy({ written[$0] != nil }) ? nil : SiteFolder.seal(of: written)
         file += Array("sealed\t\(inputsSeal ?? "-")\t\(siteSeal ?? "-")\t\(outputs.count)\n".utf8)
         file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
         var new: (entries: [String], written: [String], pages: [String], examples: [String], files: [String])
