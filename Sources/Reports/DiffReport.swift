@@ -107,11 +107,21 @@ public struct DiffReport {
             for (number, stage) in stages.enumerated() {
                 let last = number == stages.count - 1
                 lines.append(indent + "// Batch \(number + 1) of \(stages.count): \(Self.explanation(of: stages, at: number, flavor: flavor))")
-                lines.append(indent + "\(flavor.view).performBatchUpdates" + (last ? " {" : "({"))
-                lines.append(indent + "    // Update the data source to " + (last
-                    ? "snapshot \(step.to) here, then:"
-                    : "the \(flavor == .collection ? "items" : "rows") after batch \(number + 1) here (its \"after\" in --format json; not yet snapshot \(step.to)), then:"))
-                lines.append(contentsOf: Self.calls(for: stage.batch, animations: animations, flavor: flavor).map { indent + "    " + $0 })
+                // `self.`: pasted into a view controller's method, the calls
+                // run in escaping closures, where Swift asks for it.
+                lines.append(indent + "self.\(flavor.view).performBatchUpdates" + (last ? " {" : "({"))
+                let what: String
+                if last {
+                    what = "snapshot \(step.to) here, then:"
+                } else if Self.sameIDs(stage.after, stages[stages.count - 1].after) {
+                    // The later batches only reload: the rows already stand where the snapshot puts them.
+                    what = "snapshot \(step.to) here (batch \(number + 2) only \(flavor == .collection ? "reconfigures" : "reloads"); "
+                        + "its \(flavor == .collection ? "items" : "rows") show their new content then), then:"
+                } else {
+                    what = "the \(flavor == .collection ? "items" : "rows") after batch \(number + 1) here (its \"after\" in --format json; not yet snapshot \(step.to)), then:"
+                }
+                lines.append(indent + "    // Update the data source to " + what)
+                lines.append(contentsOf: Self.calls(for: stage.batch, animations: animations, flavor: flavor).map { indent + "    self." + $0 })
                 if last {
                     lines.append(indent + "}")
                 } else {
@@ -127,6 +137,13 @@ public struct DiffReport {
             lines.append("")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Whether two snapshots hold the same sections and rows, in order (ids only).
+    static func sameIDs(_ a: Snapshot<String, Record<String>>, _ b: Snapshot<String, Record<String>>) -> Bool {
+        a.sections.count == b.sections.count && zip(a.sections, b.sections).allSatisfy { first, second in
+            first.id == second.id && first.rows.map(\.id) == second.rows.map(\.id)
+        }
     }
 
     /// In a collection view's words (`flavor`), rows are items and a reload is a reconfigure.

@@ -1,3 +1,4 @@
+import Foundation
 import ListDiff
 import Testing
 
@@ -204,4 +205,21 @@ struct ValidatorTests {
                           rowMoves: [RowMove(from: path(2, 0), to: path(1, 2))], rowReloads: [path(0, 1)])
         #expect(validator.validate(batch, before: [2, 1, 2], after: [3, 3, 1]).isEmpty)
     }
+}
+
+/// README's Validator snippet (radar 27041784) says what `validate` gives,
+/// in order: the snippet's words are held to the library's.
+@Test func readmesValidatorSnippet_namesTheProblemsItPrints() throws {
+    let batch = Batch(sectionMoves: [SectionMove(from: 1, to: 0)], rowReloads: [RowPath(section: 1, row: 0)])
+    let problems = Validator().validate(batch, before: [3, 3], after: [3, 3])
+    let readme = try String(contentsOfFile: "README.md", encoding: .utf8)
+    guard let line = readme.split(separator: "\n").first(where: { $0.hasPrefix("// problems[") }),
+          let close = line.firstIndex(of: "]"), let index = Int(line[line.index(line.startIndex, offsetBy: 12)..<close]) else {
+        Issue.record("README has no `// problems[N]…` line")
+        return
+    }
+    #expect(index < problems.count, "\(problems.map(\.message))")
+    guard index < problems.count else { return }
+    #expect(problems[index].message.hasPrefix("Invalid update: invalid number of rows in section 0."), "problems[\(index)]: \(problems[index].message)")
+    #expect(line.contains("of \(problems.count)"), "README gives how many problems there are: \(line)")
 }

@@ -131,14 +131,14 @@ struct CLITests {
         let output = try CLI.run("diff", "examples/messenger.yml")
         #expect(output.status == 0)
         #expect(output.stdout.contains("""
-            tableView.performBatchUpdates({
-                // Update the data source to the rows after batch 1 here (its "after" in --format json; not yet snapshot 1), then:
-                tableView.deleteRows(at: [IndexPath(row: 1, section: 0)], with: .fade)
-                tableView.insertRows(at: [IndexPath(row: 3, section: 0)], with: .fade)
-                tableView.moveRow(at: IndexPath(row: 2, section: 0), to: IndexPath(row: 0, section: 0))
+            self.tableView.performBatchUpdates({
+                // Update the data source to snapshot 1 here (batch 2 only reloads; its rows show their new content then), then:
+                self.tableView.deleteRows(at: [IndexPath(row: 1, section: 0)], with: .fade)
+                self.tableView.insertRows(at: [IndexPath(row: 3, section: 0)], with: .fade)
+                self.tableView.moveRow(at: IndexPath(row: 2, section: 0), to: IndexPath(row: 0, section: 0))
             }, completion: { _ in
-            """))
-        #expect(output.stdout.contains("tableView.reloadRows(at: [IndexPath(row: 1, section: 0)], with: .fade)"))
+            """), "\(output.stdout)")
+        #expect(output.stdout.contains("self.tableView.reloadRows(at: [IndexPath(row: 1, section: 0)], with: .fade)"))
     }
 
     @Test func diffSVG_isTheFilmstrip_andStepNarrowsItToTwoFrames() throws {

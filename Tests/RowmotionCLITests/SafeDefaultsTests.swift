@@ -56,7 +56,7 @@ import Testing
         #expect(folder.stderr.hasPrefix("notes:1:1: error: found no snapshot sequence files (.json, .yaml, .yml) in 'notes'"), "\(folder.stderr)")
         let allowed = try CLI.run(["check", "--allow-empty"], in: root)
         #expect(allowed.status == 0, "\(allowed.stderr)")
-        #expect(allowed.stdout == "checked 0 files: 0 errors, 0 warnings\n")
+        #expect(allowed.stdout == "checked 0 sequence files: 0 errors, 0 warnings\n")
         // An empty site folder: the site's build says it, once.
         try FileManager.default.createDirectory(at: root.appendingPathComponent("site"), withIntermediateDirectories: true)
         let site = try CLI.run(["check"], in: root)

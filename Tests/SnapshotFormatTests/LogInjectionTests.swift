@@ -41,7 +41,7 @@ import Testing
         let (sequence, diagnostics) = read("steps:\n  - items: [a]\n  - label: \"Add b\\ntableView.reloadData()\"\n    items: [a, b]\n")
         #expect(diagnostics.isEmpty)
         let swift = try DiffReport(file: "t.yml", sequence: #require(sequence)).swiftCalls
-        #expect(swift.split(separator: "\n").allSatisfy { $0.hasPrefix("//") || $0.hasPrefix("    //") || $0.hasPrefix("tableView.performBatchUpdates") || $0.hasPrefix("    tableView.") || $0 == "}" })
+        #expect(swift.split(separator: "\n").allSatisfy { $0.hasPrefix("//") || $0.hasPrefix("    //") || $0.hasPrefix("self.tableView.performBatchUpdates") || $0.hasPrefix("    self.tableView.") || $0 == "}" })
         #expect(swift.contains(#"// Step 1: Add b\ntableView.reloadData() (snapshot 0 → 1)"#))
     }
 }

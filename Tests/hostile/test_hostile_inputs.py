@@ -239,4 +239,4 @@ def test_seeded_fuzz_of_sequence_files_gives_located_diagnostics_never_a_crash(t
         bad = [line for line in lines if not DIAGNOSTIC.match(line)]
         assert not bad, f"seed {seed}: not diagnostics: {bad[:3]!r}; replay: {replay}"
         checked = result.stdout.decode().strip().splitlines()[-1]
-        assert checked.startswith(f"checked {len(names)} files"), f"seed {seed}: {checked!r}; replay: {replay}"
+        assert checked.startswith(f"checked {len(names)} sequence files"), f"seed {seed}: {checked!r}; replay: {replay}"

@@ -58,7 +58,7 @@ swift package rowmotion-check --strict > readonly.log 2>&1
 check test $? -eq 0
 # Another plugin finds the tool built in the package's build folder too.
 check test "$(grep -c "the first time takes" readonly.log)" -eq 0
-check grep -q "checked 1 file: 0 errors, 0 warnings" readonly.log
+check grep -q "checked 1 page and 1 example: 0 errors, 0 warnings" readonly.log
 swift package rowmotion-diff examples/inbox.yml --format json > diff.log 2>&1
 check test $? -eq 0
 check grep -q '"insert": \[\[0, 0\]\]' diff.log

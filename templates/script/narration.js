@@ -59,12 +59,21 @@ function sectionName(section) {
   return hasText(section.header) && section.header !== '' ? 'section ' + section.header : 'section ' + section.id;
 }
 
+// 1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd".
+function ordinal(n) {
+  const tens = n % 100, ones = n % 10;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ones === 1 ? 'st' : ones === 2 ? 'nd' : ones === 3 ? 'rd' : 'th';
+  return n + suffix;
+}
+
 // Where item r of a section is, in words its layout gives: a list's row, a
-// grid's line and column, an orthogonal line's place along it.
+// grid's line and column, an orthogonal line's place along it. Counted as
+// people count ("the 2nd row"), never "row 2", which reads as the
+// IndexPath(row: 2) the calls beside it would name row 1.
 function placeIn(kind, r) {
   if (kind && kind.layout === 'grid') return 'line ' + (Math.floor(r / kind.columns) + 1) + ', column ' + (r % kind.columns + 1);
-  if (kind && kind.layout === 'orthogonal') return r === 0 ? 'the start of the line' : 'place ' + (r + 1) + ' along the line';
-  return r === 0 ? 'the top' : (kind ? 'item ' : 'row ') + (r + 1);
+  if (kind && kind.layout === 'orthogonal') return r === 0 ? 'the start of the line' : 'the ' + ordinal(r + 1) + ' place along the line';
+  return r === 0 ? 'the top' : 'the ' + ordinal(r + 1) + (kind ? ' item' : ' row');
 }
 
 // `framing`: the player data's presentation (a collection view's layouts).
@@ -83,7 +92,7 @@ export function narrate(state, step, framing) {
     traced.sections.forEach(function (sec, a) {
       if (sec.how === 'insert') sections.push(sectionName(traced.state[a]) + ' inserted');
       if (sec.how === 'reload') sections.push(sectionName(traced.state[a]) + ' reloaded');
-      if (sec.how === 'move') sections.push(sectionName(traced.state[a]) + ' moved to position ' + (a + 1));
+      if (sec.how === 'move') sections.push(sectionName(traced.state[a]) + ' moved to ' + (a === 0 ? 'the top' : 'the ' + ordinal(a + 1) + ' place'));
       traced.rows[a].forEach(function (row, r) {
         const name = rowName(traced.state[a].items[r]);
         if (row.how === 'insert') inserted.push(name);

@@ -54,13 +54,13 @@ struct Build: ParsableCommand {
 
     @OptionGroup var siteOptions: SiteOptions
 
-    @Option(help: "The folder to write the site to.")
+    @Option(help: ArgumentHelp("The folder to write the site to.", valueName: "folder"))
     var out = "_site"
 
-    @Option(name: .customLong("base-url"), help: "The URL path the site is served under; with / every link is relative, for file://.")
+    @Option(name: .customLong("base-url"), help: ArgumentHelp("The URL path the site is served under; with / every link is relative, for file://.", valueName: "path"))
     var baseURL = "/"
 
-    @Option(name: .customLong("report"), help: "Also write a JSON summary here: every page, every example with its steps' batches and change counts, every diagnostic.")
+    @Option(name: .customLong("report"), help: ArgumentHelp("Also write a JSON summary here: every page, every example with its steps' batches and change counts, every diagnostic.", valueName: "file"))
     var reportPath: String?
 
     @Flag(help: "Render every page again, ignoring what the previous build left in .build/rowmotion-cache.")

@@ -44,9 +44,14 @@ struct Check: ParsableCommand {
                 : "found no snapshot sequence files (\(SnapshotReader.extensions.sorted().map { "." + $0 }.joined(separator: ", "))) in " + paths.map { "'\($0)'" }.joined(separator: ", ") + "; --allow-empty checks nothing on purpose"
             all.append(.error("nothing-to-check", at: SourceLocation(file: paths.first ?? options.site, line: 1, column: 1), message))
         }
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        // What was checked, in the words of what the user has: pages and examples, or sequence files.
+        var checked = count(files.found.count, "sequence file")
         if buildsSite {
             // The whole build, in memory: its diagnostics include the examples'.
-            all.append(contentsOf: SiteBuilder.build(options).diagnostics)
+            let site = SiteBuilder.build(options)
+            all.append(contentsOf: site.diagnostics)
+            checked = count(site.pageCount, "page") + " and " + count(max(site.exampleCount, files.found.count), "example")
             for file in files.found {
                 all.append(contentsOf: SequenceCheck.check(path: file.path, followingLink: file.named).filter { $0.severity == .warning })
             }
@@ -61,7 +66,7 @@ struct Check: ParsableCommand {
         report(all.sorted)
         let errors = all.diagnostics.filter { $0.severity == .error }.count
         let warnings = all.diagnostics.count - errors
-        print("checked \(files.found.count) file\(files.found.count == 1 ? "" : "s"): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        print("checked \(checked): \(count(errors, "error")), \(count(warnings, "warning"))")
         if errors > 0 || (strict && warnings > 0) { throw ExitCode(1) }
     }
 }

@@ -7,7 +7,7 @@ import ProjectFiles
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the batches of every step of a snapshot sequence.",
-        discussion: "The text format is what a developer would write inside performBatchUpdates; the JSON format is stable (documented in the site's reference page, under 'The JSON format'); the SVG format is a filmstrip, one frame per snapshot, that shows the changes without JavaScript (for a pull request).")
+        discussion: "The text format is what a developer would write inside performBatchUpdates; the JSON format is stable: an object with 'file' and 'steps', each step with 'from', 'to', 'label', 'diagnostics' and 'batches', each batch with 'sections' and 'rows' ('items' with --flavor collection), each of those with 'delete', 'insert', 'move' and 'reload' (sections as numbers, rows as [section, row], moves as [from, to], counted from 0 as UIKit counts), and 'after', the sections' and rows' ids once the batch has run; the SVG format is a filmstrip, one frame per snapshot, that shows the changes without JavaScript (for a pull request).")
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json, svg
@@ -25,7 +25,7 @@ struct Diff: ParsableCommand {
     @Option(help: "Only the step into snapshot N (1 is the first change).")
     var step: Int?
 
-    @Option(help: "How reordered rows are reported: minimalMoves (what Rowmotion uses), or, for comparison, offsets (Heckel-style: every row a move passes over moves too) or deletesAndInserts (no moves).")
+    @Option(help: "How reordered rows are reported: minimal-moves (what Rowmotion uses), or, for comparison, offsets (Heckel-style: every row a move passes over moves too) or deletes-and-inserts (no moves).")
     var strategy: DiffStrategy = .minimalMoves
 
     func run() throws {
@@ -62,5 +62,22 @@ struct Diff: ParsableCommand {
     }
 }
 
-extension DiffStrategy: ExpressibleByArgument {}
+/// Named on the command line in argument-parser's kebab case
+/// (`minimal-moves`); the Swift spelling (`minimalMoves`), which the
+/// player's `data-strategy` keeps, is taken too.
+extension DiffStrategy: ExpressibleByArgument {
+    var argument: String {
+        rawValue.reduce(into: "") { name, character in
+            name += character.isUppercase ? "-" + character.lowercased() : String(character)
+        }
+    }
+
+    public init?(argument: String) {
+        guard let found = Self.allCases.first(where: { $0.argument == argument || $0.rawValue == argument }) else { return nil }
+        self = found
+    }
+
+    public var defaultValueDescription: String { argument }
+    public static var allValueStrings: [String] { allCases.map(\.argument) }
+}
 extension CallFlavor: ExpressibleByArgument {}

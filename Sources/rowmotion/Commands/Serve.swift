@@ -16,7 +16,7 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var siteOptions: SiteOptions
 
-    @Option(help: "The folder to write the site to (and serve from).")
+    @Option(help: ArgumentHelp("The folder to write the site to (and serve from).", valueName: "folder"))
     var out = "_site"
 
     @Option(help: "The port to listen on (0: any free port).")
