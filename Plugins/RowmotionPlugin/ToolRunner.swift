@@ -30,12 +30,23 @@ enum ToolRunner {
         } else {
             Progress.say("rowmotion: building the tool (\(name); the first time takes a minute or two)…")
         }
+        // Then the time it has taken, every 15 seconds, so a long first
+        // build is seen to be working (the package manager shows nothing of it).
+        let started = Date()
+        let ticking = DispatchSource.makeTimerSource(queue: .global())
+        ticking.schedule(deadline: .now() + 15, repeating: 15)
+        ticking.setEventHandler { Progress.say("rowmotion: still building the tool (\(name)): \(Int(Date().timeIntervalSince(started))) s so far…") }
+        ticking.resume()
         let result = try packageManager.build(.product("rowmotion"), parameters: .init(configuration: configuration, logging: .concise))
+        ticking.cancel()
         slowBuild?.cancel()
+        if Date().timeIntervalSince(started) >= 15 {
+            Progress.say("rowmotion: the tool \(result.succeeded ? "built" : "failed to build") in \(Int(Date().timeIntervalSince(started))) s")
+        }
         guard result.succeeded,
               let tool = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "rowmotion" }) else {
             if siteTraitIsOff(result.logText) {
-                Diagnostics.error(siteTraitAdvice)
+                Diagnostics.error(siteTraitAdvice(rowmotionLine(in: context)))
                 throw PluginFailure.siteTraitOff
             }
             Diagnostics.error("could not build rowmotion:\n\(result.logText)")
@@ -154,13 +165,45 @@ extension ToolRunner {
         ["CYaml", "Yams", "ArgumentParser", "Mustache", "TOMLKit", "Crypto"].contains { log.contains("no such module '\($0)'") }
     }
 
-    static let siteTraitAdvice = """
-        the rowmotion tool needs Rowmotion's Site trait, which this package's dependency on Rowmotion turns off (traits: []).
-        To use the plugins, remove `traits: []` from that line in Package.swift, keeping its URL and version:
-            .package(url: …, from: "0.1.0"),                // the plugins, ListDiff and SequenceRecorder
-        rather than
-            .package(url: …, from: "0.1.0", traits: []),    // ListDiff and SequenceRecorder only, no plugins
-        """
+    /// Rowmotion's line in the package's manifest as it would be written
+    /// (`.package(path: "../rowmotion")`, `.package(url: "…")`), without
+    /// its requirement, which the manifest keeps; nil when it is not found.
+    static func rowmotionLine(in context: PluginContext) -> String? {
+        guard let dependency = context.package.dependencies.first(where: { $0.package.products.contains { $0.name == "ListDiff" } }) else { return nil }
+        switch dependency.package.origin {
+        case .local(let path):
+            return ".package(path: \"\(relativePath(from: context.package.directoryURL.path, to: path))\""
+        case .repository(let url, _, _):
+            return ".package(url: \"\(url)\", …"
+        default:
+            return nil
+        }
+    }
+
+    /// `path` as written from `folder`: `../rowmotion` beside it, else as it is.
+    static func relativePath(from folder: String, to path: String) -> String {
+        let (from, to) = (folder.split(separator: "/"), path.split(separator: "/"))
+        let shared = zip(from, to).prefix { $0 == $1 }.count
+        guard path.hasPrefix("/"), shared > 0 else { return path }
+        let parts = Array(repeating: "..", count: from.count - shared) + to.dropFirst(shared).map(String.init)
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
+    /// What to change, in the words of the package's own line (`line`,
+    /// from `rowmotionLine`): a path dependency is not shown a URL.
+    static func siteTraitAdvice(_ line: String?) -> String {
+        let start = line ?? ".package(…"
+        let (plain, lean) = (start + "),", start + ", traits: []),")
+        let width = max(plain.count, lean.count) + 4
+        func padded(_ text: String) -> String { text + String(repeating: " ", count: width - text.count) }
+        return """
+            the rowmotion tool needs Rowmotion's Site trait, which this package's dependency on Rowmotion turns off (traits: []).
+            To use the plugins, remove `traits: []` from that line in Package.swift, keeping the rest of it (its \(line?.hasPrefix(".package(path:") == true ? "path" : "URL and version")):
+                \(padded(plain))// the plugins, ListDiff and SequenceRecorder
+            rather than
+                \(padded(lean))// ListDiff and SequenceRecorder only, no plugins
+            """
+    }
 }
 
 enum PluginFailure: Error, CustomStringConvertible {

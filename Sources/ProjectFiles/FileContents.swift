@@ -98,7 +98,7 @@ public enum FileContents {
     }
 
     static func tooLarge(_ size: Int64, limit: Int) -> Failure {
-        Failure(message: "the file is \(ByteCount.describe(size)); files are limited to \(ByteCount.describe(Int64(limit)))", tooLarge: true)
+        Failure(message: "the file is \(ByteCount.exactly(size)); files are limited to \(ByteCount.exactly(Int64(limit)))", tooLarge: true)
     }
 
     /// Reads with every check first, to say why a file cannot be read.
@@ -140,6 +140,19 @@ public enum FileContents {
 
 /// Byte counts as people read them: `64 MiB`, `1.5 KiB`, `12 bytes`.
 public enum ByteCount {
+    /// `describe` with the exact count beside it past 1 KiB ("64 MiB
+    /// (67,108,865 bytes)"): a file one byte over a limit reads as over it.
+    public static func exactly(_ bytes: Int64) -> String {
+        guard bytes >= 1024 else { return describe(bytes) }
+        var digits = Array(String(bytes))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return "\(describe(bytes)) (\(String(digits)) bytes)"
+    }
+
     public static func describe(_ bytes: Int64) -> String {
         let units = ["KiB", "MiB", "GiB", "TiB"]
         guard bytes >= 1024 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }

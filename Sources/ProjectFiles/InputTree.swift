@@ -551,7 +551,7 @@ public struct InputFolder: Sendable {
         case .memory(let bytes):
             guard let content = bytes[relative] else { throw FileContents.Failure(message: "cannot read the file: it does not exist") }
             if let limit, content.count > limit {
-                throw FileContents.Failure(message: "the file is \(ByteCount.describe(Int64(content.count))); files are limited to \(ByteCount.describe(Int64(limit)))",
+                throw FileContents.Failure(message: "the file is \(ByteCount.exactly(Int64(content.count))); files are limited to \(ByteCount.exactly(Int64(limit)))",
                                            tooLarge: true)
             }
             return content

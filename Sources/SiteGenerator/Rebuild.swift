@@ -217,7 +217,7 @@ extension SiteBuilder {
             if !state.rendered[index].examples.isEmpty { referenced.formUnion(state.rendered[index].examples) }
         }
         for (example, result) in zip(state.inputs.examples, state.examplePages) {
-            site.diagnostics += BuiltSite.diagnostics(of: example, result, referenced: referenced.contains(example.name), options: options)
+            site.diagnostics += BuiltSite.diagnostics(of: example, result, referenced: state.inputs.theme.showsExampleGallery || referenced.contains(example.name), options: options)
         }
         site.diagnostics += indexError + state.redirectDiagnostics
         site.diagnostics += state.inputs.examples.flatMap { state.descriptionProblems[$0.name] ?? [] }

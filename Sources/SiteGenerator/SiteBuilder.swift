@@ -304,8 +304,9 @@ extension BuiltSite {
     /// page shows and reporting each page's UIKit-rule violations.
     mutating func add(examplePages: [ExampleOutput], of inputs: SiteInputs, referenced: Set<String>, options: BuildOptions,
                       cache: inout BuildCache) {
+        let gallery = inputs.theme.showsExampleGallery
         for (example, result) in zip(inputs.examples, examplePages) {
-            diagnostics += Self.diagnostics(of: example, result, referenced: referenced.contains(example.name), options: options)
+            diagnostics += Self.diagnostics(of: example, result, referenced: gallery || referenced.contains(example.name), options: options)
             add(examplePage: result, of: example, cache: &cache)
         }
     }
@@ -339,7 +340,9 @@ extension BuiltSite {
         }
     }
 
-    /// What an example's page reports: that no page shows it, its error, its UIKit-rule violations.
+    /// What an example's page reports: that no page shows it (in a
+    /// `rowmotion` block, or in the home page's gallery), its error, its
+    /// UIKit-rule violations.
     static func diagnostics(of example: LoadedExample, _ result: ExampleOutput, referenced: Bool, options: BuildOptions) -> [Diagnostic] {
         var found: [Diagnostic] = []
         if !referenced {

@@ -30,8 +30,8 @@ public enum SnapshotReader {
                             limits: SnapshotLimits = .standard) -> (sequence: SnapshotSequence?, diagnostics: [Diagnostic]) {
         let start = SourceLocation(file: file, line: 1, column: 1)
         guard bytes.count <= limits.fileBytes else {
-            return (nil, [.error("file-too-large", at: start, "the file is \(ByteCount.describe(Int64(bytes.count))); "
-                                 + "files are limited to \(ByteCount.describe(Int64(limits.fileBytes)))")])
+            return (nil, [.error("file-too-large", at: start, "the file is \(ByteCount.exactly(Int64(bytes.count))); "
+                                 + "files are limited to \(ByteCount.exactly(Int64(limits.fileBytes)))")])
         }
         let fileExtension = file.split(separator: ".").last.map { String($0).lowercased() } ?? ""
         guard extensions.contains(fileExtension) else {
@@ -251,9 +251,11 @@ struct TreeReader {
         if let member = keys["cell"] {
             let (layout, problems) = CellLayout.read(member.value)
             diagnostics += problems
+            // Every problem of the file: a field name no row has is said
+            // beside an error elsewhere in the same `cell:`.
+            warnAboutMissingFields(member: member, steps: steps, identity: rules.identity)
             if let layout {
                 cell = layout
-                warnAboutMissingFields(layout, member: member, steps: steps, identity: rules.identity)
             }
         }
         var presentation = Presentation()
@@ -369,7 +371,7 @@ struct TreeReader {
 
     /// A cell slot or `hide` naming a field that no row has is most likely a
     /// typo: a warning at the name, listing the fields rows do have.
-    mutating func warnAboutMissingFields(_ layout: CellLayout, member: LocatedValue.Member, steps: [SnapshotSequence.Step], identity: RowIdentity) {
+    mutating func warnAboutMissingFields(member: LocatedValue.Member, steps: [SnapshotSequence.Step], identity: RowIdentity) {
         guard !steps.isEmpty, case .object(let cellMembers) = member.value.kind else { return }
         var present: [String] = []
         var known = Set<String>()
@@ -388,7 +390,8 @@ struct TreeReader {
         let shownFields = present.count <= Self.listedNames ? present.joined(separator: ", ")
             : present.prefix(Self.listedNames).joined(separator: ", ") + " and \(present.count - Self.listedNames) more"
         var missing: [(field: String, location: SourceLocation)] = []
-        for cellMember in cellMembers where cellMember.key != "style" {
+        // (A key `cell:` does not have is an error of its own: its value names nothing.)
+        for cellMember in cellMembers where cellMember.key != "style" && CellLayout.keys.contains(cellMember.key) {
             if cellMember.key == "accessory", case .string(let name) = cellMember.value.kind, CellLayout.accessories.contains(name) { continue }
             let names: [LocatedValue]
             if case .array(let list) = cellMember.value.kind { names = list } else { names = [cellMember.value] }

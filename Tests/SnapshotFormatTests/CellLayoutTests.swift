@@ -149,6 +149,22 @@ struct CellLayoutTests {
         #expect(diagnostics == ["test.yml:2:10: warning: no row has a field 'nmae'; did you mean 'name'? (rows have: id, name)"])
     }
 
+    /// Every problem of a file is reported (issue 45, item 16): an error
+    /// elsewhere in `cell:` hid the misspelled field's warning; the unknown
+    /// key's own value names no field, so it is not warned about too.
+    @Test func aCellWithAnError_stillWarnsOfAFieldNoRowHas() {
+        let (_, diagnostics) = read("""
+            cell:
+              title: nmae
+              colour: red
+            steps:
+              - items: [{id: a, name: Ann}]
+            """)
+        #expect(diagnostics.count == 2, "\(diagnostics)")
+        #expect(diagnostics.contains { $0.hasPrefix("test.yml:3:3: error: unknown key 'colour' in 'cell'") }, "\(diagnostics)")
+        #expect(diagnostics.contains("test.yml:2:10: warning: no row has a field 'nmae'; did you mean 'name'? (rows have: id, name)"), "\(diagnostics)")
+    }
+
     @Test func theStyleNamesOnlyTheTextItHas() {
         #expect(read("cell: {style: default, subtitle: x}\nsteps: [{items: [a]}]").diagnostics.first?
             .contains("style 'default' has no subtitle; use style 'subtitle'") == true)

@@ -34,6 +34,9 @@ check test -f _site/index.html
 check test -f _site/examples/inbox.html
 check grep -q 'data-rowmotion-player="inbox.yml"' _site/index.html
 check grep -q "rowmotion: building the tool (debug; the first time takes a minute or two)" build.log
+# A first build takes minutes: the time it has taken is said as it goes, and at its end.
+check grep -Eq "rowmotion: still building the tool \(debug\): [0-9]+ s so far" build.log
+check grep -Eq "rowmotion: the tool built in [0-9]+ s" build.log
 swift package --allow-writing-to-package-directory rowmotion check --strict > check.log 2>&1
 check test $? -eq 0
 # Built already: the plugin does not say the first time takes a minute.
@@ -141,6 +144,10 @@ check test $? -eq 0
 check test $? -ne 0
 check grep -q "needs Rowmotion's Site trait, which this package's dependency on Rowmotion turns off (traits: \[\])" "$lean/check.log"
 check grep -qF 'remove `traits: []` from that line in Package.swift' "$lean/check.log"
+# In the words of the package's own line: a path, not a URL it does not have.
+check grep -qF '.package(path: "' "$lean/check.log"
+check grep -qF ', traits: []),' "$lean/check.log"
+check test "$(grep -c "package(url" "$lean/check.log")" -eq 0
 check test "$(grep -c "no such module" "$lean/check.log")" -eq 0
 [ "$failed" -eq 0 ] || { echo "--- lean/check.log"; tail -20 "$lean/check.log"; } >&2
 [ "$failed" -eq 0 ] || { echo "--- build.log"; tail -20 build.log; echo "--- broken.log"; tail -20 broken.log; } >&2

@@ -58,3 +58,20 @@ def test_the_readme_is_a_front_door_whose_links_into_the_site_lead_somewhere():
     # The diaries and the history live in the site and the changelog, not here.
     assert "### Site build" not in readme and "## Status" not in readme
     assert (ROOT / "site" / "under-the-hood.md").exists() and "## Site build" in (ROOT / "site" / "benchmarks.md").read_text()
+
+
+def test_the_engine_page_names_the_rows_its_shuffle_moves(tmp_path):
+    """site/engine.md says which rows of its shuffle move (issue 45, item
+    15: it named C, B and E where the tool moves C, D and E)."""
+    import json
+    page = (ROOT / "site" / "engine.md").read_text()
+    block = next(b for b in fenced_blocks(page, "rowmotion") if "Minimal moves" in b)
+    (tmp_path / "shuffle.yml").write_text(block)
+    report = json.loads(subprocess.run([str(ROWMOTION), "diff", "shuffle.yml", "--format", "json", "--step", "3"], cwd=tmp_path,
+                                       check=True, capture_output=True, text=True).stdout)
+    batch = report["steps"][0]["batches"][0]
+    after = batch["after"][0]["items"]
+    moved = sorted(after[to[1]] for _, to in batch["rows"]["move"])
+    said = re.search(r"only (\w), (\w) and (\w) move", page)
+    assert said, "site/engine.md no longer says which rows move"
+    assert sorted(said.groups()) == moved, f"the page says {said.groups()}, the tool moves {moved}"

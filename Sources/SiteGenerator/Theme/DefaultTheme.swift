@@ -35,6 +35,10 @@ public struct Theme: Sendable {
         tags.contains { fileName, tags in TemplateCheck.writesFrontMatterAsMarkup(tags, in: texts[fileName] ?? "") }
     }
     var library = TemplateLibrary()
+    /// Whether the home page lists every example (its gallery: `index`
+    /// iterates `examples`, the default theme's does), so that an example
+    /// no page embeds is still shown, and linked, by the site.
+    var showsExampleGallery: Bool { library.expansion.lists["index"]?.contains("examples") == true }
     /// The `nav` template with markers for `NavigationMemo`, alone in a
     /// library; nil when the navigation must be rendered page by page.
     var markedNavigation: TemplateLibrary?

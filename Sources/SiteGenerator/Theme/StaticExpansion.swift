@@ -19,6 +19,9 @@ struct StaticExpansion: Sendable {
     private(set) var elements: [String: Int] = [:]
     /// The largest of `elements`, for a list iterated by a name not there.
     private(set) var largestElement = 0
+    /// For each template, the names its sections iterate by, its partials'
+    /// included (`examples` for the home page's gallery).
+    private(set) var lists: [String: Set<String>] = [:]
     /// Where an expansion first passes the limit it was worked out for.
     private(set) var firstPast: (template: String, line: Int, column: Int)?
 
@@ -59,6 +62,9 @@ struct StaticExpansion: Sendable {
             }
         }
         largestElement = elements.values.max() ?? 0
+        for name in templates.keys {
+            lists[name] = expander.lists(name, active: [])
+        }
         // The first template (in the theme's order) or list body past the limit, where it passes it.
         for name in Theme.templateNames + templates.keys.sorted() where (roots[name] ?? 0) > limit {
             var total = 0
@@ -215,6 +221,29 @@ struct StaticExpansion: Sendable {
                 total = StaticExpansion.saturated(total)
             }
             return total
+        }
+
+        /// The names the sections of template `name` iterate by, through its
+        /// partials (a partial named by a value: any template's).
+        mutating func lists(_ name: String, active: Set<String>) -> Set<String> {
+            guard !active.contains(name), let pieces = templates[name] else { return [] }
+            return lists(in: pieces, active: active.union([name]))
+        }
+
+        mutating func lists(in pieces: [Piece], active: Set<String>) -> Set<String> {
+            var found = Set<String>()
+            for piece in pieces {
+                switch piece {
+                case .section(let key, let iterates, let body, _):
+                    if iterates { found.insert(key) }
+                    found.formUnion(lists(in: body, active: active))
+                case .partial(let name?, _): found.formUnion(lists(name, active: active))
+                case .partial(nil, _):
+                    for other in templates.keys.sorted() { found.formUnion(lists(other, active: active)) }
+                default: break
+                }
+            }
+            return found
         }
 
         /// Every section that iterates, at any depth of `pieces`, with its
