@@ -8,7 +8,8 @@ small module, beside the context it assumes (the declarations around it in
 a real app: a table view, a data source, the type a sample takes from an
 earlier block of its page) and a stand-in for UIKit with UIKit's signatures
 (Tests/samples/UIKitStandIn.swift). A block that is a package manifest line
-must pin a released version (a `## X.Y.Z` heading of CHANGELOG.md). A block
+must name a released version (a `## X.Y.Z` heading of CHANGELOG.md that is
+a tag of the repository), or the main branch while none is tagged. A block
 this script has no context for fails: every sample is checked.
 
 Errors are reported at the sample's own line in its Markdown file:
@@ -41,8 +42,10 @@ CONTEXTS = {
                 "@MainActor let dataSource = ChatsDataSource()\n" + TABLE),
     # README: the validator on a batch of one's own.
     "let batch = Batch(sectionMoves:": dict(prefix="import ListDiff\n"),
-    # getting-started.md: what `rowmotion diff` prints.
-    "// Step 1: New mail": dict(prefix="import Foundation\n", context=TABLE),
+    # getting-started.md: what `rowmotion diff` prints, pasted where users
+    # paste it: a method of a table view controller (issue 45, item 10).
+    "// Step 1: New mail": dict(prefix="import Foundation\nfinal class InboxViewController: UITableViewController {\nfunc apply() {\n",
+                                suffix="}\n}\n"),
     # listdiff-in-an-app.md, in page order.
     "import ListDiff\n\nstruct Chat: DiffableRow, Equatable {\n    let id": dict(
         context="let chats: [Chat] = []\nlet updatedChats: [Chat] = []\n"),
@@ -69,7 +72,12 @@ def samples(path):
 
 
 def released_versions():
-    return set(re.findall(r"^## (\d+\.\d+\.\d+)", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), re.M))
+    """The releases in CHANGELOG.md that are tags of the repository: what
+    `from: "X.Y.Z"` can resolve (a version listed but never tagged resolves
+    nothing: issue 45, item 15)."""
+    listed = set(re.findall(r"^## (\d+\.\d+\.\d+)", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), re.M))
+    tags = subprocess.run(["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    return listed & set(tags)
 
 
 def context_for(code):
@@ -85,11 +93,15 @@ def check_manifest_line(path, line, code, versions):
         if ".package(" not in text:
             continue
         pinned = re.search(r'from: "(\d+\.\d+\.\d+)"', text)
+        # Until a release is tagged, the main branch is what resolves.
+        if not pinned and not versions and 'branch: "main"' in text:
+            continue
         if not pinned:
-            problems.append(f"{path}:{line + offset}:1: error: a package dependency in the docs must pin a version (from: \"X.Y.Z\")")
+            problems.append(f"{path}:{line + offset}:1: error: a package dependency in the docs must name a tagged release "
+                            f"(from: \"X.Y.Z\"), or branch: \"main\" while none is tagged")
         elif pinned.group(1) not in versions:
             problems.append(f"{path}:{line + offset}:{text.index(pinned.group(1)) + 1}: error: version {pinned.group(1)} "
-                            f"is not a release in CHANGELOG.md ({', '.join(sorted(versions)) or 'none'})")
+                            f"is not a tagged release in CHANGELOG.md ({', '.join(sorted(versions)) or 'none'})")
     return problems
 
 

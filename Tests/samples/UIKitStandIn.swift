@@ -41,6 +41,7 @@ extension IndexPath {
     func deleteItems(at indexPaths: [IndexPath]) {}
     func moveItem(at indexPath: IndexPath, to newIndexPath: IndexPath) {}
     func reloadItems(at indexPaths: [IndexPath]) {}
+    func reconfigureItems(at indexPaths: [IndexPath]) {}   // iOS 15
     func insertSections(_ sections: IndexSet) {}
     func deleteSections(_ sections: IndexSet) {}
     func moveSection(_ section: Int, toSection newSection: Int) {}

@@ -41,10 +41,10 @@ def test_a_sample_that_no_longer_compiles_is_reported_at_its_line_and_column(tmp
 def test_a_sample_without_a_context_and_an_unpinned_dependency_fail(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("```swift\nlet rows = Snapshot(sectionID: 1, rows: [])\n```\n\n"
-                    "```swift\n.package(url: \"https://example.com/rowmotion\", branch: \"main\"),\n```\n\n"
+                    "```swift\n.package(url: \"https://example.com/rowmotion\", branch: \"dev\"),\n```\n\n"
                     "```swift\n.package(url: \"https://example.com/rowmotion\", from: \"9.9.9\"),\n```\n")
     result = run(page)
     assert result.returncode == 1
     assert f"{page}:2:1: error: no context for this Swift sample" in result.stderr
-    assert f"{page}:6:1: error: a package dependency in the docs must pin a version" in result.stderr
-    assert f"{page}:10:55: error: version 9.9.9 is not a release in CHANGELOG.md" in result.stderr
+    assert f"{page}:6:1: error: a package dependency in the docs must name a tagged release" in result.stderr
+    assert f"{page}:10:55: error: version 9.9.9 is not a tagged release in CHANGELOG.md" in result.stderr
