@@ -402,3 +402,30 @@ def test_at_a_phones_width_the_list_is_the_phones_width_right_under_the_title(dr
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert geometry["page"] > 360 and geometry["width"] == pytest.approx(geometry["page"], abs=1), geometry
     assert geometry["gap"] < 24, geometry
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_at_a_phones_width_the_scroll_indicator_is_on_the_list_and_the_page_does_not_scroll_sideways(driver, width):
+    """Issue 45, item 3: the phone-width margin of the player's children
+    moved the overlay indicator 10 px outside the list, where it could not
+    be seen and made the page 403 px wide in a 390 px viewport."""
+    from conftest import SITE
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        driver.get((SITE / "examples" / "large-list.html").as_uri())
+        seen = driver.execute_async_script("""
+            const done = arguments[0];
+            const list = document.querySelector('.rowmotion-player .rowmotion-list');
+            list.addEventListener('scroll', () => requestAnimationFrame(() => {
+              const bar = document.querySelector('.rowmotion-indicator').getBoundingClientRect(), box = list.getBoundingClientRect();
+              done({bar: {left: bar.left, right: bar.right, top: bar.top, bottom: bar.bottom},
+                    list: {left: box.left, right: box.right, top: box.top, bottom: box.bottom},
+                    page: document.documentElement.clientWidth, scrolls: document.documentElement.scrollWidth});
+            }), {once: true});
+            list.scrollTop = 400;""")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    bar, box = seen["bar"], seen["list"]
+    assert box["left"] <= bar["left"] and bar["right"] <= box["right"] and bar["right"] >= box["right"] - 8, seen
+    assert box["top"] <= bar["top"] and bar["bottom"] <= box["bottom"], seen
+    assert seen["scrolls"] <= seen["page"], f"the page scrolls sideways: {seen}"
