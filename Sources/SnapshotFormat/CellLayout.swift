@@ -179,15 +179,15 @@ public struct CellLayout: Hashable, Sendable {
     }
 
     /// How a row is drawn without `cell:`: a value1 cell (Settings' rows)
-    /// whose title is the row's first text field, whose detail, on the
-    /// right, is the next field that is not a boolean, and whose first
-    /// boolean is a checkmark when true. Nothing else is shown.
+    /// whose title is the row's first text field and whose detail, on the
+    /// right, is the next field that is not a boolean. Nothing else is
+    /// shown: a boolean is a checkmark only where `cell:` says so
+    /// (`accessory: done`), since `unread: true` drawn as ✓ reads as "done".
     static func inferred(for fields: [Field]) -> CellLayout {
         var layout = CellLayout(style: .value1)
         var texts = fields.filter { if case .bool = $0.value { return false }; return $0.value != .null }.makeIterator()
         if let title = texts.next() { layout.fields[.title] = title.name }
         if let detail = texts.next() { layout.fields[.detail] = detail.name }
-        if let flag = fields.first(where: { if case .bool = $0.value { return true }; return false }) { layout.fields[.accessory] = flag.name }
         return layout
     }
 }

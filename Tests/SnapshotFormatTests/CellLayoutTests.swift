@@ -18,9 +18,10 @@ struct CellLayoutTests {
 
     /// Issue 29, item 3: a row without `cell:` is a value1 cell (a
     /// Settings row): its first text on the left, the next non-boolean on
-    /// the right, its first boolean a checkmark when true; never every
-    /// field in a line ("Fix the crash on launch false Bo").
-    @Test func withoutCell_aRowIsAValue1CellWithItsBooleanAsACheckmark() throws {
+    /// the right; never every field in a line ("Fix the crash on launch
+    /// false Bo"). Issue 45, item 7: a boolean is no checkmark unless
+    /// `cell:` says so (`unread: true` as ✓ read as "done").
+    @Test func withoutCell_aRowIsAValue1Cell_whoseBooleansAreNoCheckmark() throws {
         let rows = try shown("""
             version: rev
             moveHint: at
@@ -33,7 +34,7 @@ struct CellLayoutTests {
             """)
         #expect(rows == [["title=name:Ann", "detail=note:hi"], ["title=id:b"],
                          ["title=title:Fix the crash on launch", "detail=assignee:Bo"],
-                         ["title=title:Review", "detail=points:3", "accessory=done:checkmark"]])
+                         ["title=title:Review", "detail=points:3"]])
     }
 
     /// `accessory:` names a field (true: a checkmark; a field whose text is

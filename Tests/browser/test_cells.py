@@ -194,3 +194,43 @@ def test_value2_and_default_cells_and_cells_held_mid_step(driver, tmp_path):
     driver.get((site / "index.html").as_uri())
     assert [[p["slot"] for p in cell["parts"]] for cell in cells(driver)] == [["title"]] * 3
     assert [part(cell, "title")["text"] for cell in cells(driver)] == ["555-0100", "555-0111", "555-0199"]
+
+
+CONTRAST = """
+const [scheme, done] = arguments;
+function rgb(text) { const m = text.match(/[\\d.]+/g).map(Number); return m.length > 3 && m[3] === 0 ? null : m.slice(0, 3); }
+function luminance(c) { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); }
+function contrast(a, b) { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); }
+function background(el) { for (; el; el = el.parentElement) { const c = rgb(getComputedStyle(el).backgroundColor); if (c) return c; } return [255, 255, 255]; }
+const check = document.querySelector('[data-item-id="a"] .cell-accessory');
+const chevron = document.querySelector('[data-item-id="b"] .cell-accessory');
+const field = document.querySelector('[data-item-id="a"] .cell-title');
+field.setAttribute('data-changed', '');
+const before = getComputedStyle(chevron, '::before');
+done({scheme: scheme, dark: matchMedia('(prefers-color-scheme: dark)').matches,
+      check: contrast(rgb(getComputedStyle(check).color), background(check)),
+      outline: contrast(rgb(getComputedStyle(field).outlineColor), background(field)),
+      chevronText: chevron.textContent, chevronFont: parseFloat(getComputedStyle(chevron).fontSize),
+      chevronBorder: parseFloat(before.borderTopWidth), chevronRotated: before.transform !== 'none'});
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_marks_that_carry_meaning_stand_out_from_the_cell_and_the_chevron_is_drawn(driver, tmp_path, scheme):
+    """Issue 45, item 7: the changed field's outline was 2.06:1 against a
+    white cell and the dark-mode checkmark 2.59:1 (WCAG 1.4.11 asks 3:1);
+    the disclosure indicator was a "›" glyph, not iOS's chevron."""
+    sequence = {"title": "Marks", "cell": {"style": "value1", "title": "name", "accessory": "done"},
+                "steps": [{"items": [{"id": "a", "name": "Ann", "done": True}, {"id": "b", "name": "Bob", "done": "disclosureIndicator"}]},
+                          {"items": [{"id": "a", "name": "Ann", "done": True}]}]}
+    index = build_site(tmp_path, "marks.json", sequence, "# Marks\n\n```rowmotion\nexample: marks.json\n```\n") / "index.html"
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    try:
+        driver.get(index.as_uri())
+        seen = driver.execute_async_script(CONTRAST, scheme)
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    assert seen["dark"] == (scheme == "dark"), seen
+    assert seen["check"] >= 3 and seen["outline"] >= 3, seen
+    assert seen["chevronFont"] == 0 and seen["chevronBorder"] >= 1.5 and seen["chevronRotated"], seen
