@@ -16,6 +16,7 @@ APT_PACKAGES := libcmark-dev cmark
 ## a warning (a broken link, an example no page shows, a step that breaks
 ## one of UIKit's rules) fails the build and leaves the previous _site/ as it was.
 site: deps release
+	.build/release/rowmotion diff examples/messenger.yml --format replay --step 1 > site/images/replay.svg
 	.build/release/rowmotion build --strict
 
 ## Everything CI checks: every target built, the Swift tests (engine, file

@@ -98,3 +98,34 @@ struct FilmstripTests {
         #expect(!svg[..<second.lowerBound].contains("class=\"rh\""))
     }
 }
+
+/// `rowmotion diff --format replay`: one step as an SVG that plays by
+/// itself (issue 45, item 9, README's picture).
+@Suite struct ReplayTests {
+    /// Without motion it is the snapshot after; in motion a moved row
+    /// glides from its old place (a keyframe from the distance between
+    /// the two) and is drawn over the rows it passes, a deleted row fades
+    /// out and an inserted one fades in, a reloaded one shows its old text
+    /// and then its new; hostile text stays text.
+    @Test func aStepPlaysFromItsSnapshotBeforeToItsSnapshotAfter() throws {
+        let text = "title: \"<b>Inbox</b>\"\nsteps:\n  - items: [{id: a, name: Ann}, {id: b, name: Bob}, {id: c, name: \"C & co\"}]\n"
+            + "  - label: Shuffle\n    items: [{id: c, name: \"C & co\"}, {id: a, name: Ann2}, {id: d, name: Dee}]\n"
+        let sequence = try #require(read(text).sequence)
+        let svg = try #require(Replay().svg(for: try DiffReport(file: "r.yml", sequence: sequence)))
+        let (outline, valid, error) = SVGOutline.parse(svg)
+        #expect(valid, "\(error)")
+        #expect(svg.contains("<title id=\"rm-replay\">&lt;b&gt;Inbox&lt;/b&gt;, step 1: Shuffle</title>"))
+        #expect(outline.texts.contains("C & co"), "\(outline.texts)")
+        // C moves from the third row (top 46) to the first (top 0): it starts 46 below.
+        #expect(svg.contains("{transform:translateY(46px)}"), "\(svg)")
+        let moved = try #require(svg.range(of: "class=\"mov\""))
+        let still = try #require(svg.range(of: "class=\"r\""))
+        #expect(still.lowerBound < moved.lowerBound, "the moved row is drawn last, over the rows it passes")
+        #expect(svg.contains("<g opacity=\"0\" style=\"animation-name:out\">"), "Bob is gone once the step has played")
+        #expect(svg.contains("<g style=\"animation-name:in\">"), "Dee arrives")
+        #expect(svg.contains("style=\"animation-name:was\">Ann</text>") && svg.contains("style=\"animation-name:now\">Ann2</text>"))
+        #expect(svg.contains("prefers-reduced-motion") && !svg.contains("<script"))
+        let one = try #require(read("steps:\n  - items: [a]\n").sequence)
+        #expect(Replay().svg(for: try DiffReport(file: "one.yml", sequence: one)) == nil)
+    }
+}

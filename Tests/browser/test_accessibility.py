@@ -308,3 +308,31 @@ def test_without_javascript_the_page_says_so_and_keeps_the_calls_and_the_filmstr
         assert "on the left" not in text and "On the right" not in text
     finally:
         driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
+def test_a_held_step_is_said_in_words_not_the_step_before_it(driver):
+    """Issue 45, item 4: held (scrubbed) mid-step, the narration read the
+    previous step's sentence, or nothing."""
+    open_messenger(driver)
+    said = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const player = window.Rowmotion.players[0];
+        const live = player.element.querySelector('[aria-live]');
+        const texts = {};
+        player.next().then(() => {
+          texts.settled = live.textContent;
+          player.hold(0.5);
+          texts.held = live.textContent;
+          player.hold(0.9);
+          texts.later = live.textContent;
+          return player.goTo(0);
+        }).then(() => {
+          player.hold(0.3);
+          texts.first = live.textContent;
+          done(texts);
+        });
+    """)
+    assert said["settled"] == "Carol moved to the top; Erin inserted; Bob deleted; Alice reloaded", said
+    assert said["held"].startswith("Dave moved to the top"), said
+    assert said["later"] == said["held"], said
+    assert said["first"] == said["settled"], said

@@ -31,3 +31,15 @@ test('ordinals past ten read as English writes them', () => {
   assert.strictEqual(said(21), 'r0 moved to the 22nd row');
   assert.strictEqual(said(22), 'r0 moved to the 23rd row');
 });
+
+test('a step of many moves is summed up: three by name, then how many more (issue 45, item 1)', () => {
+  const ids = Array.from({ length: 60 }, (_, k) => 'r' + k);
+  const state = [{ id: '', items: rows(ids) }];
+  // Every other row of the first 20 moves to the end, one by one.
+  const moves = Array.from({ length: 10 }, (_, k) => [[0, 2 * k], [0, 50 + k]]);
+  const said = narrate(state, { batches: [{ sections: none, rows: { ...none, move: moves } }] });
+  const parts = said.split('; ');
+  assert.strictEqual(parts.length, 4, said);
+  assert.match(parts[3], /^7 more moved$/);
+  assert.ok(said.length < 200, said);
+});

@@ -75,3 +75,16 @@ def test_the_engine_page_names_the_rows_its_shuffle_moves(tmp_path):
     said = re.search(r"only (\w), (\w) and (\w) move", page)
     assert said, "site/engine.md no longer says which rows move"
     assert sorted(said.groups()) == moved, f"the page says {said.groups()}, the tool moves {moved}"
+
+
+def test_the_readmes_picture_is_the_replay_the_tool_draws_now():
+    """Issue 45, item 9: README opens with a picture of what the tool
+    makes, drawn by `rowmotion diff --format replay` (and by `make site`),
+    and held here to what the tool draws today."""
+    readme = (ROOT / "README.md").read_text()
+    assert '<img src="site/images/replay.svg"' in readme.split("## Install", 1)[0], "the picture is at README's top"
+    drawn = subprocess.run([str(ROWMOTION), "diff", "examples/messenger.yml", "--format", "replay", "--step", "1"], cwd=ROOT,
+                           check=True, capture_output=True, text=True).stdout
+    assert (ROOT / "site" / "images" / "replay.svg").read_text() == drawn, "site/images/replay.svg is stale: run make site"
+    # It plays by itself: keyframes and no script.
+    assert "@keyframes" in drawn and "<script" not in drawn

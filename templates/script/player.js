@@ -169,6 +169,8 @@ export function makePlayer(element) {
       // reloadData() has no in-between: its pane shows the step's new
       // state at once, wherever the step is held.
       showCompare(current + 1);
+      // Held, the words say the step being held (they said the step before it).
+      if (!held || held.step !== current + 1) announce(narrate(stateAt(current), step, framing));
       held = { step: current + 1, batch: index, position: position };
       element.setAttribute('data-held', '');
       let state = stateAt(current);

@@ -7,16 +7,16 @@ import ProjectFiles
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the batches of every step of a snapshot sequence.",
-        discussion: "The text format is what a developer would write inside performBatchUpdates; the JSON format is stable: an object with 'file' and 'steps', each step with 'from', 'to', 'label', 'diagnostics' and 'batches', each batch with 'sections' and 'rows' ('items' with --flavor collection), each of those with 'delete', 'insert', 'move' and 'reload' (sections as numbers, rows as [section, row], moves as [from, to], counted from 0 as UIKit counts), and 'after', the sections' and rows' ids once the batch has run; the SVG format is a filmstrip, one frame per snapshot, that shows the changes without JavaScript (for a pull request).")
+        discussion: "The text format is what a developer would write inside performBatchUpdates; the JSON format is stable: an object with 'file' and 'steps', each step with 'from', 'to', 'label', 'diagnostics' and 'batches', each batch with 'sections' and 'rows' ('items' with --flavor collection), each of those with 'delete', 'insert', 'move' and 'reload' (sections as numbers, rows as [section, row], moves as [from, to], counted from 0 as UIKit counts), and 'after', the sections' and rows' ids once the batch has run; the SVG format is a filmstrip, one frame per snapshot, that shows the changes without JavaScript (for a pull request); the replay format is one step as an SVG that plays by itself, with no script (the first step, or the one --step names), for a README or an issue.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json, svg
+        case text, json, svg, replay
     }
 
     @Argument(help: "A snapshot sequence file (.yml, .yaml or .json).")
     var file: String
 
-    @Option(help: "Output format: text (Swift calls), json, or svg (a filmstrip).")
+    @Option(help: "Output format: text (Swift calls), json, svg (a filmstrip) or replay (one step as an SVG that plays itself).")
     var format: Format = .text
 
     @Option(help: "The calls and words for a table view (table: UITableView, rows) or a collection view (collection: UICollectionView, items, reconfigureItems for content changes); for text, the default is the sequence's own view (collection for 'layout: grid' or 'table', or a section with a layout); --format json keeps the table view's keys unless --flavor collection is given.")
@@ -58,6 +58,11 @@ struct Diff: ParsableCommand {
         case .text: print(diffReport.swiftCalls)
         case .json: print(diffReport.json, terminator: "")
         case .svg: print(Filmstrip().svg(for: diffReport), terminator: "")
+        case .replay:
+            guard let replay = Replay().svg(for: diffReport) else {
+                throw ValidationError("'\(file)' has a single snapshot, so no step to replay")
+            }
+            print(replay, terminator: "")
         }
     }
 }
