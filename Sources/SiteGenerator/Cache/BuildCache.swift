@@ -220,6 +220,12 @@ struct BuildCache: Sendable {
     /// (Its diagnostics are read too, so `limit` bounds what they may weigh.)
     static func header(from path: String?, forSite output: String, in project: Project, limit: Int = 64 << 20) -> Header? {
         guard let path, (try? WritePath.prepare(path, in: project, makingFolders: false)) != nil,
+              let start = FileContents.firstLines(path, 2, limit: 64 << 10) else { return nil }
+        // The site's stamp (its second line's last field) before anything
+        // else is read: a cache of another site (a committed one) is not
+        // read further, its diagnostics not decoded.
+        let second = start.split(separator: UInt8(ascii: "\n")).dropFirst().first.map { String(decoding: $0, as: UTF8.self) }
+        guard let stamp = SiteFolder.stamp(of: output), second?.split(separator: " ").last.map(String.init) == stamp,
               let bytes = FileContents.firstLines(path, 4, limit: limit) else { return nil }
         let header = bytes.withUnsafeBufferPointer { pointer -> Header? in
             guard var cache = lines(pointer, file: bytes, reading: [], header: true),
