@@ -46,3 +46,13 @@ def test_example_validates(path):
 def test_malformed_file_is_rejected(name):
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(load(MALFORMED / name), SCHEMA, cls=jsonschema.Draft202012Validator)
+
+
+def test_the_schemas_cell_keys_are_the_readers():
+    """The schema lacked `accessory`, which the reader takes: an editor
+    flagged a valid file (found by issue 45's task table)."""
+    import re
+    source = (ROOT / "Sources" / "SnapshotFormat" / "CellLayout.swift").read_text()
+    keys = re.search(r"static let keys = \[([^\]]*)\]", source).group(1)
+    reader = set(re.findall(r'"(\w+)"', keys))
+    assert set(SCHEMA["$defs"]["cell"]["properties"]) == reader
