@@ -430,3 +430,36 @@ def test_at_a_phones_width_the_scroll_indicator_is_on_the_list_and_the_page_does
     assert box["left"] <= bar["left"] and bar["right"] <= box["right"] and bar["right"] >= box["right"] - 8, seen
     assert box["top"] <= bar["top"] and bar["bottom"] <= box["bottom"], seen
     assert seen["scrolls"] <= seen["page"], f"the page scrolls sideways: {seen}"
+
+
+def test_at_a_phones_width_a_comparisons_panes_take_turns_in_one_place(driver):
+    """Issue 45, item 8: at 390 px the reloadData() pane sat below the fold
+    under the controls; now a switch above the list shows one pane or the
+    other in the same place. At a desktop's width both show, no switch."""
+    from conftest import SITE
+    LOOK = """
+        const player = document.querySelector('.rowmotion-player[data-compare="reloadData"]');
+        const list = player.querySelector('.rowmotion-list:not([data-compare-pane])'), pane = player.querySelector('[data-compare-pane]');
+        const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, left: r.left, width: r.width,
+                                                                          shown: getComputedStyle(el).visibility === 'visible' && r.height > 0}; };
+        const chooser = player.querySelector('.rowmotion-pane-switch');
+        return {list: box(list), pane: box(pane), switch: chooser ? box(chooser) : null,
+                buttons: chooser ? Array.from(chooser.querySelectorAll('button')).map((b) => [b.textContent, b.getAttribute('aria-pressed')]) : []};"""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        driver.get((SITE / "index.html").as_uri())
+        first = driver.execute_script(LOOK)
+        driver.execute_script("document.querySelectorAll('.rowmotion-pane-switch button')[1].click()")
+        second = driver.execute_script(LOOK)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert first["switch"]["shown"] and first["buttons"] == [["performBatchUpdates", "true"], ["reloadData()", "false"]], first
+    assert first["list"]["shown"] and not first["pane"]["shown"], first
+    assert second["pane"]["shown"] and not second["list"]["shown"], second
+    assert second["buttons"] == [["performBatchUpdates", "false"], ["reloadData()", "true"]], second
+    assert second["pane"]["top"] == pytest.approx(first["list"]["top"], abs=1), (first, second)
+    assert first["switch"]["top"] < first["list"]["top"] < 844, first
+    driver.set_window_size(1280, 900)
+    driver.get((SITE / "index.html").as_uri())
+    wide = driver.execute_script(LOOK)
+    assert not wide["switch"]["shown"] and wide["list"]["shown"] and wide["pane"]["shown"], wide

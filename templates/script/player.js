@@ -238,6 +238,25 @@ export function makePlayer(element) {
       sideBySide.appendChild(wrap);
       return wrap;
     };
+    // At a phone's width the panes take turns in one place (the second
+    // was below the fold): a switch between them, shown there only.
+    const chooser = document.createElement('div');
+    chooser.className = 'rowmotion-pane-switch';
+    chooser.setAttribute('role', 'group');
+    chooser.setAttribute('aria-label', 'Which pane to show');
+    ['performBatchUpdates', 'reloadData()'].forEach(function (name, k) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = name;
+      button.setAttribute('aria-pressed', k === 0 ? 'true' : 'false');
+      button.addEventListener('click', function () {
+        sideBySide.setAttribute('data-showing', String(k));
+        chooser.querySelectorAll('button').forEach(function (other, j) { other.setAttribute('aria-pressed', j === k ? 'true' : 'false'); });
+      });
+      chooser.appendChild(button);
+    });
+    sideBySide.setAttribute('data-showing', '0');
+    list.parentNode.insertBefore(chooser, list);
     list.parentNode.insertBefore(sideBySide, list);
     column('performBatchUpdates').appendChild(list);
     const pane = document.createElement('div');
