@@ -463,3 +463,22 @@ def test_at_a_phones_width_a_comparisons_panes_take_turns_in_one_place(driver):
     driver.get((SITE / "index.html").as_uri())
     wide = driver.execute_script(LOOK)
     assert not wide["switch"]["shown"] and wide["list"]["shown"] and wide["pane"]["shown"], wide
+
+
+def test_a_pinned_header_stays_pinned_while_a_batch_plays(driver, tmp_path):
+    """Issue 45, item 2: scrolled into a section of a plain-style list, its
+    header jumped to its layout place (off the list's top) for the whole
+    batch, then popped back; UIKit keeps it pinned through the animation."""
+    driver.set_window_size(1280, 900)
+    sequence = {**INBOX, "steps": INBOX["steps"][:1] + [{"label": "A mail yesterday", "sections": [
+        TODAY, {**YESTERDAY, "items": YESTERDAY["items"] + [mail("m8", "Hal", "Late")]}, MONDAY]}]}
+    driver.get(build(tmp_path, sequence).as_uri())
+    boxes = driver.execute_script(BOXES)
+    yesterday = next(h for h in boxes["headers"] if h["text"] == "Yesterday")
+    into = yesterday["box"]["top"] - boxes["list"]["top"] + 10
+    driver.execute_script("document.querySelector('.rowmotion-list').scrollTop = arguments[0]", into)
+    for fraction in (0.1, 0.5, 0.9):
+        hold(driver, fraction)
+        boxes = driver.execute_script(BOXES)
+        header = next(h for h in boxes["headers"] if h["text"] == "Yesterday")
+        assert header["box"]["top"] == pytest.approx(boxes["list"]["top"], abs=1.5), (fraction, header, boxes["list"], boxes["scrollTop"])

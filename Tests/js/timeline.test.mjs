@@ -340,3 +340,25 @@ test('a leaving cell that reaches past the taller layout and comes back is never
     }
   }
 });
+
+test('in plain style a header scrolled past stays pinned at the top through a batch (issue 45, item 2)', () => {
+  // One section of 10 rows under a 30 pt header, scrolled 120 pt into it:
+  // the header is pinned at 120 before and after a row is inserted at the
+  // end, and never drawn at its layout place (0, off screen).
+  const ids = Array.from({ length: 10 }, (_, k) => 'r' + k);
+  const state = [section('s', ids, 'Header')];
+  const traced = model.trace(state, batchOf({ rows: { insert: [[0, 10]] } }));
+  const options = {
+    trace: traced, before: model.layout(state, heightsOf(state)), after: model.layout(traced.state, heightsOf(traced.state)),
+    styles: { insert: 'fade', delete: 'fade', reload: 'fade' }, width: WIDTH, viewport: { top: 120, maxHeight: 200 },
+  };
+  const pinnedPlan = model.timeline(Object.assign({ pinHeaders: true }, options));
+  const [header] = find(pinnedPlan, (p) => p.type === 'header');
+  assert.deepStrictEqual([at(header, 0).y, at(header, 0.5).y, at(header, 1).y], [120, 120, 120]);
+  // Grouped style (no pinning): where the layout puts it.
+  const [free] = find(model.timeline(options), (p) => p.type === 'header');
+  assert.deepStrictEqual([at(free, 0).y, at(free, 1).y], [0, 0]);
+  // Not scrolled: at its own place.
+  const top = model.timeline(Object.assign({}, options, { pinHeaders: true, viewport: { top: 0, maxHeight: 200 } }));
+  assert.deepStrictEqual([at(find(top, (p) => p.type === 'header')[0], 0).y], [0]);
+});

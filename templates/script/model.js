@@ -510,14 +510,30 @@ export function timeline(o) {
     }
     let old = before.sections[section.from];
     const sectionMoves = section.how === 'move';
-    function glide(type, from, to, r, moving, role) {
+    // `rest`: where the part's element sits in the new layout, when its
+    // frames end elsewhere (a pinned header); its keyframes are offsets from there.
+    function glide(type, from, to, r, moving, role, rest) {
       const shown = seen(from, view0) || seen(to, view1);
+      // (Not seen, it stays where it sits.)
+      const away = shown && !!rest && (rest.y !== to.y || (rest.x || 0) !== (to.x || 0));
       add({ type: type, unit: type === 'row' ? 'row' : 'section', side: 'new', s: a, r: r,
         from: type === 'row' ? t.rows[a][r].from : [section.from, -1], role: role || (moving ? 'move' : 'stay'),
-        layer: type !== 'row' ? 'header' : moving ? 'moving' : 'still',
-        style: null, shown: shown, animated: shown && (from.y !== to.y || (from.x || 0) !== (to.x || 0)), frames: shown ? glideFrames(from, to) : glideFrames(to, to) });
+        layer: type !== 'row' ? 'header' : moving ? 'moving' : 'still', rest: away ? { x: rest.x || 0, y: rest.y } : null,
+        style: null, shown: shown, animated: shown && (away || from.y !== to.y || (from.x || 0) !== (to.x || 0)),
+        frames: shown ? glideFrames(from, to) : glideFrames(rest || to, rest || to) });
     }
-    if (block.header) glide('header', old.header || block.header, block.header, -1, sectionMoves);
+    // In plain style a header scrolled past stays pinned at the list's top,
+    // until its section's end pushes it up (o.pinHeaders), through the
+    // batch as before and after it, as UIKit keeps it.
+    function pinned(header, sectionRect, view) {
+      if (!o.pinHeaders || !view || !header) return header;
+      const y = Math.max(header.y, Math.min(view.top, sectionRect.y + sectionRect.h - header.h));
+      return y === header.y ? header : Object.assign({}, header, { y: y });
+    }
+    if (block.header) {
+      glide('header', pinned(old.header || block.header, old.header ? old : block, view0), pinned(block.header, block, view1), -1, sectionMoves,
+        null, block.header);
+    }
     t.rows[a].forEach(function (row, r) {
       const rect = block.rows[r];
       if (row.how === 'reload' && collection) {

@@ -394,7 +394,8 @@ export function makeMotion(element, list, surface, data) {
 
     const t = how.timing;
     const plan = timeline({ trace: traced, before: oldLaid, after: laid, styles: data.animations,
-      width: width, viewport: viewport, collection: collection });
+      width: width, viewport: viewport, collection: collection,
+      pinHeaders: !element.hasAttribute('data-table-style') && !collection });
     if (surface.virtual) {
       // A virtual grid: a cell for every item the batch shows (a collection
       // view dequeues one for each item entering its bounds), every cell at
@@ -513,7 +514,8 @@ export function makeMotion(element, list, surface, data) {
       // a row that stays covers a section sliding away behind it.
       if (part.shown) el.style.zIndex = String(part.z);
       if (!part.animated) return;
-      const home = part.side === 'old' ? part.frames[0] : part.frames[part.frames.length - 1];
+      // Where the element sits: a pinned header's frames end away from it.
+      const home = part.rest || (part.side === 'old' ? part.frames[0] : part.frames[part.frames.length - 1]);
       if (part.role === 'move' && traced.rows[part.s] && part.type === 'row' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-moving', '');
       // An unclipped line's card is laid out as if unscrolled.
       const sideways = part.side === 'new' && part.type === 'row' && unclipped.has(part.s) ? unclipped.get(part.s) : 0;
