@@ -266,3 +266,40 @@ def test_current_step_is_marked_in_the_step_list(driver, rowmotion):
     open_example(driver, MESSENGER)
     act(driver, "goTo", 2)
     assert driver.execute_script("return document.querySelector('.step-list > li[aria-current]').id") == "step-2"
+
+
+def test_reduced_motion_shows_deletions_at_the_end_and_draws_arrivals_over_departures(driver, tmp_path):
+    """Issue 45, item 6: under reduced motion, rows deleted from the end of
+    a list that shrinks could not be seen (the list was cut to its new
+    height at once), and a deleted section covered the section inserted in
+    its place."""
+    from conftest import build_site
+    sequence = {"title": "Shrink", "steps": [
+        {"sections": [{"id": "old", "header": "Old", "items": ["a", "b"]}, {"id": "keep", "header": "Keep", "items": ["c", "d", "e", "f"]}]},
+        {"sections": [{"id": "new", "header": "New", "items": ["x", "y"]}, {"id": "keep", "header": "Keep", "items": ["c", "d"]}]}]}
+    index = build_site(tmp_path, "shrink.json", sequence, "# Shrink\n\n```rowmotion\nexample: shrink.json\n```\n") / "index.html"
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        driver.get(index.as_uri())
+        seen = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const player = window.Rowmotion.players[0];
+            // (Copies take no clicks; hit-tested here, they must.)
+            const style = document.head.appendChild(document.createElement('style'));
+            style.textContent = '.rowmotion-ghost { pointer-events: auto !important; }';
+            player.hold(0.25);
+            requestAnimationFrame(() => {
+              const list = player.element.querySelector('.rowmotion-list').getBoundingClientRect();
+              const hit = (el) => { const r = el.getBoundingClientRect();
+                const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                return {inside: r.bottom <= list.bottom + 1, top: r.top, bottom: r.bottom, hit: !!at && (at === el || el.contains(at))}; };
+              const ghosts = [...player.element.querySelectorAll('.rowmotion-ghost[data-change=deleted]')];
+              const arrived = [...player.element.querySelectorAll('.rowmotion-row[data-change=inserted]')];
+              done({list: list.bottom, ghosts: ghosts.map((g) => Object.assign({text: g.textContent}, hit(g))),
+                    arrived: arrived.map((r) => Object.assign({text: r.textContent}, hit(r)))});
+            });""")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    ends = [g for g in seen["ghosts"] if g["text"] in ("e", "f")]
+    assert len(ends) == 2 and all(g["inside"] and g["hit"] for g in ends), seen
+    assert {r["text"] for r in seen["arrived"]} >= {"x", "y"} and all(r["hit"] for r in seen["arrived"]), seen

@@ -456,9 +456,13 @@ export function makeMotion(element, list, surface, data) {
     if (REDUCED) {
       // No motion: tint what changed, with a label, then settle.
       plan.parts.forEach(function (part) {
-        if (part.side !== 'new' || part.type !== 'row') return;
+        if (part.side !== 'new') return;
         let el = partElement(views, part);
         if (!el) return;
+        // Stacked as the model says: what arrives is drawn over what leaves
+        // there (a deleted section covered the section inserted in its place).
+        if (part.shown) { el.style.zIndex = String(part.z); ongoing.lifted.push(el); }
+        if (part.type !== 'row') return;
         if (part.role === 'insert') el.setAttribute('data-change', 'inserted');
         else if (part.role === 'reload-new') el.setAttribute('data-change', 'reloaded');
         else if (part.role === 'move' && traced.rows[part.s][part.r].how === 'move') el.setAttribute('data-change', 'moved');
@@ -477,9 +481,12 @@ export function makeMotion(element, list, surface, data) {
         ongoing.ghosts.push(ghost);
         ongoing.animations.push(ghost.animate([{ opacity: 1 }, { opacity: 1, offset: 0.5 }, { opacity: 0 }], t));
       });
-      // The batch's time, kept by an animation that changes nothing, so
-      // that holding, scrubbing and the speed act on it like on motion.
-      ongoing.animations.push(surface.frame.animate([{ opacity: 1 }, { opacity: 1 }], t));
+      // The batch's time, kept by the list's height, so that holding,
+      // scrubbing and the speed act on it like on motion: as tall as the
+      // taller layout while it lasts (rows deleted from the end of a list
+      // that shrinks fade where they were, not cut off), then the new one's.
+      const tallest = Math.max(oldLaid.height, laid.height) + 'px';
+      ongoing.animations.push(surface.frame.animate([{ height: tallest }, { height: tallest }], t));
       return launch();
     }
     // An orthogonal line is a scroller, which would clip its header,
