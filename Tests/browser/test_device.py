@@ -482,3 +482,25 @@ def test_a_pinned_header_stays_pinned_while_a_batch_plays(driver, tmp_path):
         boxes = driver.execute_script(BOXES)
         header = next(h for h in boxes["headers"] if h["text"] == "Yesterday")
         assert header["box"]["top"] == pytest.approx(boxes["list"]["top"], abs=1.5), (fraction, header, boxes["list"], boxes["scrollTop"])
+
+
+def test_held_index_path_labels_of_a_shared_place_do_not_overlap(driver, tmp_path):
+    """Issue 45, item 4: held mid-step, the labels of a row deleted and a
+    row inserted at the same place (and of a reload's two cells) were drawn
+    one over the other."""
+    driver.set_window_size(1280, 900)
+    sequence = {"title": "Swap", "animation": "fade", "steps": [{"items": [{"id": "a", "t": "Ann"}, {"id": "b", "t": "Bob"}, {"id": "c", "t": "Cy"}]},
+                                           {"items": [{"id": "a", "t": "Ann"}, {"id": "d", "t": "Dee"}, {"id": "c", "t": "Cy!"}]}]}
+    driver.get(build_site(tmp_path, "swap.json", sequence, "# Swap\n\n```rowmotion\nexample: swap.json\n```\n").joinpath("index.html").as_uri())
+    hold(driver, 0.5)
+    labels = driver.execute_script("""
+        return [...document.querySelectorAll('.rowmotion-player [data-path]')].map((el) => {
+          // (A positioned pseudo-element's computed top is its used top, in px.)
+          const r = el.getBoundingClientRect(), s = getComputedStyle(el, '::before');
+          return {text: el.getAttribute('data-path'), y: r.top + parseFloat(s.top), h: parseFloat(s.height),
+                  ghost: el.classList.contains('rowmotion-ghost')};});""")
+    assert len(labels) >= 3, labels
+    for i, first in enumerate(labels):
+        for second in labels[i + 1:]:
+            apart = first["y"] + first["h"] <= second["y"] + 0.5 or second["y"] + second["h"] <= first["y"] + 0.5
+            assert apart, (first, second)
