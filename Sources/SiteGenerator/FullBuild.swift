@@ -59,7 +59,8 @@ struct FullBuild {
         }, { () -> Found in
             if let last { return .cache(last.cache) }
             if options.allowShortcut, options.inputs == nil, let header = BuildCache.header(from: options.cache, forSite: options.out, in: project) {
-                return .sealed(header, siteMatches: SiteFolder.seal(of: options.out) == header.siteSeal)
+                // (A site folder replaced by a link is no site a build wrote: a clean build refuses it.)
+                return .sealed(header, siteMatches: SiteFolder.isPlainFolder(options.out) && SiteFolder.seal(of: options.out) == header.siteSeal)
             }
             return .cache(BuildCache.load(from: options.cache, forSite: options.out, in: project, outputsOnly: options.allowShortcut))
         })

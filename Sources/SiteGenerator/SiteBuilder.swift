@@ -126,13 +126,14 @@ public enum SiteBuilder {
     /// The previous build's site and diagnostics, when nothing changed since
     /// it and its site is intact: nothing to parse, render or write.
     static func unchangedSite(_ options: BuildOptions, previous: BuildCache, inputKey: String) -> BuiltSite? {
-        guard previous.inputKey == inputKey, FolderWalk.isPlainFile((options.out as NSString).appendingPathComponent(SiteWriter.marker)) else { return nil }
+        guard previous.inputKey == inputKey, SiteFolder.isPlainFolder(options.out),
+              FolderWalk.isPlainFile((options.out as NSString).appendingPathComponent(SiteWriter.marker)) else { return nil }
         // One walk of the site, each file stamped: exactly the files the
-        // cache's build wrote, none written since, no link anywhere.
-        guard !previous.written.isEmpty, let files = SiteFolder.files(of: options.out), files.count == previous.written.count,
-              files.allSatisfy({ previous.written[$0.key]?.sameContent(as: $0.value) == true }) else { return nil }
+        // cache's build wrote (their names' bytes too: `café` respelled is
+        // another file), none written since, no link anywhere.
+        guard !previous.written.isEmpty, let seal = SiteFolder.seal(of: options.out), seal == SiteFolder.seal(of: previous.written) else { return nil }
         let outputs = previous.entryOutputs
-        guard outputs.allSatisfy({ files[$0] != nil }) else { return nil }
+        guard outputs.allSatisfy({ previous.written[$0] != nil }) else { return nil }
         var site = BuiltSite()
         site.unchanged = true
         site.pageCount = previous.pageCount
@@ -158,11 +159,35 @@ public enum SiteBuilder {
                 return FolderWalk.isPlainFile(file) && FileManager.default.contents(atPath: file).map { SiteWriter.same($0, bytes) } == true
             }
             // A link in the site on disk (never one the writer made) means
-            // it is not the site this build would write.
-            && !FolderWalk.entries(under: folder.path).contains(where: { $0.isLink || $0.isBadName })
-            && FolderWalk.paths(under: folder.path)
-                .filter { $0.hasSuffix(".html") || $0.hasSuffix(".svg") || $0.hasPrefix("assets/") && $0.contains(".") || $0 == OutputPaths.searchIndex }
-                .count == site.outputCount
+            // it is not the site this build would write; nor does a file or
+            // an empty folder it would not write (kept, it was adopted: the
+            // cache stamped it as the build's).
+            && SiteFolder.isPlainFolder(out) && Self.holdsOnly(site, folder: out)
+    }
+
+    /// Whether the site folder at `folder` holds the files of `site` and
+    /// nothing else: as many files (its marker aside), each folder on the
+    /// way to one, no link, no name that is not UTF-8.
+    static func holdsOnly(_ site: BuiltSite, folder: String) -> Bool {
+        // By their bytes: a `String` takes `café` composed and decomposed
+        // for one name, which the file system keeps apart.
+        var names = Set<[UInt8]>(minimumCapacity: site.outputCount)
+        for name in site.files.keys { names.insert(Array(name.utf8)) }
+        for name in site.kept.union(site.staged) { names.insert(Array(name.utf8)) }
+        var files = 0
+        var folders: [String] = [], parents = Set<String>()
+        for entry in FolderWalk.entries(under: folder) where entry.path != SiteFolder.marker {
+            if entry.isLink || entry.isBadName { return false }
+            if entry.isFolder { folders.append(entry.path); continue }
+            guard names.contains(Array(entry.path.utf8)) else { return false }
+            files += 1
+            var parent = Substring(entry.path)
+            while let slash = parent.lastIndex(of: "/") {
+                parent = parent[..<slash]
+                guard parents.insert(String(parent)).inserted else { break }
+            }
+        }
+        return files == site.outputCount && folders.allSatisfy { parents.contains($0) }
     }
 
     /// Builds and, when nothing failed (and, under `--strict`, nothing

@@ -687,6 +687,59 @@ struct SpareSiteTests {
         #expect(Self.header(project) != nil)
     }
 
+    /// Found by the attack on the sealed build (each held to a clean build
+    /// by `Project.build`): a cache cut after its `sealed` line (no
+    /// diagnostics line) was taken as "no warnings"; a file and an empty
+    /// folder added to the site were adopted (stamped as the build's); a
+    /// page renamed to its decomposed spelling was taken for the page; a
+    /// cache of gigabytes was read whole.
+    @Test func whatTheAttackOnTheSealFound_isRefused() throws {
+        let project = try Project(editFiles + [("site/café.md", pageText("Café", body: "See [gone](nowhere.md).\n"))])
+        try project.build("first")
+        let path = try #require(project.options.cache)
+        let lines = try Data(contentsOf: URL(fileURLWithPath: path)).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        try Data(lines.prefix(3).joined(separator: [UInt8(ascii: "\n")]) + [UInt8(ascii: "\n")]).write(to: URL(fileURLWithPath: path))
+        #expect(Self.header(project) == nil, "a header without its diagnostics line says nothing")
+        let cut = try project.build("the cache cut after its sealed line")
+        #expect(cut.diagnostics.contains { $0.id == "broken-link" })
+        try project.build("sealed again")
+        let out = project.options.out
+        try Data("planted".utf8).write(to: URL(fileURLWithPath: out + "/extra.txt"))
+        try FileManager.default.createDirectory(atPath: out + "/empty", withIntermediateDirectories: false)
+        try project.build("a file and an empty folder added to the site")
+        #expect(!FileManager.default.fileExists(atPath: out + "/extra.txt") && !FileManager.default.fileExists(atPath: out + "/empty"))
+        try project.build("sealed again")
+        let composed = out + "/caf\u{E9}.html", decomposed = out + "/cafe\u{301}.html"
+        #expect(rename(composed, decomposed) == 0)
+        try project.build("a page renamed to its decomposed spelling")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.unicodeScalars.first == "c" && $0.hasSuffix(".html") }
+        #expect(names.map { Array($0.unicodeScalars) } == [Array("caf\u{E9}.html".unicodeScalars)], "\(names)")
+        // A cache past its limit (sparse: nothing is read) is a miss, not 3 GB of memory.
+        try project.build("sealed again")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(BuildCache.fileBytes) + 1)
+        try handle.close()
+        #expect(BuildCache.load(from: path, forSite: out, in: project.options.project ?? .ofWorkingFolder()).entries.isEmpty)
+        try project.build("the cache grown past its limit")
+    }
+
+    /// A site folder replaced by a link is no site the build wrote: with
+    /// nothing changed, the build refuses it as a clean build does.
+    @Test func aSiteFolderReplacedByALink_isRefusedWithNothingChanged() throws {
+        let project = try Project(editFiles)
+        // Inside the project, as `rowmotion build` runs (outside it, a link is the user's own).
+        project.options.project = ProjectFiles.Project(root: project.session.project.root.path, isGitWorkTree: false)
+        try project.build("first")
+        try project.build("sealed")
+        let out = project.options.out
+        try FileManager.default.moveItem(atPath: out, toPath: out + "-moved")
+        try FileManager.default.createSymbolicLink(atPath: out, withDestinationPath: out + "-moved")
+        let site = SiteBuilder.build(project.options)
+        #expect(site.diagnostics.contains { $0.id == "symbolic-link" }, "\(site.diagnostics)")
+        var written = site
+        #expect(SiteBuilder.write(&written, project.options) == nil, "nothing is written through the link")
+    }
+
     /// A cache file that holds a record twice is not one this tool wrote:
     /// it is read as no cache (its copied lines could say either value).
     @Test func aCacheWithARecordTwice_isNoCache() throws {

@@ -198,9 +198,11 @@ struct BuildCache: Sendable {
     /// wrote (see `SiteWriter.stamp`), so neither a committed cache nor a
     /// committed site can stand in for a build.
     static func load(from path: String?, forSite output: String, in project: Project, outputsOnly: Bool = false) -> BuildCache {
-        // Read as it is written: never through a link inside the project.
-        guard let path, (try? WritePath.prepare(path, in: project, makingFolders: false)) != nil,
-              let bytes = try? FileContents.read(path, limit: nil, followingLink: false) else { return BuildCache() }
+        // Read as it is written: never through a link inside the project;
+        // and whole only when its second line names this site (a hostile
+        // file of gigabytes is refused after 64 KiB).
+        guard let path, isOfSite(path, output: output, in: project),
+              let bytes = try? FileContents.read(path, limit: fileBytes, followingLink: false) else { return BuildCache() }
         let cache = parse(bytes, outputsOnly: outputsOnly)
         guard let stamp = cache.siteStamp, stamp == SiteFolder.stamp(of: output) else { return BuildCache() }
         return cache
@@ -219,17 +221,13 @@ struct BuildCache: Sendable {
     /// cache of the site at `output` (as `load` checks); nil otherwise.
     /// (Its diagnostics are read too, so `limit` bounds what they may weigh.)
     static func header(from path: String?, forSite output: String, in project: Project, limit: Int = 64 << 20) -> Header? {
-        guard let path, (try? WritePath.prepare(path, in: project, makingFolders: false)) != nil,
-              let start = FileContents.firstLines(path, 2, limit: 64 << 10) else { return nil }
-        // The site's stamp (its second line's last field) before anything
-        // else is read: a cache of another site (a committed one) is not
-        // read further, its diagnostics not decoded.
-        let second = start.split(separator: UInt8(ascii: "\n")).dropFirst().first.map { String(decoding: $0, as: UTF8.self) }
-        guard let stamp = SiteFolder.stamp(of: output), second?.split(separator: " ").last.map(String.init) == stamp,
-              let bytes = FileContents.firstLines(path, 4, limit: limit) else { return nil }
+        guard let path, isOfSite(path, output: output, in: project), let bytes = FileContents.firstLines(path, 4, limit: limit) else { return nil }
         let header = bytes.withUnsafeBufferPointer { pointer -> Header? in
-            guard var cache = lines(pointer, file: bytes, reading: [], header: true),
-                  let line = split(pointer, 0..<pointer.count, at: UInt8(ascii: "\n")).dropFirst(2).first else { return nil }
+            // All four lines, whole: a file cut short says nothing (no diagnostics line is not "none").
+            let lines4 = split(pointer, 0..<pointer.count, at: UInt8(ascii: "\n"))
+            guard lines4.count == 5, lines4[4].isEmpty, pointer[lines4[3]].starts(with: Array("diagnostics\t".utf8)),
+                  var cache = lines(pointer, file: bytes, reading: [], header: true) else { return nil }
+            let line = lines4[2]
             let fields = String(decoding: UnsafeBufferPointer(rebasing: pointer[line]), as: UTF8.self).split(separator: "\t").map(String.init)
             guard fields.count == 4, fields[0] == "sealed", fields[1] != "-", fields[2] != "-", let count = Int(fields[3]) else { return nil }
             cache.outputs = []
@@ -237,6 +235,21 @@ struct BuildCache: Sendable {
         }
         guard let header, let stamp = header.cache.siteStamp, stamp == SiteFolder.stamp(of: output) else { return nil }
         return header
+    }
+
+    /// The most a cache file may weigh to be read (a larger one is a miss):
+    /// 10,000 pages' cache is 20 MB, and reading one costs about three
+    /// times its size in memory.
+    static let fileBytes = 256 << 20
+
+    /// Whether the cache file at `path` (never read through a link) is the
+    /// cache of the site at `output`: its second line's last field is that
+    /// site's stamp (`SiteFolder.stamp`). Only its first two lines are read.
+    static func isOfSite(_ path: String, output: String, in project: Project) -> Bool {
+        guard (try? WritePath.prepare(path, in: project, makingFolders: false)) != nil,
+              let start = FileContents.firstLines(path, 2, limit: 64 << 10), let stamp = SiteFolder.stamp(of: output) else { return false }
+        let second = start.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropFirst().first
+        return second.map { String(decoding: $0, as: UTF8.self) }?.split(separator: " ").last.map(String.init) == stamp
     }
 
     /// Reads a cache file; a missing or unreadable one is an empty cache.
@@ -638,7 +651,14 @@ struct Reuse: Sendable {
         if memory == nil, !previous.entries.isEmpty {
             let files = SiteFolder.files(of: folder.path) ?? [:]
             onDiskStamps = files
-            verified = Set(files.compactMap { path, stamp in previous.written[path].map { $0.sameContent(as: stamp) } == true ? path : nil })
+            // By the bytes of its name too: `café` respelled (decomposed) on
+            // disk is not the file the build wrote, though a `String` takes it for it.
+            verified = Set(files.compactMap { path, stamp in
+                previous.written.index(forKey: path).map { index in
+                    let (name, written) = previous.written[index]
+                    return name.utf8.elementsEqual(path.utf8) && written.sameContent(as: stamp)
+                } == true ? path : nil
+            })
             if keepingPages { onDisk = verified }
         }
     }

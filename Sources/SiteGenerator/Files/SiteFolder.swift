@@ -47,6 +47,14 @@ enum SiteFolder {
         return files
     }
 
+    /// Whether `path` is a folder itself, not a link to one: a site the
+    /// writer made (a link in its place is refused by a clean build, and
+    /// so never taken as the last build's site).
+    static func isPlainFolder(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// One key for the files of the site at `folder` as `files(of:)` lists
     /// them (nil where it is nil): equal to `seal(of: written)` exactly
     /// when the site holds the files a build wrote, none written since.
