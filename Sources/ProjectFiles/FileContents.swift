@@ -142,6 +142,8 @@ public enum FileContents {
 public enum ByteCount {
     /// `describe` with the exact count beside it past 1 KiB ("64 MiB
     /// (67,108,865 bytes)"): a file one byte over a limit reads as over it.
+    /// (Grouped by hand: Foundation's formatters follow the locale, and a
+    /// diagnostic reads the same on every machine.)
     public static func exactly(_ bytes: Int64) -> String {
         guard bytes >= 1024 else { return describe(bytes) }
         var digits = Array(String(bytes))

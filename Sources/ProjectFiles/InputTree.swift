@@ -579,8 +579,8 @@ public struct InputFolder: Sendable {
 /// The parent of a `/`-separated path (`a/b` → `a`, `a` → ``). On the
 /// `/` byte, not through `FilePath`: called per file in per-site loops,
 /// where a `FilePath` made and read back per call costs more than the walk.
-enum OutputParent {
-    static func of(_ path: String) -> String {
+public enum OutputParent {
+    public static func of(_ path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         return String(path[..<slash])
     }

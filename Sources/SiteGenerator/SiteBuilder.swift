@@ -181,11 +181,8 @@ public enum SiteBuilder {
             if entry.isFolder { folders.append(entry.path); continue }
             guard names.contains(Array(entry.path.utf8)) else { return false }
             files += 1
-            var parent = Substring(entry.path)
-            while let slash = parent.lastIndex(of: "/") {
-                parent = parent[..<slash]
-                guard parents.insert(String(parent)).inserted else { break }
-            }
+            var parent = OutputParent.of(entry.path)
+            while !parent.isEmpty, parents.insert(parent).inserted { parent = OutputParent.of(parent) }
         }
         return files == site.outputCount && folders.allSatisfy { parents.contains($0) }
     }

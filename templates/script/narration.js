@@ -59,11 +59,12 @@ function sectionName(section) {
   return hasText(section.header) && section.header !== '' ? 'section ' + section.header : 'section ' + section.id;
 }
 
-// 1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd".
+// 1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd": English's ordinal rules
+// as Intl has them (every browser the player runs in has them).
+const ORDINALS = typeof Intl === 'object' && typeof Intl.PluralRules === 'function' ? new Intl.PluralRules('en-US', { type: 'ordinal' }) : null;
+const SUFFIXES = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
 function ordinal(n) {
-  const tens = n % 100, ones = n % 10;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ones === 1 ? 'st' : ones === 2 ? 'nd' : ones === 3 ? 'rd' : 'th';
-  return n + suffix;
+  return n + SUFFIXES[ORDINALS ? ORDINALS.select(n) : 'other'];
 }
 
 // Where item r of a section is, in words its layout gives: a list's row, a
