@@ -13,7 +13,7 @@ import pytest
 
 from conftest import BINARY, ROOT, SITE, record_figures
 
-def test_theme_js_and_css_are_under_28_kb_gzipped():
+def test_theme_js_and_css_are_under_36_kb_gzipped():
     # 12 KB until issue 14 added the timeline model, scrubbing and the review
     # controls; 20 KB until the gaps that arriving and leaving cells keep to;
     # 22 KB until issue 17's search box, navigation tree and Swift colours
@@ -35,8 +35,12 @@ def test_theme_js_and_css_are_under_28_kb_gzipped():
     # 26.1 KB once bundled without comment lines (issue 31): 28 KB until
     # issue 43's collection views (layouts in two dimensions, grids,
     # orthogonal lines, data tables with their crossfading cells, scroll
-    # anchoring, skipping animation, virtual grids: 32.4 KB): 34 KB now.
-    assert total < 34 * 1024, f"{total} bytes gzipped"
+    # anchoring, skipping animation, virtual grids: 32.4 KB): 34 KB until
+    # issue 45's phone-width player (headers pinned through a batch, the
+    # comparison's pane switch, a drawn chevron, marks at 3:1 in both
+    # schemes, reduced motion's held height, labels apart, step summaries
+    # and ordinals: 34.0 KB): 36 KB now.
+    assert total < 36 * 1024, f"{total} bytes gzipped"
 
 
 def sequence(rows, steps, changes, seed):
