@@ -245,16 +245,21 @@ def test_scroll_offset_stays_when_rows_above_change_as_in_uikit(driver, rowmotio
     before, after = states[0][0]["items"], states[1][0]["items"]
     anchor = next(row for row in before[300:] if row in after and before.index(row) != after.index(row))
     shift = after.index(anchor) - before.index(anchor)
+    # (The list keeps cells for the rows in sight only: it is scrolled to
+    # the anchor's place, rows of one height, and the anchor comes in.)
     result = driver.execute_async_script("""
-        const [anchor, done] = arguments;
+        const [anchor, index, done] = arguments;
         const player = window.Rowmotion.players[0];
         const list = player.element.querySelector('.rowmotion-list');
         const row = () => player.element.querySelector('[data-item-id="' + anchor + '"]');
-        list.scrollTop = row().offsetTop - 1;
-        const offset = () => row().getBoundingClientRect().top - list.getBoundingClientRect().top;
-        const first = {top: list.scrollTop, offset: offset(), height: row().getBoundingClientRect().height};
-        player.next().then(() => done({before: first, after: {top: list.scrollTop, offset: offset()}, state: player.state()}));
-    """, anchor)
+        const height = player.element.querySelector('[data-item-id]').getBoundingClientRect().height;
+        list.scrollTop = index * height - 1;
+        requestAnimationFrame(() => requestAnimationFrame(() => {
+          const offset = () => row().getBoundingClientRect().top - list.getBoundingClientRect().top;
+          const first = {top: list.scrollTop, offset: offset(), height: row().getBoundingClientRect().height};
+          player.next().then(() => done({before: first, after: {top: list.scrollTop, offset: offset()}, state: player.state()}));
+        }));
+    """, anchor, before.index(anchor))
     assert result["state"] == states[1]
     assert abs(result["after"]["top"] - result["before"]["top"]) <= 1, result
     # The row moved by the rows that came or went above it.

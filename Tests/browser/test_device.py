@@ -504,3 +504,69 @@ def test_held_index_path_labels_of_a_shared_place_do_not_overlap(driver, tmp_pat
         for second in labels[i + 1:]:
             apart = first["y"] + first["h"] <= second["y"] + 0.5 or second["y"] + second["h"] <= first["y"] + 0.5
             assert apart, (first, second)
+
+
+STEADY = """
+const p = document.querySelectorAll('.rowmotion-player')[0], list = p.querySelector('.rowmotion-list');
+const next = p.querySelector('.rowmotion-controls button[aria-label^="Next"]') || p.querySelector('.rowmotion-controls button:last-of-type');
+const frame = list.querySelector('.rowmotion-sections');
+return {next: next.getBoundingClientRect().top - p.getBoundingClientRect().top, list: list.getBoundingClientRect().height,
+        content: frame.getBoundingClientRect().height, most: parseFloat(getComputedStyle(list).maxHeight),
+        narration: p.querySelector('.rowmotion-live').getBoundingClientRect().height, steps: window.Rowmotion.players[0].stepCount};
+"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_controls_stay_put_while_the_list_and_the_narration_change_height(driver, width):
+    """Issue 45, item 1: at 390 px the controls sat under the list and its
+    narration, so a step that shortened the list (the inbox's, 415 → 292 px)
+    or lengthened the narration moved Next under the thumb, 122 px. Now the
+    list's frame is its tallest snapshot's, as a table view's frame does not
+    follow its content, and the narration is below the controls: played
+    step by step through every example of the site, Next stays where it is,
+    and no snapshot shorter than the list's maximum scrolls in it."""
+    from conftest import SITE
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+    moved = []
+    try:
+        for page in sorted((SITE / "examples").glob("*.html")) + [SITE / "index.html"]:
+            driver.get(page.as_uri())
+            first = driver.execute_script(STEADY)
+            for step in range(1, min(first["steps"], 7)):
+                driver.execute_async_script("const done = arguments[0]; window.Rowmotion.players[0].next().then(() => requestAnimationFrame(() => done()))")
+                now = driver.execute_script(STEADY)
+                if abs(now["next"] - first["next"]) > 0.5 or abs(now["list"] - first["list"]) > 0.5:
+                    moved.append(f"{page.name} step {step}: Next {first['next']:.0f} → {now['next']:.0f} px, list {first['list']:.0f} → {now['list']:.0f} px")
+                if now["content"] > now["list"] + 1 and now["list"] < now["most"] - 1:
+                    moved.append(f"{page.name} step {step}: {now['content']:.0f} px of rows scroll in a {now['list']:.0f} px list under its {now['most']:.0f} px maximum")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert moved == [], "\n".join(moved)
+
+
+def test_a_long_steps_narration_sums_up_and_folds_every_change_by_name(driver):
+    """Issue 45, item 1: the 1,000-row page's first step said all 49 moves
+    (1,415 characters, read whole by a screen reader). The narration says
+    the first few and how many more; a fold below it, opened on request,
+    names every row, and opening it moves nothing above it."""
+    from conftest import SITE
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        driver.get((SITE / "examples" / "large-list.html").as_uri())
+        driver.execute_async_script("const done = arguments[0]; window.Rowmotion.players[0].next().then(() => done())")
+        said = driver.execute_script("""
+            const p = document.querySelector('.rowmotion-player'), fold = p.querySelector('.rowmotion-narration-all');
+            const data = JSON.parse(p.querySelector('.rowmotion-data').textContent);
+            const moves = data.steps[0].batches.reduce((n, b) => n + b.rows.move.length, 0);
+            const before = p.querySelector('.rowmotion-controls').getBoundingClientRect().top;
+            fold.open = true;
+            return {live: p.querySelector('.rowmotion-live').textContent, hidden: fold.hidden, all: fold.querySelector('p').textContent,
+                    moves, moved: before - p.querySelector('.rowmotion-controls').getBoundingClientRect().top,
+                    liveIsAbove: !!(p.querySelector('.rowmotion-live').compareDocumentPosition(fold) & Node.DOCUMENT_POSITION_FOLLOWING),
+                    foldIsLive: !!fold.closest('[aria-live]')};""")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert said["moves"] > 10, said["moves"]
+    assert len(said["live"]) < 300 and "more moved" in said["live"], said["live"]
+    assert not said["hidden"] and said["all"].count(" moved to ") == said["moves"], said
+    assert said["moved"] == 0 and said["liveIsAbove"] and not said["foldIsLive"], said

@@ -169,9 +169,13 @@ def test_5000_by_50_page_holds_each_row_once_and_weighs_its_changes(driver, tmp_
     # 40 changes a step: their calls, counts and delta, well under a copy of
     # 5,000 rows (about 500 KB of HTML).
     assert per_step < 20_000, figures
-    assert "initial" not in data, "the first snapshot is in the page's HTML; its data must not repeat it"
+    # A long list is virtual (issue 45, item 5): the page's HTML holds its
+    # first rows, the data the first snapshot, once; the player makes only
+    # the rows in sight and a screen below.
+    assert html.count("data-item-id=") <= 60, "the page's HTML holds more than the list's first rows"
     assert html.count('data-item-id="r17"') <= 1, "row r17 is written into the page more than once"
-    assert parsed_rows == 5000, f"{parsed_rows} row elements were added for 5,000 rows: the player rebuilt rows"
+    assert len(data["initial"][0]["items"]) == 5000, "the data's first snapshot is not the list's 5,000 rows"
+    assert parsed_rows <= 60, f"{parsed_rows} row elements were added while loading 5,000 rows: the player made rows out of sight"
 
 
 def test_large_list_step_start_is_reported(driver):
@@ -182,7 +186,7 @@ def test_large_list_step_start_is_reported(driver):
         pytest.skip("build the strict site first (make test does)")
     parsed_rows, steps = measure_steps(driver, page, 10)
     record_figures("large_list_step_start", {"rows_added_while_loading": parsed_rows, **summary(steps)})
-    assert parsed_rows == 1000, f"{parsed_rows} row elements were added for 1,000 rows: the player rebuilt rows"
+    assert parsed_rows <= 60, f"{parsed_rows} row elements were added while loading 1,000 rows: the player made rows out of sight"
 
 
 def traced_load(page, loads=5):

@@ -100,6 +100,15 @@ export function makeControls(element, list, data, act) {
   element.insertBefore(status, list);
   element.insertBefore(batchLine, list);
   element.appendChild(live);
+  // Every change by name, folded: the narration above sums a long step up.
+  const whole = document.createElement('details');
+  whole.className = 'rowmotion-narration-all';
+  whole.hidden = true;
+  const wholeSummary = document.createElement('summary');
+  const wholeText = document.createElement('p');
+  whole.appendChild(wholeSummary);
+  whole.appendChild(wholeText);
+  element.appendChild(whole);
 
   // The timeline: one button per snapshot, with the step's counts.
   const snapshots = document.createElement('ol');
@@ -189,8 +198,18 @@ export function makeControls(element, list, data, act) {
     });
   }
 
+  // What a step does: its summary read out, and every row by name in the
+  // fold when the summary left some out (the fold keeps its open state).
+  function say(summary, all) {
+    live.textContent = summary;
+    const folded = !!all && all !== summary;
+    whole.hidden = !folded;
+    wholeSummary.textContent = 'Every change by name';
+    wholeText.textContent = folded ? all : '';
+  }
+
   return {
     controls: controls, scrub: scrub, scrubber: scrubber, speedSelect: speedSelect, loopBox: loopBox, movesBox: movesBox,
-    status: status, live: live, snapshots: snapshots, describeScrub: describeScrub, update: update
+    status: status, live: live, snapshots: snapshots, describeScrub: describeScrub, update: update, say: say
   };
 }

@@ -79,7 +79,10 @@ export function makeSurface(host, framing, initial) {
 // Heights of the views' parts, from the cache where known; the rest are
 // measured where they are (which lays the list out). A tile's size follows
 // from the width (geometry.sections[s] is its section's kind): not measured.
-function heightsOf(surface, views, width, geometry) {
+// A virtual list's row without an element (`state`'s) is as tall as a row
+// of its content measured before, else as the typical row: as a table
+// view's estimated height, made exact when the row comes into sight.
+function heightsOf(surface, views, width, geometry, state) {
   if (width !== surface.width) { surface.known = new WeakMap(); surface.width = width; }
   const known = surface.known;
   function of(el) {
@@ -88,9 +91,27 @@ function heightsOf(surface, views, width, geometry) {
     if (h === undefined) { h = el.getBoundingClientRect().height; known.set(el, h); }
     return h;
   }
-  return views.map(function (view, s) {
+  const heights = views.map(function (view, s) {
     return { header: of(view.header), rows: geometry && geometry.sections[s] ? [] : view.rows.map(of), footer: of(view.footer) };
   });
+  if (surface.virtual && state) heights.forEach(function (h, s) {
+    const rows = views[s].rows;
+    if (!surface.typical) surface.typical = h.rows.find(function (height, r) { return rows[r] && height > 0; });
+    for (let r = 0; r < h.rows.length; r++) if (!rows[r]) h.rows[r] = estimate(surface, state[s].items[r]);
+  });
+  return heights;
+}
+
+// Heights of parts by content at the list's width: `'r' + fields` for a
+// row, `'h'`/`'f'` + text for a header or footer (emptied when the width changes).
+function sizes(surface) {
+  if (!surface.parts || surface.partsWidth !== surface.width) { surface.parts = new Map(); surface.partsWidth = surface.width; }
+  return surface.parts;
+}
+function rowKey(row) { return 'r' + JSON.stringify(row.fields); }
+function estimate(surface, row) {
+  const h = sizes(surface).get(rowKey(row));
+  return h > 0 ? h : surface.typical || 44;
 }
 
 // Measures cells that are not in the list yet, and copies of cells whose
@@ -145,27 +166,99 @@ function titlesHeight(surface) {
 export function relayout(surface) {
   if (!surface.shown) return;
   const width = surface.frame.clientWidth, geometry = geometryOf(surface.framing, surface.shown.state, width);
-  const heights = heightsOf(surface, surface.shown.views, width, geometry);
+  const heights = heightsOf(surface, surface.shown.views, width, geometry, surface.shown.state);
   geometry.top = titlesHeight(surface);
   geometry.sections.forEach(function (kind, s) { if (kind && kind.layout === 'orthogonal') kind.scrollX = surface.shown.views[s].el.scrollLeft; });
   const laid = layout(surface.shown.state, heights, geometry);
   surface.frame.style.height = laid.height + 'px';
   surface.frame.removeAttribute('data-unmeasured');
   surface.shown.laid = laid;
+  if (surface.snapshots) steadyFrame(surface, laid.height);
   if (surface.virtual) realize(surface);
 }
 
-// A virtual grid (thousands of items) keeps in the DOM only the items in
-// sight and a screen above and below, as a collection view keeps cells
-// only for the items in its visible bounds: each is placed at its layout
-// frame; the others have no element. Costs what is in sight, whatever the
-// list's length.
+// The list's frame, as a table view's: one height for the whole sequence,
+// its tallest snapshot's up to the list's maximum, so that nothing around
+// the list (the controls below it at a phone's width, the page's scroll)
+// moves when a step makes its content shorter or taller. Worked out when
+// the width changes: the snapshots not on screen are laid out from their
+// parts measured aside (each content once), each only until it fills the
+// maximum, and none after one has. `surface.snapshots(n)` gives the n-th
+// snapshot, or nothing past the last.
+function steadyFrame(surface, shownHeight) {
+  const list = surface.host, most = maxHeightOf(list), width = surface.width;
+  if (surface.steadyWidth !== width) {
+    surface.steadyWidth = width;
+    // (The snapshot on screen is laid out already: when it fills the list, nothing else is.)
+    surface.steady = shownHeight;
+    const parts = sizes(surface);
+    for (let n = 0; surface.steady < most; n++) {
+      const state = surface.snapshots(n);
+      if (!state) break;
+      surface.steady = Math.max(surface.steady, snapshotHeight(surface, state, parts, most));
+    }
+  }
+  surface.steady = Math.max(surface.steady, shownHeight);
+  const height = Math.min(most, surface.steady) + 'px';
+  if (list.style.height !== height) list.style.height = height;
+}
+
+// A snapshot's content height, from its parts' heights (`parts`: content
+// → height at this width); the parts past the list's maximum `most` are
+// not measured (the snapshot fills the list whatever they are).
+function snapshotHeight(surface, state, parts, most) {
+  const geometry = geometryOf(surface.framing, state, surface.width);
+  geometry.top = titlesHeight(surface);
+  const unmeasured = [];
+  let filled = geometry.top;
+  function part(key, make) {
+    if (filled >= most) return { key: key, h: 0 };
+    let h = parts.get(key);
+    if (h === undefined) {
+      const el = make();
+      if (!el) { parts.set(key, 0); return { key: key, h: 0 }; }
+      unmeasured.push({ key: key, el: el });
+      parts.set(key, h = -1);
+    }
+    const found = { key: key, h: h };
+    // (An unmeasured part counts as a typical row until it is measured.)
+    filled += h < 0 ? 44 : h;
+    return found;
+  }
+  const wanted = state.map(function (section, s) {
+    const known = new WeakMap();
+    return {
+      header: part('h' + JSON.stringify(section.header), function () { return headerPart(null, section, known); }),
+      rows: geometry.sections[s] ? [] : section.items.map(function (row) {
+        return part(rowKey(row), function () { return makeRow(row); });
+      }),
+      footer: part('f' + JSON.stringify(section.footer), function () { return footerPart(null, section, known); })
+    };
+  });
+  if (unmeasured.length) {
+    measureAside(surface, unmeasured.map(function (u) { return u.el; }));
+    unmeasured.forEach(function (u) { parts.set(u.key, surface.known.get(u.el)); });
+  }
+  function height(p) { return p.h < 0 ? parts.get(p.key) : p.h; }
+  const heights = wanted.map(function (w) { return { header: height(w.header), rows: w.rows.map(height), footer: height(w.footer) }; });
+  return layout(state, heights, geometry).height;
+}
+
+// A virtual list or grid (thousands of items) keeps in the DOM only the
+// items in sight and a screen above and below, as a table or collection
+// view keeps cells only for the items in its visible bounds: each is
+// placed at its layout frame; the others have no element. Costs what is
+// in sight, whatever the list's length. A list's row made here is
+// measured first; one taller or shorter than its estimate lays the list
+// out again (once: it is measured now).
+
 const KEPT_SCREENS = 1;
 export function realize(surface) {
   const shown = surface.shown;
   if (!shown || !shown.laid) return;
   const list = surface.host, screen = list.clientHeight || 600;
   const low = list.scrollTop - KEPT_SCREENS * screen, high = list.scrollTop + (1 + KEPT_SCREENS) * screen;
+  const made = [];
   shown.views.forEach(function (view, s) {
     const laid = shown.laid.sections[s], rects = laid.rows, items = shown.state[s].items;
     view.el.setAttribute('data-virtual', '');
@@ -178,20 +271,50 @@ export function realize(surface) {
     while (end < rects.length && rects[end].y < high) end++;
     view.rows.forEach(function (el, r) { if (el && (r < from || r >= end)) { el.remove(); view.rows[r] = null; } });
     for (let r = from; r < end; r++) {
-      if (!view.rows[r]) view.rows[r] = makeRow(items[r]);
-      place(view.rows[r], rects[r], laid);
+      if (!view.rows[r]) {
+        view.rows[r] = makeRow(items[r]);
+        if (!laid.kind) made.push({ el: view.rows[r], row: items[r], h: rects[r].h });
+      }
     }
+  });
+  if (made.length) {
+    measureAside(surface, made.map(function (m) { return m.el; }));
+    const parts = sizes(surface);
+    let off = false;
+    made.forEach(function (m) {
+      const h = surface.known.get(m.el);
+      parts.set(rowKey(m.row), h);
+      if (Math.abs(h - m.h) > 0.5) off = true;
+    });
+    if (off && !surface.relaying) {
+      surface.relaying = true;
+      try { relayout(surface); } finally { surface.relaying = false; }
+      return;
+    }
+  }
+  shown.views.forEach(function (view, s) {
+    const laid = shown.laid.sections[s], last = laid.rows.length - 1;
+    view.rows.forEach(function (el, r) {
+      if (!el) return;
+      place(el, laid.rows[r], laid);
+      // A list's first and last rows, named: the last element is not the last row.
+      if (!laid.kind) {
+        const edge = (r === 0 ? 'first ' : '') + (r === last ? 'last' : '');
+        if (edge) el.setAttribute('data-edge', edge.trim()); else if (el.hasAttribute('data-edge')) el.removeAttribute('data-edge');
+      }
+    });
   });
   arrange(surface.container, shown.views);
 }
 
-// An item of a virtual grid at its frame, in its section's box.
+// An item of a virtual list or grid at its frame, in its section's box.
 function place(el, rect, section) {
   const left = rect.x + 'px', top = rect.y - section.y + 'px';
   if (el.style.left !== left) el.style.left = left;
   if (el.style.top !== top) el.style.top = top;
   const width = rect.w + 'px', height = rect.h + 'px';
-  if (el.style.width !== width) { el.style.width = width; el.style.height = height; }
+  if (el.style.width !== width) el.style.width = width;
+  if (el.style.height !== height) el.style.height = height;
 }
 
 // iOS's scroll indicator, over the rows while the list scrolls and a
@@ -285,7 +408,7 @@ export function makeMotion(element, list, surface, data) {
       });
       geometry0.sections.forEach(function (kind, s) { if (kind && kind.layout === 'orthogonal' && kind.scrollX === undefined) kind.scrollX = before.views[s].el.scrollLeft; });
       geometry0.top = titlesHeight(surface);
-      before = { state: before.state, views: before.views, laid: layout(before.state, heightsOf(surface, before.views, width, geometry0), geometry0) };
+      before = { state: before.state, views: before.views, laid: layout(before.state, heightsOf(surface, before.views, width, geometry0, before.state), geometry0) };
     }
     // The old cells that leave. A leaving row is copied now, before its
     // cell is refilled; the cells of a leaving section are copied when the
@@ -300,6 +423,14 @@ export function makeMotion(element, list, surface, data) {
       later(left.from, 'footer', -1, view.footer);
     });
     traced.leftRows.forEach(function (left) { copy(left.from[0], 'row', left.from[1], before.views[left.from[0]].rows[left.from[1]]); });
+    // What a leaving part is drawn from. A virtual list's leaving row that
+    // the batch shows (a scroll brought it into sight) had no cell: its
+    // copy is made from the old snapshot.
+    function leaving(part) {
+      const source = copies.get(part.s + ':' + part.type + ':' + part.r);
+      if (source || !surface.virtual || part.type !== 'row' || !part.shown) return source;
+      return makeRow(before.state[part.s].items[part.r]);
+    }
 
     // The new state's elements: each row keeps its element wherever it
     // goes. Reloaded rows are refilled after the new cells are measured.
@@ -359,7 +490,7 @@ export function makeMotion(element, list, surface, data) {
       kind.scrollX = scroll ? scroll.after : 0;
       if (views[a].el.scrollLeft !== kind.scrollX) views[a].el.scrollLeft = kind.scrollX;
     });
-    const laid = layout(traced.state, heightsOf(surface, views, width, geometry), geometry);
+    const laid = layout(traced.state, heightsOf(surface, views, width, geometry, traced.state), geometry);
     // The change must be in sight: scrolled to before anything moves,
     // while the list still has the old state's height.
     // In plain style a pinned header covers the list's top.
@@ -471,7 +602,7 @@ export function makeMotion(element, list, surface, data) {
       // moving: a deletion leaves a trace as the other changes do.
       plan.parts.forEach(function (part) {
         if (part.side !== 'old' || part.role !== 'delete') return;
-        const source = copies.get(part.s + ':' + part.type + ':' + part.r);
+        const source = leaving(part);
         if (!source) return;
         const ghost = ghostOf(source, part.frames[0].y, tileOf(part));
         if (part.type === 'row') ghost.setAttribute('data-change', 'deleted');
@@ -505,7 +636,7 @@ export function makeMotion(element, list, surface, data) {
     plan.parts.forEach(function (part, k) {
       let el;
       if (part.side === 'old') {
-        const source = copies.get(part.s + ':' + part.type + ':' + part.r);
+        const source = leaving(part);
         if (!source) return;
         el = ghostOf(source, part.frames[0].y, tileOf(part));
         labelLeaving(el, part);

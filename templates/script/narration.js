@@ -77,12 +77,14 @@ function placeIn(kind, r) {
   return r === 0 ? 'the top' : 'the ' + ordinal(r + 1) + (kind ? ' item' : ' row');
 }
 
-// `framing`: the player data's presentation (a collection view's layouts).
-export function narrate(state, step, framing) {
+// `framing`: the player data's presentation (a collection view's layouts);
+// `whole`: every row by name, for the fold a reader opens (the summary,
+// read out as the step starts, names the first few).
+export function narrate(state, step, framing, whole) {
   let sentences = [];
   function list(names, verb) {
     if (!names.length) return;
-    const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ' and ' + (names.length - 3) + ' more' : '');
+    const shown = whole ? names.join(', ') : names.slice(0, 3).join(', ') + (names.length > 3 ? ' and ' + (names.length - 3) + ' more' : '');
     sentences.push(shown + ' ' + verb);
   }
   step.batches.forEach(function (batch) {
@@ -107,7 +109,7 @@ export function narrate(state, step, framing) {
     // A summary, not a list: the first few by name, then how many more (a
     // 1,000-row step's 49 moves were 1,415 characters read out whole).
     function firstFew(said, what) {
-      return said.length > 3 ? said.slice(0, 3).concat([(said.length - 3) + ' more ' + what]) : said;
+      return said.length > 3 && !whole ? said.slice(0, 3).concat([(said.length - 3) + ' more ' + what]) : said;
     }
     sentences = sentences.concat(firstFew(sections, 'section changes'), firstFew(moved, 'moved'));
     list(inserted, 'inserted');

@@ -36,6 +36,8 @@ export function makePlayer(element) {
     }
     return states[n];
   }
+  // The list's frame is as tall as the tallest snapshot (motion.js).
+  surface.snapshots = function (n) { return n <= data.steps.length ? stateAt(n) : null; };
 
   // The sequence's own timing (`duration:`, `spring:`), else UIKit's 0.3 s
   // ease-in-out; the UXKit speed choice is 0.25 s linear whatever it says.
@@ -93,7 +95,7 @@ export function makePlayer(element) {
       const from = current;
       // A stopped batch left its own state on screen: start from the step's.
       if (surface.shown.state !== stateAt(from)) showState(surface, stateAt(from));
-      announce(narrate(stateAt(from), step, framing));
+      tellStep(from);
       let sequence = Promise.resolve();
       step.batches.forEach(function (batch, n) {
         sequence = sequence.then(function () {
@@ -111,8 +113,8 @@ export function makePlayer(element) {
     showState(surface, stateAt(target));
     settle(target);
     if (skipped) element.setAttribute('data-shown-at-once', '');
-    announce(skipped ? narrate(stateAt(target - 1), data.steps[target - 1], framing) + '; ' + skipped
-      : 'Snapshot ' + target + ' of ' + data.steps.length + ((data.labels || [])[target] ? ': ' + data.labels[target] : ''));
+    if (skipped) tellStep(target - 1, '; ' + skipped);
+    else announce('Snapshot ' + target + ' of ' + data.steps.length + ((data.labels || [])[target] ? ': ' + data.labels[target] : ''));
     return Promise.resolve(player);
   }
 
@@ -170,7 +172,7 @@ export function makePlayer(element) {
       // state at once, wherever the step is held.
       showCompare(current + 1);
       // Held, the words say the step being held (they said the step before it).
-      if (!held || held.step !== current + 1) announce(narrate(stateAt(current), step, framing));
+      if (!held || held.step !== current + 1) tellStep(current);
       held = { step: current + 1, batch: index, position: position };
       element.setAttribute('data-held', '');
       let state = stateAt(current);
@@ -204,7 +206,12 @@ export function makePlayer(element) {
     if (on) element.setAttribute('data-highlight-moves', ''); else element.removeAttribute('data-highlight-moves');
     tell('highlight', on);
   }
-  function announce(text) { parts.live.textContent = text; }
+  function announce(text) { parts.say(text); }
+  // What the step from snapshot k does, summed up, and whole in the fold.
+  function tellStep(k, after) {
+    const step = data.steps[k];
+    parts.say(narrate(stateAt(k), step, framing) + (after || ''), narrate(stateAt(k), step, framing, true) + (after || ''));
+  }
 
   // Panes that follow this one (a strategy comparison) hear what its
   // controls change: speed, a held moment (as a fraction of the step,
@@ -266,6 +273,7 @@ export function makePlayer(element) {
     pane.setAttribute('aria-label', 'The same steps with reloadData()');
     column('reloadData()').appendChild(pane);
     compare = makeSurface(pane, data.presentation, data.initial);
+    compare.snapshots = surface.snapshots;
     // A data table's pane has its column titles too.
     const titles = surface.container.querySelector(':scope > .rowmotion-columns');
     if (titles) compare.container.insertBefore(titles.cloneNode(true), compare.container.firstChild);

@@ -32,10 +32,12 @@ public struct PlayerData: Codable, Equatable, Sendable {
     /// items as HTML); absent otherwise, the page's rows being the first snapshot.
     public var initial: [Section]?
 
-    /// Past this many items in a snapshot, a grid is virtual: only the
-    /// items in sight have elements, as a collection view keeps cells.
-    public static let virtualItems = 1_000
-    /// The items a virtual grid's page shows as HTML, before its script runs.
+    /// Past this many items in a snapshot, a list or a grid is virtual:
+    /// only the items in sight have elements, as a table or collection
+    /// view keeps cells (a 1,000-row page spent up to 309 ms laying out
+    /// rows no one saw before it could be used).
+    public static let virtualItems = 500
+    /// The items a virtual list's or grid's page shows as HTML, before its script runs.
     public static let virtualFirstItems = 60
 
     /// `Presentation` as the script reads it: sizes in points, the duration
@@ -60,7 +62,7 @@ public struct PlayerData: Codable, Equatable, Sendable {
         /// `anchor` (absent: UIKit's keep-offset).
         public var scroll: String?
         public var skipAnimation: Double?
-        /// A grid of more than `virtualItems` items in a snapshot.
+        /// A list or grid of more than `virtualItems` items in a snapshot.
         public var virtual: Bool?
 
         public struct SectionLayout: Codable, Equatable, Sendable {
@@ -88,6 +90,9 @@ public struct PlayerData: Codable, Equatable, Sendable {
         }
 
         /// Nil for the defaults, so pages that set nothing stay as they were.
+        /// No framing of its own (a long list's, made only virtual).
+        init() {}
+
         public init?(_ presentation: Presentation) {
             guard presentation != Presentation() else { return nil }
             height = presentation.height
@@ -244,12 +249,17 @@ public struct PlayerData: Codable, Equatable, Sendable {
         if presentation?.virtual == true { initial = sequence.steps[0].snapshot.sections.map { Self.section($0, of: sequence) } }
     }
 
-    /// The framing of `sequence`, a grid with more than `virtualItems` items in a snapshot made virtual.
+    /// The framing of `sequence`, a list or a grid with more than
+    /// `virtualItems` items in a snapshot made virtual (not a data table,
+    /// nor sections with layouts of their own).
     static func framing(of sequence: SnapshotSequence) -> Framing? {
         var framing = Framing(sequence.presentation)
-        guard sequence.presentation.layout == .grid, sequence.presentation.sections.isEmpty else { return framing }
+        guard [.list, .grid].contains(sequence.presentation.layout), sequence.presentation.sections.isEmpty else { return framing }
         let most = sequence.steps.lazy.map { $0.snapshot.sections.reduce(0) { $0 + $1.rows.count } }.max() ?? 0
-        if most > virtualItems { framing?.virtual = true }
+        if most > virtualItems {
+            framing = framing ?? Framing()
+            framing?.virtual = true
+        }
         return framing
     }
 

@@ -83,7 +83,7 @@ extension SiteRendering {
             }
             html += "</div>\n"
         }
-        // A virtual grid's page shows its first items; the script makes the rest as they come into sight.
+        // A virtual list's or grid's page shows its first items; the script makes the rest as they come into sight.
         var budget = framing?.virtual == true ? PlayerData.virtualFirstItems : Int.max
         for (index, section) in sections.enumerated() {
             // Named as the script names it: by header, id, or place.
