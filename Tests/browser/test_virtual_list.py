@@ -130,3 +130,41 @@ def test_a_10000_row_list_keeps_only_the_rows_in_sight_in_the_dom(tmp_path):
           f"10,000 (virtual)   | {len(html.encode()):10} | {len(snap['rows']):8} | {median} ms\n"
           f"490 (all in DOM)   | {small_page.stat().st_size:10} | {490:8} | {small_median} ms")
     assert problems == [], "\n".join(problems[:20])
+
+
+def test_a_long_inset_grouped_lists_rows_keep_the_inset_and_the_cards_ends(tmp_path):
+    """A virtual list's rows are placed by the script, not by the flow: in
+    an insetGrouped list they kept the full width (drawn 16 px past the
+    card's right edge), and the last element of a section, not its last
+    row, would round the card's corners. Each row sits 16 px inside the
+    list on both sides; only a section's real first and last rows are
+    rounded, and its last has no separator."""
+    sections = [{"id": f"s{s}", "header": f"Section {s}", "items": [{"id": f"r{s}-{i}", "title": f"Row {s}.{i}", "detail": str(i)} for i in range(300)]}
+                for s in range(3)]
+    sequence = {"title": "Grouped", "style": "insetGrouped", "cell": {"style": "value1", "title": "title", "detail": "detail"},
+                "steps": [{"sections": sections}]}
+    page = build_site(tmp_path, "grouped.json", sequence, "# Grouped\n\n```rowmotion\nexample: grouped.json\n```\n") / "examples" / "grouped.html"
+    browser = new_browser(window_size="1280,1000")
+    try:
+        browser.get(page.as_uri())
+        height = browser.execute_script("return document.querySelector('[data-item-id]').getBoundingClientRect().height")
+        # Scrolled to where section 0 ends and section 1 starts.
+        browser.execute_script("document.querySelector('.rowmotion-list').scrollTop = arguments[0]", 300 * height - 200)
+        browser.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done))")
+        rows = browser.execute_script("""
+            const list = document.querySelector('.rowmotion-list').getBoundingClientRect();
+            return Array.from(document.querySelectorAll('[data-item-id]')).map((el) => {
+              const box = el.getBoundingClientRect(), style = getComputedStyle(el);
+              return {id: el.getAttribute('data-item-id'), left: box.left - list.left, right: list.right - box.right,
+                      top: style.borderTopLeftRadius, bottom: style.borderBottomLeftRadius,
+                      inset: style.getPropertyValue('--separator-inset').trim(), virtual: el.parentElement.hasAttribute('data-virtual')};});""")
+    finally:
+        browser.quit()
+    assert rows and all(row["virtual"] for row in rows), "the list is not virtual"
+    ids = [row["id"] for row in rows]
+    assert "r0-299" in ids and "r1-0" in ids, ids
+    for row in rows:
+        assert abs(row["left"] - 16) <= 0.5 and abs(row["right"] - 16) <= 0.5, row
+        first, last = row["id"].endswith("-0"), row["id"].endswith("-299")
+        assert (row["top"] == "10px") == first and (row["bottom"] == "10px") == last, row
+        assert (row["inset"] == "100%") == last, row

@@ -307,14 +307,16 @@ export function realize(surface) {
   arrange(surface.container, shown.views);
 }
 
-// An item of a virtual list or grid at its frame, in its section's box.
+// An item of a virtual list or grid at its frame, in its section's box
+// (a list's row spans the section, less its style's inset: its stylesheet's).
 function place(el, rect, section) {
-  const left = rect.x + 'px', top = rect.y - section.y + 'px';
-  if (el.style.left !== left) el.style.left = left;
+  const top = rect.y - section.y + 'px', height = rect.h + 'px';
   if (el.style.top !== top) el.style.top = top;
-  const width = rect.w + 'px', height = rect.h + 'px';
-  if (el.style.width !== width) el.style.width = width;
   if (el.style.height !== height) el.style.height = height;
+  if (!section.kind) return;
+  const left = rect.x + 'px', width = rect.w + 'px';
+  if (el.style.left !== left) el.style.left = left;
+  if (el.style.width !== width) el.style.width = width;
 }
 
 // iOS's scroll indicator, over the rows while the list scrolls and a
