@@ -41,12 +41,17 @@ def test_ci_workflows_name_one_swift_image_and_publish_to_pages():
 
 
 def test_the_readme_is_a_front_door_whose_links_into_the_site_lead_somewhere():
-    """README (issue 30, item 6): Install, a Quick start of exactly the two
-    commands, Concepts, then the rest; every relative link names a file of
-    the repository, so a reader who follows one into the site finds a page."""
+    """README (issue 30, item 6; issue 45, item 9): Install, the user's
+    path (init, build, open, review), then the contributor's Quick start of
+    exactly the two commands, Concepts, then the rest; every relative link
+    names a file of the repository, so a reader who follows one into the
+    site finds a page."""
     readme = (ROOT / "README.md").read_text()
     headings = re.findall(r"^## (.+)$", readme, flags=re.M)
-    assert headings[:3] == ["Install", "Quick start", "Concepts"], headings
+    assert headings[:4] == ["Install", "Using it", "Quick start", "Concepts"], headings
+    using = readme.split("## Using it", 1)[1].split("\n## ", 1)[0]
+    for step in ("rowmotion init", "rowmotion build", "open _site/index.html", "--baseline origin/main"):
+        assert step in using, f"the user's path lacks {step!r}"
     quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
     commands = [line.split("#")[0].strip() for block in fenced_blocks(quick, "sh") for line in block.splitlines() if line.strip()]
     assert commands == ["make site", "make test"], commands
