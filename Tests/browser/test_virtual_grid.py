@@ -10,7 +10,7 @@ import random
 
 from chrome import new_browser
 from conftest import build_site, record_figures
-from test_page_weight import traced_load
+from virtual_walk import longest_load_tasks, walk
 
 COLUMNS, SPACING, ITEMS = 4, 8, 10_000
 
@@ -77,29 +77,8 @@ def test_a_10000_item_grid_keeps_only_the_items_in_sight_in_the_dom(tmp_path):
     assert html.count("data-item-id=") <= 60, "the page's HTML holds the grid's first items only"
     snapshots = [[row["id"] for row in step["items"]] for step in sequence["steps"]]
     browser = new_browser(window_size="1280,1000")
-    problems = []
     try:
-        browser.get(page.as_uri())
-        snap = browser.execute_script(DOM)
-        assert snap["state"] == [{"id": "", "items": snapshots[0]}]
-        problems += dom_problems(snap, snapshots[0], "loaded")
-        for scroll in (40_000, 200_000, 10**9):
-            browser.execute_script("arguments[0].scrollTop = arguments[1]", browser.find_element("css selector", ".rowmotion-list"), scroll)
-            browser.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done))")
-            problems += dom_problems(browser.execute_script(DOM), snapshots[0], f"scrolled to {scroll}")
-        browser.execute_script("document.querySelector('.rowmotion-list').scrollTop = 0")
-        for step in range(1, len(snapshots)):
-            browser.execute_async_script("const done = arguments[0]; window.Rowmotion.players[0].next().then(() => done())")
-            snap = browser.execute_script(DOM)
-            if snap["state"] != [{"id": "", "items": snapshots[step]}]:
-                problems.append(f"step {step}: state() is not the snapshot")
-            problems += dom_problems(snap, snapshots[step], f"step {step}")
-        # Held mid-way, a batch has cells for what it shows: a bounded number.
-        browser.execute_async_script("const done = arguments[0]; window.Rowmotion.players[0].goTo(0).then(() => done())")
-        browser.execute_script("window.Rowmotion.players[0].hold(0.5)")
-        held = browser.execute_script("return document.querySelectorAll('[data-item-id], .rowmotion-ghost').length")
-        if held > 3 * len(snap["items"]):
-            problems.append(f"held: {held} elements")
+        problems, snap = walk(browser, page, snapshots, DOM, dom_problems)
         # The frame rate of a played step (reported).
         fps = browser.execute_async_script("""
             const done = arguments[0], p = window.Rowmotion.players[0];
@@ -112,9 +91,6 @@ def test_a_10000_item_grid_keeps_only_the_items_in_sight_in_the_dom(tmp_path):
             });""")
     finally:
         browser.quit()
-    def longest_load_tasks(page):
-        runs = traced_load(page, 4)[1:]
-        return sorted(round(max(t["dur"] for t in events if t["name"] == "ThreadControllerImpl::RunTask") / 1000, 1) for events in runs)
     longest = longest_load_tasks(page)
     # Beside it, in the same run: the same items as a table view's list (virtual too, test_virtual_list.py).
     as_list = {key: value for key, value in sequence.items() if key not in ("layout", "columns", "spacing")}

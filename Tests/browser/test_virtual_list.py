@@ -13,7 +13,7 @@ import random
 
 from chrome import new_browser
 from conftest import build_site, record_figures
-from test_page_weight import traced_load
+from virtual_walk import longest_load_tasks, scroll_list, walk
 
 ROWS = 10_000
 
@@ -41,11 +41,11 @@ def list_sequence(rows=ROWS, seed=45):
 DOM = """
 const p = window.Rowmotion.players[0], list = p.element.querySelector('.rowmotion-list');
 const content = p.element.querySelector('.rowmotion-content').getBoundingClientRect();
-const rows = Array.from(p.element.querySelectorAll('[data-item-id]')).map((el) => {
+const items = Array.from(p.element.querySelectorAll('[data-item-id]')).map((el) => {
   const box = el.getBoundingClientRect();
   return {id: el.getAttribute('data-item-id'), y: box.top - content.top, h: box.height, text: el.textContent};
 });
-return {rows, state: p.state(), scrollTop: list.scrollTop, screen: list.clientHeight, total: list.scrollHeight};
+return {items, state: p.state(), scrollTop: list.scrollTop, screen: list.clientHeight, total: list.scrollHeight};
 """
 
 
@@ -53,16 +53,16 @@ def dom_problems(snap, ids, label):
     """The elements are the rows in sight and a screen above and below,
     each at its place in the list (rows of one height), in index order."""
     problems = []
-    if not snap["rows"]:
+    if not snap["items"]:
         return [f"{label}: no row in the DOM"]
-    h = snap["rows"][0]["h"]
+    h = snap["items"][0]["h"]
     index = {item: k for k, item in enumerate(ids)}
-    shown = [row["id"] for row in snap["rows"]]
+    shown = [row["id"] for row in snap["items"]]
     if any(i not in index for i in shown):
         return [f"{label}: rows not in the snapshot: {[i for i in shown if i not in index][:3]}"]
     if shown != sorted(shown, key=lambda i: index[i]):
         problems.append(f"{label}: the elements are not in index order")
-    for row in snap["rows"]:
+    for row in snap["items"]:
         if abs(row["y"] - index[row["id"]] * h) > 1 or abs(row["h"] - h) > 0.5:
             problems.append(f"{label}: {row['id']} (row {index[row['id']]}) at {row['y']:.1f} ({row['h']:.1f} tall), its place is {index[row['id']] * h:.1f}")
             break
@@ -83,40 +83,16 @@ def test_a_10000_row_list_keeps_only_the_rows_in_sight_in_the_dom(tmp_path):
     assert html.count("data-item-id=") <= 60, "the page's HTML holds the list's first rows only"
     snapshots = [[row["id"] for row in step["items"]] for step in sequence["steps"]]
     browser = new_browser(window_size="1280,1000")
-    problems = []
+
+    def to_the_middle(browser, step, snap):
+        # Scrolled to the middle's changes before they play.
+        if step == len(snapshots) - 1:
+            scroll_list(browser, (ROWS // 2 - 6) * snap["items"][0]["h"])
     try:
-        browser.get(page.as_uri())
-        snap = browser.execute_script(DOM)
-        assert snap["state"] == [{"id": "", "items": snapshots[0]}]
-        problems += dom_problems(snap, snapshots[0], "loaded")
-        for scroll in (40_000, 200_000, 10**9):
-            browser.execute_script("document.querySelector('.rowmotion-list').scrollTop = arguments[0]", scroll)
-            browser.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done))")
-            problems += dom_problems(browser.execute_script(DOM), snapshots[0], f"scrolled to {scroll}")
-        browser.execute_script("document.querySelector('.rowmotion-list').scrollTop = 0")
-        for step in range(1, len(snapshots)):
-            if step == len(snapshots) - 1:
-                # Scrolled to the middle's changes before they play.
-                h = snap["rows"][0]["h"]
-                browser.execute_script("document.querySelector('.rowmotion-list').scrollTop = arguments[0]", (ROWS // 2 - 6) * h)
-                browser.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done))")
-            browser.execute_async_script("const done = arguments[0]; window.Rowmotion.players[0].next().then(() => requestAnimationFrame(() => done()))")
-            snap = browser.execute_script(DOM)
-            if snap["state"] != [{"id": "", "items": snapshots[step]}]:
-                problems.append(f"step {step}: state() is not the snapshot")
-            problems += dom_problems(snap, snapshots[step], f"step {step}")
-        # Held mid-way, a batch has cells for what it shows: a bounded number.
-        browser.execute_async_script("const done = arguments[0]; window.Rowmotion.players[0].goTo(3).then(() => done())")
-        browser.execute_script("window.Rowmotion.players[0].hold(0.5)")
-        held = browser.execute_script("return document.querySelectorAll('[data-item-id], .rowmotion-ghost').length")
-        if held > 3 * len(snap["rows"]):
-            problems.append(f"held: {held} elements")
+        problems, snap = walk(browser, page, snapshots, DOM, dom_problems, before_step=to_the_middle, held_from=3)
     finally:
         browser.quit()
 
-    def longest_load_tasks(page):
-        runs = traced_load(page, 4)[1:]
-        return sorted(round(max(t["dur"] for t in events if t["name"] == "ThreadControllerImpl::RunTask") / 1000, 1) for events in runs)
     longest = longest_load_tasks(page)
     # The baseline, in the same run: 490 rows (491 at most), every one in the DOM.
     small = list_sequence(490)
@@ -124,10 +100,10 @@ def test_a_10000_row_list_keeps_only_the_rows_in_sight_in_the_dom(tmp_path):
     assert small_page.read_text().count("data-item-id=") == 490, "a 490-row list keeps its rows in the page"
     small_longest = longest_load_tasks(small_page)
     median, small_median = longest[len(longest) // 2], small_longest[len(small_longest) // 2]
-    record_figures("list_10000", {"elements_in_dom": len(snap["rows"]), "page_bytes": len(html.encode()),
+    record_figures("list_10000", {"elements_in_dom": len(snap["items"]), "page_bytes": len(html.encode()),
                                   "median_longest_load_task_ms": median, "list_490_median_longest_load_task_ms": small_median})
     print(f"rows               | page bytes | elements | longest load task (median of 3)\n"
-          f"10,000 (virtual)   | {len(html.encode()):10} | {len(snap['rows']):8} | {median} ms\n"
+          f"10,000 (virtual)   | {len(html.encode()):10} | {len(snap['items']):8} | {median} ms\n"
           f"490 (all in DOM)   | {small_page.stat().st_size:10} | {490:8} | {small_median} ms")
     assert problems == [], "\n".join(problems[:20])
 
@@ -149,8 +125,7 @@ def test_a_long_inset_grouped_lists_rows_keep_the_inset_and_the_cards_ends(tmp_p
         browser.get(page.as_uri())
         height = browser.execute_script("return document.querySelector('[data-item-id]').getBoundingClientRect().height")
         # Scrolled to where section 0 ends and section 1 starts.
-        browser.execute_script("document.querySelector('.rowmotion-list').scrollTop = arguments[0]", 300 * height - 200)
-        browser.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done))")
+        scroll_list(browser, 300 * height - 200)
         rows = browser.execute_script("""
             const list = document.querySelector('.rowmotion-list').getBoundingClientRect();
             return Array.from(document.querySelectorAll('[data-item-id]')).map((el) => {
