@@ -13,7 +13,7 @@ import pytest
 
 from conftest import BINARY, ROOT, SITE, record_figures
 
-def test_theme_js_and_css_are_under_36_kb_gzipped():
+def test_theme_js_and_css_are_under_38_kb_gzipped():
     # 12 KB until issue 14 added the timeline model, scrubbing and the review
     # controls; 20 KB until the gaps that arriving and leaving cells keep to;
     # 22 KB until issue 17's search box, navigation tree and Swift colours
@@ -39,8 +39,10 @@ def test_theme_js_and_css_are_under_36_kb_gzipped():
     # issue 45's phone-width player (headers pinned through a batch, the
     # comparison's pane switch, a drawn chevron, marks at 3:1 in both
     # schemes, reduced motion's held height, labels apart, step summaries
-    # and ordinals: 34.0 KB): 36 KB now.
-    assert total < 36 * 1024, f"{total} bytes gzipped"
+    # and ordinals: 34.0 KB): 36 KB until issue 45's steady list frame, the
+    # narration's fold and virtual lists with measured estimates (36.1 KB):
+    # 38 KB now.
+    assert total < 38 * 1024, f"{total} bytes gzipped"
 
 
 def sequence(rows, steps, changes, seed):

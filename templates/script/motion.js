@@ -165,6 +165,12 @@ function titlesHeight(surface) {
 // Lays the shown state out (again, when the width changed).
 export function relayout(surface) {
   if (!surface.shown) return;
+  layOut(surface);
+  if (surface.virtual) realize(surface);
+}
+
+// The shown state's layout from its parts' heights, and the content's height.
+function layOut(surface) {
   const width = surface.frame.clientWidth, geometry = geometryOf(surface.framing, surface.shown.state, width);
   const heights = heightsOf(surface, surface.shown.views, width, geometry, surface.shown.state);
   geometry.top = titlesHeight(surface);
@@ -174,7 +180,6 @@ export function relayout(surface) {
   surface.frame.removeAttribute('data-unmeasured');
   surface.shown.laid = laid;
   if (surface.snapshots) steadyFrame(surface, laid.height);
-  if (surface.virtual) realize(surface);
 }
 
 // The list's frame, as a table view's: one height for the whole sequence,
@@ -254,9 +259,37 @@ function snapshotHeight(surface, state, parts, most) {
 
 const KEPT_SCREENS = 1;
 export function realize(surface) {
+  if (!surface.shown || !surface.shown.laid) return;
+  const list = surface.host;
+  // Rows whose height was not their estimate: laid out again, the first
+  // row in sight kept where it was on screen (rows above it that turned
+  // out taller or shorter do not move what is seen, as a table view
+  // adjusts its offset), and the rows that brings into sight made and
+  // measured in turn.
+  let anchor = null;
+  for (let pass = 0; pass < 8; pass++) {
+    const made = makeInSight(surface);
+    if (!made.length || !measured(surface, made)) break;
+    if (!anchor) {
+      anchor = firstInSight(surface.shown, list.scrollTop);
+      if (anchor) anchor.offset = anchor.y - list.scrollTop;
+    }
+    layOut(surface);
+    if (anchor) {
+      const top = surface.shown.laid.sections[anchor.s].rows[anchor.r].y - anchor.offset;
+      if (Math.abs(list.scrollTop - top) > 0.5) list.scrollTop = top;
+    }
+  }
   const shown = surface.shown;
-  if (!shown || !shown.laid) return;
-  const list = surface.host, screen = list.clientHeight || 600;
+  shown.views.forEach(function (view, s) { placeRows(view, shown.laid.sections[s]); });
+  arrange(surface.container, shown.views);
+}
+
+// Gives elements to the items in sight and a screen above and below, and
+// takes them from the others; returns a list's new rows ({el, row, h: the
+// height laid out for it}), unmeasured.
+function makeInSight(surface) {
+  const shown = surface.shown, list = surface.host, screen = list.clientHeight || 600;
   const low = list.scrollTop - KEPT_SCREENS * screen, high = list.scrollTop + (1 + KEPT_SCREENS) * screen;
   const made = [];
   shown.views.forEach(function (view, s) {
@@ -269,54 +302,90 @@ export function realize(surface) {
     while (from < to) { const mid = (from + to) >> 1; if (rects[mid].y + rects[mid].h > low) to = mid; else from = mid + 1; }
     let end = from;
     while (end < rects.length && rects[end].y < high) end++;
-    view.rows.forEach(function (el, r) { if (el && (r < from || r >= end)) { el.remove(); view.rows[r] = null; } });
-    for (let r = from; r < end; r++) {
-      if (!view.rows[r]) {
-        view.rows[r] = makeRow(items[r]);
-        if (!laid.kind) made.push({ el: view.rows[r], row: items[r], h: rects[r].h });
-      }
-    }
-  });
-  if (made.length) {
-    measureAside(surface, made.map(function (m) { return m.el; }));
+    // (A row that leaves keeps its height, by its content: it is not estimated again.)
     const parts = sizes(surface);
-    let off = false;
-    made.forEach(function (m) {
-      const h = surface.known.get(m.el);
-      parts.set(rowKey(m.row), h);
-      if (Math.abs(h - m.h) > 0.5) off = true;
-    });
-    if (off && !surface.relaying) {
-      surface.relaying = true;
-      try { relayout(surface); } finally { surface.relaying = false; }
-      return;
-    }
-  }
-  shown.views.forEach(function (view, s) {
-    const laid = shown.laid.sections[s], last = laid.rows.length - 1;
     view.rows.forEach(function (el, r) {
-      if (!el) return;
-      place(el, laid.rows[r], laid);
-      // A list's first and last rows, named: the last element is not the last row.
-      if (!laid.kind) {
-        const edge = (r === 0 ? 'first ' : '') + (r === last ? 'last' : '');
-        if (edge) el.setAttribute('data-edge', edge.trim()); else if (el.hasAttribute('data-edge')) el.removeAttribute('data-edge');
-      }
+      if (!el || r >= from && r < end) return;
+      const h = surface.known.get(el);
+      if (h > 0 && !laid.kind) parts.set(rowKey(items[r]), h);
+      el.remove();
+      view.rows[r] = null;
     });
+    for (let r = from; r < end; r++) {
+      if (view.rows[r]) continue;
+      view.rows[r] = makeRow(items[r]);
+      if (!laid.kind) made.push({ el: view.rows[r], row: items[r], h: rects[r].h });
+    }
   });
-  arrange(surface.container, shown.views);
+  return made;
 }
 
-// An item of a virtual list or grid at its frame, in its section's box
-// (a list's row spans the section, less its style's inset: its stylesheet's).
-function place(el, rect, section) {
-  const top = rect.y - section.y + 'px', height = rect.h + 'px';
-  if (el.style.top !== top) el.style.top = top;
-  if (el.style.height !== height) el.style.height = height;
-  if (!section.kind) return;
-  const left = rect.x + 'px', width = rect.w + 'px';
-  if (el.style.left !== left) el.style.left = left;
-  if (el.style.width !== width) el.style.width = width;
+// Measures a virtual list's new rows ({el, row, h: the height laid out})
+// and keeps each content's height; true when one was not `h`.
+function measured(surface, made) {
+  measureAside(surface, made.map(function (m) { return m.el; }));
+  const parts = sizes(surface);
+  let off = false;
+  made.forEach(function (m) {
+    const h = surface.known.get(m.el);
+    parts.set(rowKey(m.row), h);
+    if (Math.abs(h - m.h) > 0.5) off = true;
+  });
+  return off;
+}
+
+// The first list row whose frame reaches below `top`: {s, r, y}.
+function firstInSight(shown, top) {
+  for (let s = 0; s < shown.laid.sections.length; s++) {
+    const section = shown.laid.sections[s];
+    if (section.kind || section.y + section.h <= top) continue;
+    const rows = section.rows;
+    let from = 0, to = rows.length;
+    while (from < to) { const mid = (from + to) >> 1; if (rows[mid].y + rows[mid].h > top) to = mid; else from = mid + 1; }
+    if (from < rows.length) return { s: s, r: from, y: rows[from].y };
+  }
+  return null;
+}
+
+// A virtual list's rows that will be in sight at the kept offset (and a
+// screen around), made and measured before a batch is laid out, so that
+// the layout it animates to is the one its rows settle in.
+function sizeInSight(surface, views, state, geometry, width, top) {
+  const laid = layout(state, heightsOf(surface, views, width, geometry, state), geometry);
+  const screen = surface.host.clientHeight || 600, low = top - KEPT_SCREENS * screen, high = top + (1 + KEPT_SCREENS) * screen;
+  const made = [];
+  laid.sections.forEach(function (section, s) {
+    if (section.kind) return;
+    section.rows.forEach(function (rect, r) {
+      if (views[s].rows[r] || rect.y + rect.h <= low || rect.y >= high) return;
+      views[s].rows[r] = makeRow(state[s].items[r]);
+      made.push({ el: views[s].rows[r], row: state[s].items[r], h: rect.h });
+    });
+  });
+  if (made.length) measured(surface, made);
+}
+
+// The items of a virtual list's or grid's section at their frames, in its
+// box. A list's row is placed by its top alone: it spans the section (less
+// its style's inset, the stylesheet's) and is as tall as its content, so
+// measuring it where it stands gives its own height, never its estimate;
+// its section's first and last rows are named (the last element need not
+// be the last row).
+function placeRows(view, section) {
+  const last = section.rows.length - 1;
+  view.rows.forEach(function (el, r) {
+    if (!el) return;
+    const rect = section.rows[r], top = rect.y - section.y + 'px';
+    if (el.style.top !== top) el.style.top = top;
+    if (section.kind) {
+      const left = rect.x + 'px', width = rect.w + 'px', height = rect.h + 'px';
+      if (el.style.left !== left) el.style.left = left;
+      if (el.style.width !== width) { el.style.width = width; el.style.height = height; }
+      return;
+    }
+    const edge = ((r === 0 ? 'first ' : '') + (r === last ? 'last' : '')).trim();
+    if (edge) { if (el.getAttribute('data-edge') !== edge) el.setAttribute('data-edge', edge); } else if (el.hasAttribute('data-edge')) el.removeAttribute('data-edge');
+  });
 }
 
 // iOS's scroll indicator, over the rows while the list scrolls and a
@@ -492,7 +561,8 @@ export function makeMotion(element, list, surface, data) {
       kind.scrollX = scroll ? scroll.after : 0;
       if (views[a].el.scrollLeft !== kind.scrollX) views[a].el.scrollLeft = kind.scrollX;
     });
-    const laid = layout(traced.state, heightsOf(surface, views, width, geometry, traced.state), geometry);
+    if (surface.virtual) sizeInSight(surface, views, traced.state, geometry, width, viewport.top);
+    let laid = layout(traced.state, heightsOf(surface, views, width, geometry, traced.state), geometry);
     // The change must be in sight: scrolled to before anything moves,
     // while the list still has the old state's height.
     // In plain style a pinned header covers the list's top.
@@ -507,6 +577,15 @@ export function makeMotion(element, list, surface, data) {
     // offset, and the change is brought into sight instead.
     let scrollTo = null, oldLaid = before.laid;
     const anchored = !!(surface.framing && surface.framing.scroll === 'anchor');
+    // A virtual list that scrolls to a change far away: the rows there are
+    // measured too, and the batch laid out with them.
+    // (Again where measuring moves the change: at most thrice.)
+    for (let pass = 0, at = viewport.top; surface.virtual && !anchored && pass < 3; pass++) {
+      const far = scrollForChanges(traced, before.laid, laid, { top: viewport.top, maxHeight: viewport.maxHeight, cover: cover });
+      if (far === null || Math.abs(far - at) <= 1) break;
+      sizeInSight(surface, views, traced.state, geometry, width, at = far);
+      laid = layout(traced.state, heightsOf(surface, views, width, geometry, traced.state), geometry);
+    }
     if (anchored) {
       const delta = anchorShift(traced, before.laid, laid, viewport.top, cover);
       if (delta) {
@@ -543,7 +622,7 @@ export function makeMotion(element, list, surface, data) {
         view.el.setAttribute('data-virtual', '');
         view.el.style.height = section.h + 'px';
         if (view.footer) view.footer.style.top = section.footer.y - section.y + 'px';
-        view.rows.forEach(function (el, r) { if (el) place(el, section.rows[r], section); });
+        placeRows(view, section);
       });
       arrange(surface.container, views);
     }
