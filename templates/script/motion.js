@@ -111,8 +111,10 @@ function sizes(surface) {
 function rowKey(row) { return 'r' + JSON.stringify(row.fields); }
 function estimate(surface, row) {
   const h = sizes(surface).get(rowKey(row));
-  return h > 0 ? h : surface.typical || 44;
+  return h > 0 ? h : surface.typical || TYPICAL_ROW;
 }
+// A row's height before any row is measured: UIKit's default cell's 44 pt.
+const TYPICAL_ROW = 44;
 
 // Measures cells that are not in the list yet, and copies of cells whose
 // content is about to change, in a small hidden box of the list's width:
@@ -227,7 +229,7 @@ function snapshotHeight(surface, state, parts, most) {
     }
     const found = { key: key, h: h };
     // (An unmeasured part counts as a typical row until it is measured.)
-    filled += h < 0 ? 44 : h;
+    filled += h < 0 ? surface.typical || TYPICAL_ROW : h;
     return found;
   }
   const wanted = state.map(function (section, s) {
@@ -253,10 +255,7 @@ function snapshotHeight(surface, state, parts, most) {
 // items in sight and a screen above and below, as a table or collection
 // view keeps cells only for the items in its visible bounds: each is
 // placed at its layout frame; the others have no element. Costs what is
-// in sight, whatever the list's length. A list's row made here is
-// measured first; one taller or shorter than its estimate lays the list
-// out again (once: it is measured now).
-
+// in sight, whatever the list's length.
 const KEPT_SCREENS = 1;
 export function realize(surface) {
   if (!surface.shown || !surface.shown.laid) return;
