@@ -61,6 +61,19 @@ function act(random, player, log) {
 function geometryProblems(player) {
   const problems = [];
   const container = player.element.querySelector('.rowmotion-sections');
+  // A virtual list places the run of rows in sight by their tops: each
+  // starts where the one before it ends.
+  if (container.querySelector('[data-virtual]')) {
+    container.querySelectorAll('.rowmotion-section[data-virtual]').forEach((section) => {
+      let end = null;
+      section.querySelectorAll(':scope > [data-item-id]').forEach((row) => {
+        const rect = row.getBoundingClientRect();
+        if (end !== null && Math.abs(rect.top - end) > 1) problems.push(`${row.textContent.slice(0, 20)} starts ${(rect.top - end).toFixed(1)} px from the row before it`);
+        end = rect.bottom;
+      });
+    });
+    return problems;
+  }
   const box = container.getBoundingClientRect();
   let y = 0;
   container.querySelectorAll(':scope > .rowmotion-content > .rowmotion-section > *').forEach((part) => {
