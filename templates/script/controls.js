@@ -105,6 +105,7 @@ export function makeControls(element, list, data, act) {
   whole.className = 'rowmotion-narration-all';
   whole.hidden = true;
   const wholeSummary = document.createElement('summary');
+  wholeSummary.textContent = 'Every change by name';
   const wholeText = document.createElement('p');
   whole.appendChild(wholeSummary);
   whole.appendChild(wholeText);
@@ -204,7 +205,6 @@ export function makeControls(element, list, data, act) {
     live.textContent = summary;
     const folded = !!all && all !== summary;
     whole.hidden = !folded;
-    wholeSummary.textContent = 'Every change by name';
     wholeText.textContent = folded ? all : '';
   }
 

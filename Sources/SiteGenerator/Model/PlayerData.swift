@@ -89,10 +89,10 @@ public struct PlayerData: Codable, Equatable, Sendable {
             public var velocity: Double
         }
 
-        /// Nil for the defaults, so pages that set nothing stay as they were.
         /// No framing of its own (a long list's, made only virtual).
         init() {}
 
+        /// Nil for the defaults, so pages that set nothing stay as they were.
         public init?(_ presentation: Presentation) {
             guard presentation != Presentation() else { return nil }
             height = presentation.height
