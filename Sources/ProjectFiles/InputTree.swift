@@ -108,7 +108,7 @@ public struct InputTree: Sendable {
         }
         let contents = try Git.blobs(objects, root: project.root, limit: totalBytes)
         for (name, _) in wanted {
-            let list = (files[name] ?? []).sorted { $0.relative.utf8.lexicographicallyPrecedes($1.relative.utf8) }
+            let list = (files[name] ?? []).sorted { Paths.precedes($0.relative, $1.relative) }
             var bytes: [String: [UInt8]] = [:]
             for file in list { bytes[file.relative] = contents[index[file.object]!] }
             tree.folders[name] = InputFolder(name: name, exists: present.contains(name), files: list.map(\.relative),
@@ -166,12 +166,17 @@ public struct InputTree: Sendable {
 
     /// The key of `digest(of:)` from the files' digests.
     public static func digest(combining digests: [String: String], order: [String]? = nil) -> String {
+        digest(order: order ?? digestOrder(digests)) { digests[$0]! }
+    }
+
+    /// The same, each path's digest given by `digest` (a stamp's, say).
+    public static func digest(order: [String], _ digest: (String) -> String) -> String {
         var lines: [UInt8] = []
-        lines.reserveCapacity(digests.count * 96)
-        for path in order ?? digestOrder(digests) {
+        lines.reserveCapacity(order.count * 96)
+        for path in order {
             lines += path.utf8
             lines.append(0)
-            lines += digests[path]!.utf8
+            lines += digest(path).utf8
             lines.append(UInt8(ascii: "\n"))
         }
         return Digest.sha256(lines)
@@ -179,7 +184,7 @@ public struct InputTree: Sendable {
 
     /// The paths of `digests` in the order `digest(combining:)` reads them: by their bytes.
     public static func digestOrder(_ digests: [String: String]) -> [String] {
-        digests.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        digests.keys.sorted(by: Paths.precedes)
     }
 
     /// The same order, from the folders' file lists as the tree holds them
@@ -194,7 +199,7 @@ public struct InputTree: Sendable {
             for relative in folder.files { order.append(folder.path(of: relative)) }
         }
         let inOrder = order.count == digests.count
-            && zip(order, order.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            && zip(order, order.dropFirst()).allSatisfy { Paths.precedes($0, $1) }
         return inOrder ? order : Self.digestOrder(digests)
     }
 
@@ -349,7 +354,7 @@ public struct InputTree: Sendable {
             for entry in untracked {
                 if let relative = relative(entry.path, to: prefix) { take(relative, mode: nil, isUTF8: entry.isUTF8) }
             }
-            files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            files.sort(by: Paths.precedes)
             result[name] = InputFolder(name: name, exists: true, files: files, problems: problems, storage: .disk(base), stamps: stamps)
         }
         return result
@@ -366,7 +371,7 @@ public struct InputTree: Sendable {
         var problems: [Diagnostic] = []
         var names = Set<String>()
         var stamps: [String: FileStamp] = [:]
-        for entry in FolderWalk.entries(under: base, enteringHidden: false, stamping: true, inParallel: true).sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
+        for entry in FolderWalk.entries(under: base, enteringHidden: false, stamping: true, inParallel: true).sorted(by: { Paths.precedes($0.path, $1.path) }) {
             // (The walk neither lists nor enters a hidden name.)
             if entry.isBadName {
                 if let problem = refusal(mode: "100644", relative: entry.path, path: join(name, entry.path), folder: name, origin: "") {
@@ -388,7 +393,7 @@ public struct InputTree: Sendable {
                 files.append(entry.path)
             }
         }
-        files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        files.sort(by: Paths.precedes)
         problems.sort { $0.location.file.utf8.lexicographicallyPrecedes($1.location.file.utf8) }
         return InputFolder(name: name, exists: true, files: files, problems: problems, storage: .disk(base), stamps: stamps)
     }
@@ -514,7 +519,7 @@ public struct InputFolder: Sendable {
         while low < high {
             let middle = (low + high) / 2
             if files[middle].utf8.elementsEqual(relative.utf8) { return true }
-            if files[middle].utf8.lexicographicallyPrecedes(relative.utf8) { low = middle + 1 } else { high = middle }
+            if Paths.precedes(files[middle], relative) { low = middle + 1 } else { high = middle }
         }
         return false
     }
@@ -525,7 +530,7 @@ public struct InputFolder: Sendable {
         while low < high {
             let middle = (low + high) / 2
             if files[middle] == relative { return true }
-            if files[middle].utf8.lexicographicallyPrecedes(relative.utf8) { low = middle + 1 } else { high = middle }
+            if Paths.precedes(files[middle], relative) { low = middle + 1 } else { high = middle }
         }
         return false
     }
@@ -536,7 +541,7 @@ public struct InputFolder: Sendable {
         var low = 0, high = files.count
         while low < high {
             let middle = (low + high) / 2
-            if files[middle].utf8.lexicographicallyPrecedes(prefix.utf8) { low = middle + 1 } else { high = middle }
+            if Paths.precedes(files[middle], prefix) { low = middle + 1 } else { high = middle }
         }
         return low < files.count && files[low].hasPrefix(prefix)
     }

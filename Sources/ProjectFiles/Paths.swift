@@ -65,3 +65,21 @@ public enum Paths {
         FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(path)).lexicallyNormalized().string
     }
 }
+
+extension Paths {
+    /// Whether `a` comes before `b` in the byte order of their UTF-8 (the
+    /// order a file system's names and the keys over them are sorted in):
+    /// `memcmp` on their bytes where they are contiguous, as native strings
+    /// are (a generic walk of the two views was a tenth of a one-edit build,
+    /// sorting 12,000 paths four times).
+    public static func precedes(_ a: String, _ b: String) -> Bool {
+        let compared = a.utf8.withContiguousStorageIfAvailable { first in
+            b.utf8.withContiguousStorageIfAvailable { second -> Bool in
+                let common = min(first.count, second.count)
+                let order = common == 0 ? 0 : memcmp(first.baseAddress!, second.baseAddress!, common)
+                return order != 0 ? order < 0 : first.count < second.count
+            }
+        }
+        return (compared ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+}

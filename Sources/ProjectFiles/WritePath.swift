@@ -63,6 +63,12 @@ public enum WritePath {
     /// - Throws: an error located at `path`, in the system's words.
     /// - Parameter what: what the file is, for messages (`the report`).
     public static func write(_ bytes: [UInt8], to path: String, in project: Project, what: String? = nil) throws(Diagnostic) {
+        try write(parts: [bytes[...]], to: path, in: project, what: what)
+    }
+
+    /// The same, the file's bytes given in parts, written one after the
+    /// other (a file patched from an earlier one's runs is never joined in memory).
+    public static func write(parts: [ArraySlice<UInt8>], to path: String, in project: Project, what: String? = nil) throws(Diagnostic) {
         let target = try prepare(path, in: project)
         let here = SourceLocation(file: path, line: 1, column: 1)
         let named = what ?? "'\(path)'"
@@ -71,7 +77,7 @@ public enum WritePath {
             throw .error("output", at: here, "cannot write \(named): it is a folder")
         }
         let temporary = (target as NSString).deletingLastPathComponent + "/.\((target as NSString).lastPathComponent).rowmotion-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard writeNewFile(bytes, to: temporary) else {
+        guard writeNewFile(parts: parts, to: temporary) else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw .error("output", at: here, "cannot write \(named): \(reason.lowercased())")
@@ -87,24 +93,31 @@ public enum WritePath {
     /// at `path` (`O_NOFOLLOW`): a new one (`O_EXCL`, never over another
     /// file), or, `replacing`, one that may be there already.
     public static func writeNewFile(_ bytes: [UInt8], to path: String, replacing: Bool = false) -> Bool {
+        writeNewFile(parts: [bytes[...]], to: path, replacing: replacing)
+    }
+
+    /// The same, the file's bytes given in parts.
+    public static func writeNewFile(parts: [ArraySlice<UInt8>], to path: String, replacing: Bool = false) -> Bool {
         let descriptor = open(path, O_WRONLY | O_CREAT | (replacing ? O_TRUNC : O_EXCL) | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { return false }
-        return writeAll(bytes, to: descriptor)
+        return writeAll(parts, to: descriptor)
     }
 }
 
 /// Every byte to an open file, then closed: outside `WritePath`, whose own
 /// `write` would shadow `write(2)`.
-private func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-    let written = bytes.withUnsafeBytes { buffer -> Bool in
-        var offset = 0
-        while offset < buffer.count {
-            let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            offset += count
+private func writeAll(_ parts: [ArraySlice<UInt8>], to descriptor: Int32) -> Bool {
+    let written = parts.allSatisfy { part in
+        part.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
         }
-        return true
     }
     return close(descriptor) == 0 && written
 }

@@ -38,6 +38,9 @@ struct FullBuild {
         /// The header of the cache whose inputs and site have the seals of
         /// this listing and of the site on disk: nothing changed since it.
         var sealedSince: BuildCache.Header?
+        /// The site's seal, when the site on disk has it and it is the one
+        /// the cache's build recorded: that build's files, none written since.
+        var siteSeal: String?
     }
 
     /// 1. The inputs, listed before anything is read: the files git would
@@ -68,6 +71,7 @@ struct FullBuild {
         if site.hasErrors { return nil }
         let context = BuildCache.context(options)
         var previous: BuildCache
+        var siteSeal: String?
         switch found {
         case .cache(let cache): previous = cache
         case .sealed(let header, let siteMatches):
@@ -76,7 +80,11 @@ struct FullBuild {
                 return Listing(tree: tree, previous: header.cache, stamps: [:], stampsTakenAt: stampsTakenAt, inputKey: header.cache.inputKey,
                                inputBytes: { 0 }, changed: [], sealedSince: header)
             }
+            clock.lap("T walk+header")
             previous = BuildCache.load(from: options.cache, forSite: options.out, in: project, outputsOnly: true)
+            clock.lap("T load cache")
+            // (The cache read now must be the one whose header was.)
+            if siteMatches, previous.siteSeal == header.siteSeal { siteSeal = header.siteSeal }
         }
         var stamps: [String: FileStamp] = [:]
         var stampsMoved: Set<String>?
@@ -86,11 +94,13 @@ struct FullBuild {
             // cache was written keep their digest: only the others are read.
             let keyed = previous.key(tree, folders: options.inputFolders, racyWindow: options.racyWindow)
             (stamps, stampsMoved, memo.digests, memo.sizes) = (keyed.stamps, keyed.moved, keyed.digests, keyed.sizes)
+            clock.lap("T key")
             inputsSeal = tree.seal(of: options.inputFolders, context: context, settledBefore: Int64((stampsTakenAt - options.racyWindow) * 1e9))
         } else if let last {
             memo.sizes = last.sizes
             memo.digests = tree.fileDigests(of: options.inputFolders, known: last.digests, changed: last.changed, sizes: &memo.sizes)
         }
+        clock.lap("T seal")
         if options.cache != nil || last != nil {
             memo.digestOrder = tree.digestOrder(of: options.inputFolders, digests: memo.digests)
             site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
@@ -100,7 +110,7 @@ struct FullBuild {
         return Listing(tree: tree, previous: previous, stamps: stamps, stampsTakenAt: stampsTakenAt,
                        inputKey: site.inputsKey.map { ContentHash.key(context + [$0]) },
                        inputBytes: { sizes.isEmpty ? tree.byteCount(of: options.inputFolders) : sizes.values.reduce(0, +) }, changed: stampsMoved,
-                       inputsSeal: inputsSeal)
+                       inputsSeal: inputsSeal, siteSeal: siteSeal)
     }
 
     /// 2. Nothing changed since the cache's build, and its site is intact:
@@ -199,7 +209,6 @@ struct FullBuild {
     /// page of 10,000 renders one folder's navigation, not every folder's.
     mutating func chromes(_ inputs: SiteInputs, assets: (stylesheet: String, script: String), listing: Listing) -> (Chromes, OutputKeys) {
         var chromes = Chromes(options: options, inputs: inputs, stylesheet: assets.stylesheet, script: assets.script)
-        let plain = chromes
         let keys = OutputKeys(options: options, inputs: inputs)
         let extraOutputs = ["index.html"] + (options.baseline == nil ? [] : [OutputPaths.changes])
         let outputs = inputs.pages.map(\.output) + inputs.examples.map { OutputPaths.examplePath($0.name) } + extraOutputs
@@ -209,10 +218,8 @@ struct FullBuild {
             chromes.memo = kept.memo
         } else {
             if last == nil, !listing.previous.entries.isEmpty { shown = Self.notReusable(outputs, inputs: inputs, keys: keys, previous: listing.previous) }
-            chromes.memo = NavigationMemo(outputs: shown, navigation: inputs.navigation, theme: inputs.theme, root: plain.root(of:),
-                                          memory: OutputBudget(limit: min(options.siteByteLimit, OutputLimits.navigationMemoBytes), input: listing.inputBytes)) { output in
-                Chrome(siteTitle: inputs.siteTitle, root: plain.root(of: output), stylesheet: assets.stylesheet, script: assets.script, nav: [])
-            }
+            chromes = chromes.memoizing(shown, theme: inputs.theme,
+                                        memory: OutputBudget(limit: min(options.siteByteLimit, OutputLimits.navigationMemoBytes), input: listing.inputBytes))
         }
         // Only a memo of every output is kept for the next build.
         if shown.count == outputs.count { memo.navigation = (key, chromes.memo!) }
@@ -444,6 +451,7 @@ struct FullBuild {
         site.cache.pageCount = inputs.pages.count
         site.cache.exampleCount = inputs.examples.count
         site.cache.inputKey = listing.inputKey
+        site.cache.globalKey = rendered.keys.global
         (site.cache.files, site.cache.filesSeenAt, site.cache.inputsSeal) = (listing.stamps, listing.stampsTakenAt, listing.inputsSeal)
         // (With a model, its keeper compares the outputs with what it wrote.)
         site.unchanged = last == nil && SiteBuilder.matchesSiteOnDisk(site, previous: listing.previous, out: options.out)

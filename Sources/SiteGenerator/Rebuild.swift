@@ -81,7 +81,7 @@ extension SiteBuilder {
         let shared = PlayerParts(newExamples.map(\.example))
         let dirty = dirtyPages.sorted { $0.key < $1.key }
         let pages = Parallel.map(dirty) { _, page in
-            SiteRendering.render(page: page, theme: theme, examples: byName, exampleNames: exampleNamesFound, outputs: outputs, foldedOutputs: folded,
+            SiteRendering.render(page: page, theme: theme, example: { byName[$0] }, exampleNames: exampleNamesFound, outputs: outputs, foldedOutputs: folded,
                                  chrome: chromes.chrome(for: page.output), options: options, isHome: page.output == "index.html", shared: shared)
         }
         let remade = Parallel.map(newExamples) { _, example, _ -> ExampleOutput in
@@ -234,6 +234,7 @@ extension SiteBuilder {
         site.exampleCount = state.inputs.examples.count
         cache.diagnostics = site.diagnostics
         cache.inputKey = site.inputsKey.map { ContentHash.key(BuildCache.context(options) + [$0]) }
+        cache.globalKey = keys.global
         // (Its stamps are the first build's: no seal says they are today's.)
         cache.inputsSeal = nil
         site.cache = cache

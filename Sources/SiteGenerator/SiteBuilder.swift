@@ -64,6 +64,9 @@ public struct BuiltSite {
     public internal(set) var isComplete = false
     /// Whether `cache` is what the cache file already holds.
     var cacheIsSaved = false
+    /// After an edit of some pages' text (`FullBuild.edit`): what to write
+    /// in place of the site on disk, and the cache.
+    var edit: EditedSite?
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
@@ -95,7 +98,8 @@ public enum SiteBuilder {
     /// content renders only what depends on them (`rebuild`).
     ///
     /// The phases (`FullBuild`): list the inputs and key them; stop there
-    /// when nothing changed; load them; render the navigation; render the
+    /// when nothing changed; after an edit of some pages' text, make just
+    /// those pages and their search entries again (`edit`); else load them; render the navigation; render the
     /// pages and example pages; assemble the index, redirects and search;
     /// check the links; keep what the next build needs.
     public static func build(_ options: BuildOptions, memo held: inout BuildMemo?) -> BuiltSite {
@@ -111,6 +115,7 @@ public enum SiteBuilder {
         var build = FullBuild(options: options, last: held, clock: clock)
         guard var listing = build.list() else { return build.site }
         if let unchanged = build.unchanged(listing) { return unchanged }
+        if let edited = build.edit(listing) { return edited }
         listing.previous.readRest()
         guard let (inputs, assets) = build.load(listing) else { return build.site }
         let loadDiagnostics = build.site.diagnostics
@@ -230,7 +235,12 @@ public enum SiteBuilder {
             clock.lap("save the cache")
         }
         do throws(Diagnostic) {
-            if !site.unchanged {
+            if let edit = site.edit {
+                staging?.discard()
+                var clock = PhaseClock(report: options.progress)
+                written = try edit.write(options, in: project)
+                clock.lap("write")
+            } else if !site.unchanged {
                 var clock = PhaseClock(report: options.progress)
                 if let staging {
                     written = try SiteWriter.write(site.files, keeping: site.kept, into: staging, counted: site.stagedCounts, staged: site.staged,
@@ -388,9 +398,23 @@ struct Chromes: Sendable {
     var memo: NavigationMemo?
 
     init(options: BuildOptions, inputs: SiteInputs, stylesheet: String, script: String) {
+        self.init(options: options, siteTitle: inputs.siteTitle, navigation: inputs.navigation, stylesheet: stylesheet, script: script)
+    }
+
+    init(options: BuildOptions, siteTitle: String, navigation: Navigation, stylesheet: String, script: String) {
         base = options.baseURL == "/" || options.baseURL.isEmpty ? nil
             : (options.baseURL.hasSuffix("/") ? options.baseURL : options.baseURL + "/")
-        (siteTitle, self.stylesheet, self.script, navigation) = (inputs.siteTitle, stylesheet, script, inputs.navigation)
+        (self.siteTitle, self.stylesheet, self.script, self.navigation) = (siteTitle, stylesheet, script, navigation)
+    }
+
+    /// The chromes of `outputs` with their navigation rendered once per
+    /// folder (`NavigationMemo`), holding at most `memory` of it.
+    func memoizing(_ outputs: [String], theme: Theme, memory: OutputBudget) -> Chromes {
+        var chromes = self
+        chromes.memo = NavigationMemo(outputs: outputs, navigation: navigation, theme: theme, root: root(of:), memory: memory) { output in
+            Chrome(siteTitle: siteTitle, root: root(of: output), stylesheet: stylesheet, script: script, nav: [])
+        }
+        return chromes
     }
 
     func root(of output: String) -> String { base ?? String(repeating: "../", count: OutputPaths.depth(of: output)) }

@@ -107,12 +107,15 @@ struct BuildCache: Sendable {
     /// seal, and whose site has the seal of `written`, has nothing to do,
     /// and knows it from the file's first lines (`Header`) alone.
     var inputsSeal: String?
+    /// As read: the seal of the site's files the cache's build recorded
+    /// (`SiteFolder.seal(of: written)`); written anew from `written`.
+    var siteSeal: String?
 
     /// Bumped whenever the generator's output changes for the same inputs;
     /// it also names the running executable's size and modification time,
     /// so a rebuilt `rowmotion` of the same version (a development build, an
     /// upgrade) never reuses pages the old code rendered.
-    static let format = "rowmotion-cache 13 (tool \(RowmotionVersion.string), \(executableStamp))"
+    static let format = "rowmotion-cache 14 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// What a build's output depends on besides its inputs, as key parts:
     /// this format and the options that change what is made.
@@ -187,6 +190,10 @@ struct BuildCache: Sendable {
     var inputKey: String?
     /// Everything that build reported, for a rebuild with the same inputs.
     var diagnostics: [Diagnostic] = []
+    /// The part of every output's key that every output shares
+    /// (`OutputKeys.global`): a build after an edit that changed none of
+    /// what it is made from keys the pages it renders again with it.
+    var globalKey: String?
     var pageCount = 0
     var exampleCount = 0
     /// The output folder's `SiteWriter.stamp` after the build that wrote
@@ -229,7 +236,8 @@ struct BuildCache: Sendable {
                   var cache = lines(pointer, file: bytes, reading: [], header: true) else { return nil }
             let line = lines4[2]
             let fields = String(decoding: UnsafeBufferPointer(rebasing: pointer[line]), as: UTF8.self).split(separator: "\t").map(String.init)
-            guard fields.count == 4, fields[0] == "sealed", fields[1] != "-", fields[2] != "-", let count = Int(fields[3]) else { return nil }
+            // (The inputs' seal may be missing: a build after an edit has a file not settled yet.)
+            guard fields.count == 4, fields[0] == "sealed", fields[2] != "-", let count = Int(fields[3]) else { return nil }
             cache.outputs = []
             return Header(cache: cache, siteSeal: fields[2], outputCount: count)
         }
@@ -307,9 +315,18 @@ struct BuildCache: Sendable {
     /// with `header` the file's own lines (its diagnostics and when its
     /// files were seen) and, for entries not read, their outputs.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: [UInt8], outputsOnly: Bool = false) -> BuildCache {
-        let kinds: Set<Record.Kind> = outputsOnly ? [.written, .file] : [.entry, .written, .page, .example, .file]
-        guard var cache = lines(bytes, file: file, reading: kinds, header: true) else { return BuildCache() }
-        if outputsOnly { cache.unread = file } else { cache.file = file }
+        guard outputsOnly else {
+            guard var cache = lines(bytes, file: file, reading: [.entry, .written, .page, .example, .file], header: true) else { return BuildCache() }
+            cache.file = file
+            return cache
+        }
+        // The inputs' stamps on one core, the site's on another.
+        let (inputs, site) = Parallel.both({ file.withUnsafeBufferPointer { lines($0, file: file, reading: [.file], header: true) } },
+                                           { file.withUnsafeBufferPointer { lines($0, file: file, reading: [.written]) } })
+        guard var cache = inputs, let site else { return BuildCache() }
+        cache.written = site.written
+        cache.records = (cache.records + site.records).sorted { $0.line.lowerBound < $1.line.lowerBound }
+        cache.unread = file
         return cache
     }
 
@@ -337,20 +354,10 @@ struct BuildCache: Sendable {
             return true
         }
         let base = bytes.baseAddress!
-        /// Whether the line's first field is `name`, compared as bytes.
-        func first(_ line: Range<Int>, _ tab: Int, is name: StaticString) -> Bool {
-            tab - line.lowerBound == name.utf8CodeUnitCount && memcmp(base + line.lowerBound, name.utf8Start, name.utf8CodeUnitCount) == 0
-        }
         for line in lines.dropFirst(2) where !line.isEmpty {
             guard let found = memchr(base + line.lowerBound, 9, line.count) else { return nil }
             let tab = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            let kind: Record.Kind?
-            if first(line, tab, is: "page") { kind = .page }
-            else if first(line, tab, is: "example") { kind = .example }
-            else if first(line, tab, is: "out") { kind = .written }
-            else if first(line, tab, is: "file") { kind = .file }
-            else if first(line, tab, is: "diagnostics") || first(line, tab, is: "files-seen-at") || first(line, tab, is: "sealed") { kind = nil }
-            else { kind = .entry }
+            let kind = Self.kind(base, line, tab: tab)
             if let kind, !kinds.contains(kind) {
                 if kind == .entry, header { cache.outputs.append(text(line.lowerBound..<tab)) }
                 continue
@@ -364,6 +371,9 @@ struct BuildCache: Sendable {
                     cache.diagnostics = diagnostics
                 } else if parts.count == 4, text(parts[0]) == "sealed" {
                     cache.inputsSeal = text(parts[1]) == "-" ? nil : text(parts[1])
+                    cache.siteSeal = text(parts[2]) == "-" ? nil : text(parts[2])
+                } else if parts.count == 2, text(parts[0]) == "global" {
+                    cache.globalKey = text(parts[1])
                 } else if parts.count == 2 {
                     cache.filesSeenAt = Double(text(parts[1])) ?? 0
                 } else {
@@ -381,36 +391,19 @@ struct BuildCache: Sendable {
             case .written:
                 guard parts.count == 5 else { return nil }
                 let path = text(parts[1])
-                guard let stamp = FileStamp(size: text(parts[2]), modified: text(parts[3]), changed: "0", inode: text(parts[4]), digest: ""),
-                      add(.written, path, line, isNew: cache.written.updateValue(stamp, forKey: path) == nil) else { return nil }
+                guard let size = Self.number(Int64.self, bytes, parts[2]), let modified = Self.number(Int64.self, bytes, parts[3]),
+                      let inode = Self.number(UInt64.self, bytes, parts[4]),
+                      add(.written, path, line, isNew: cache.written.updateValue(FileStamp(size: size, modified: modified, changed: 0, inode: inode),
+                                                                                 forKey: path) == nil) else { return nil }
             case .file:
                 guard parts.count == 7 else { return nil }
                 let path = text(parts[1])
-                guard let stamp = FileStamp(size: text(parts[2]), modified: text(parts[3]), changed: text(parts[4]), inode: text(parts[5]),
-                                            digest: text(parts[6])),
-                      add(.file, path, line, isNew: cache.files.updateValue(stamp, forKey: path) == nil) else { return nil }
+                guard let size = Self.number(Int64.self, bytes, parts[2]), let modified = Self.number(Int64.self, bytes, parts[3]),
+                      let changed = Self.number(Int64.self, bytes, parts[4]), let inode = Self.number(UInt64.self, bytes, parts[5]),
+                      add(.file, path, line, isNew: cache.files.updateValue(FileStamp(size: size, modified: modified, changed: changed, inode: inode,
+                                                                                      digest: text(parts[6])), forKey: path) == nil) else { return nil }
             case .entry:
-                guard parts.count == 9, let diagnostics = decodeDiagnostics(text(parts[4])) else { return nil }
-                let examples = text(parts[2])
-                var entry = Entry(key: text(parts[1]), examples: examples.isEmpty ? [] : examples.components(separatedBy: ","), diagnostics: diagnostics)
-                // "-" is no Document; anything else is one, decoded when read.
-                if !(parts[3].count == 1 && bytes[parts[3].lowerBound] == UInt8(ascii: "-")) {
-                    entry.stored = .json(file[parts[3]])
-                }
-                if !(parts[5].count == 1 && bytes[parts[5].lowerBound] == UInt8(ascii: "-")) {
-                    entry.search = file[parts[5]]
-                }
-                // Targets after a `+`, separated by U+001F (no output path holds one); `-`: not recorded.
-                let targets = text(parts[6])
-                if targets.hasPrefix("+") {
-                    entry.linkTargets = targets.count == 1 ? [] : targets.dropFirst().split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-                }
-                let problems = text(parts[7])
-                if problems != "-" {
-                    guard let found = decodeDiagnostics(problems) else { return nil }
-                    entry.fragmentProblems = found
-                }
-                entry.size = Int(text(parts[8]))
+                guard let entry = Self.entry(parts, bytes, file: file) else { return nil }
                 let output = text(parts[0])
                 guard add(.entry, output, line, isNew: cache.entries.updateValue(entry, forKey: output) == nil) else { return nil }
             }
@@ -418,10 +411,75 @@ struct BuildCache: Sendable {
         return cache
     }
 
+    /// What the line `line` of the file at `base` holds, from its first
+    /// field (up to `tab`): a record of a kind, or (nil) one of the file's
+    /// own lines (`sealed`, `diagnostics`, `global`, `files-seen-at`).
+    static func kind(_ base: UnsafePointer<UInt8>, _ line: Range<Int>, tab: Int) -> Record.Kind? {
+        /// Whether the line's first field is `name`, compared as bytes.
+        func first(is name: StaticString) -> Bool {
+            tab - line.lowerBound == name.utf8CodeUnitCount && memcmp(base + line.lowerBound, name.utf8Start, name.utf8CodeUnitCount) == 0
+        }
+        if first(is: "page") { return .page }
+        if first(is: "example") { return .example }
+        if first(is: "out") { return .written }
+        if first(is: "file") { return .file }
+        if first(is: "diagnostics") || first(is: "files-seen-at") || first(is: "sealed") || first(is: "global") { return nil }
+        return .entry
+    }
+
+    /// An output's entry from its line's fields (`parts` of `bytes`, the
+    /// bytes of `file`); nil when they do not read as one.
+    static func entry(_ parts: [Range<Int>], _ bytes: UnsafeBufferPointer<UInt8>, file: [UInt8]) -> Entry? {
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        guard parts.count == 9, let diagnostics = decodeDiagnostics(text(parts[4])) else { return nil }
+        let examples = text(parts[2])
+        var entry = Entry(key: text(parts[1]), examples: examples.isEmpty ? [] : examples.components(separatedBy: ","), diagnostics: diagnostics)
+        // "-" is no Document; anything else is one, decoded when read.
+        if !(parts[3].count == 1 && bytes[parts[3].lowerBound] == UInt8(ascii: "-")) {
+            entry.stored = .json(file[parts[3]])
+        }
+        if !(parts[5].count == 1 && bytes[parts[5].lowerBound] == UInt8(ascii: "-")) {
+            entry.search = file[parts[5]]
+        }
+        // Targets after a `+`, separated by U+001F (no output path holds one); `-`: not recorded.
+        let targets = text(parts[6])
+        if targets.hasPrefix("+") {
+            entry.linkTargets = targets.count == 1 ? [] : targets.dropFirst().split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        }
+        let problems = text(parts[7])
+        if problems != "-" {
+            guard let found = decodeDiagnostics(problems) else { return nil }
+            entry.fragmentProblems = found
+        }
+        entry.size = Int(text(parts[8]))
+        return entry
+    }
+
     /// The inputs of `folders` keyed from this cache (`InputTree.key`):
     /// a file whose stamp did not move keeps the digest recorded.
     func key(_ tree: InputTree, folders: [String], racyWindow: Double) -> InputTree.Keyed {
         tree.key(of: folders, recorded: files, modifiedBefore: Int64((filesSeenAt - racyWindow) * 1e9))
+    }
+
+    /// The number a field's decimal digits (after an optional sign) write,
+    /// read as `Int64(_:)` and `UInt64(_:)` read them, without making a
+    /// String (24,000 of them a build after an edit); nil for anything else.
+    static func number<Number: FixedWidthInteger>(_: Number.Type, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Number? {
+        var at = range.lowerBound
+        let negative = at < range.upperBound && bytes[at] == UInt8(ascii: "-")
+        if at < range.upperBound, negative || bytes[at] == UInt8(ascii: "+") { at += 1 }
+        guard at < range.upperBound else { return nil }
+        var value: Number = 0
+        while at < range.upperBound {
+            let digit = bytes[at] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (next, carried) = negative ? shifted.subtractingReportingOverflow(Number(digit)) : shifted.addingReportingOverflow(Number(digit))
+            guard !overflowed, !carried else { return nil }
+            value = next
+            at += 1
+        }
+        return value
     }
 
     /// `number`'s decimal digits, as `String(number)` writes them, without
@@ -486,12 +544,8 @@ struct BuildCache: Sendable {
     /// unchanged lines copied whole, a changed one encoded, a removed one
     /// left out), then the new records in byte order of their keys.
     func bytes() -> [UInt8] {
-        var file = Array((Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n").utf8)
         // What a build with nothing to do reads (`Header`): the seals, then the diagnostics it reports again.
-        let outputs = entryOutputs
-        // (Only beside the inputs' seal: the header is taken with both or not at all.)
-        let siteSeal = inputsSeal == nil || written.isEmpty || !outputs.allSatisfy({ written[$0] != nil }) ? nil : SiteFolder.seal(of: written)
-        file += Array("sealed\t\(inputsSeal ?? "-")\t\(siteSeal ?? "-")\t\(outputs.count)\n".utf8)
+        var file = headerLines(outputs: entryOutputs)
         file += Array(("diagnostics\t" + Self.encodeDiagnostics(diagnostics) + "\n").utf8)
         var new: (entries: [String], written: [String], pages: [String], examples: [String], files: [String])
         if let earlier {
@@ -517,8 +571,7 @@ struct BuildCache: Sendable {
         for path in new.pages { appendLine(.page, path, to: &file) }
         for name in new.examples { appendLine(.example, name, to: &file) }
         for path in new.files { appendLine(.file, path, to: &file) }
-        file += Array("files-seen-at\t\(filesSeenAt)\n".utf8)
-        return file
+        return file + trailerLines
     }
 
     /// `count` indices in `parts` ranges of about one size.
@@ -709,6 +762,12 @@ struct OutputKeys: Sendable {
             // Links to static files are checked against them too.
             + ["static"] + inputs.staticFiles.map(\.path))
         examples = Dictionary(uniqueKeysWithValues: inputs.examples.map { ($0.name, $0.sourceKey) })
+    }
+
+    /// The keys of a build whose global part is known (the cache's
+    /// `globalKey`), with the keys of the examples its pages show.
+    init(global: String, examples: [String: String]) {
+        (self.global, self.examples) = (global, examples)
     }
 
     /// A page's key: its file (where it is: links resolve from its folder,

@@ -52,6 +52,38 @@ struct PageRecord: Equatable, Sendable {
         return Array((["page"] + texts + [aliasJSON, BuildCache.encodeDiagnostics(diagnostics)]).joined(separator: "\t").utf8) + [10]
     }
 
+    /// The record on a line of the cache file `file` (as `BuildCache.index` found it).
+    init?(_ line: BuildCache.Line, in file: [UInt8]) {
+        let fields = line.fields(in: file)
+        guard fields.count == 14 else { return nil }
+        self.init(fields: file.withUnsafeBufferPointer { bytes in
+            fields.dropFirst().map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+        })
+    }
+
+    /// What the navigation and the site's addresses read of a record's
+    /// line (`fields` of `bytes`, `page` first), the rest left unread:
+    /// its page's navigation entry, its own title, whether it is a draft.
+    static func navigationEntry(_ fields: [Range<Int>], _ bytes: UnsafeBufferPointer<UInt8>) -> (listed: Navigation.Listed, title: String, draft: Bool)? {
+        guard fields.count == 14 else { return nil }
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        func flag(_ range: Range<Int>) -> Bool? { range.count == 1 ? (bytes[range.lowerBound] == UInt8(ascii: "1") ? true : bytes[range.lowerBound] == UInt8(ascii: "0") ? false : nil) : nil }
+        /// `-` for none, `+` before a value (as `line(path:)` writes them).
+        func optional(_ range: Range<Int>) -> Range<Int>?? {
+            guard let first = range.first.map({ bytes[$0] }) else { return nil }
+            return first == UInt8(ascii: "-") && range.count == 1 ? .some(nil) : first == UInt8(ascii: "+") ? .some(range.dropFirst()) : nil
+        }
+        guard let linkTitle = optional(fields[6]), let order = optional(fields[7]), let weight = optional(fields[8]),
+              let draft = flag(fields[9]), let isSectionPage = flag(fields[11]) else { return nil }
+        let orderNumber = order.map { BuildCache.number(Int.self, bytes, $0) }, weightNumber = weight.map { BuildCache.number(Int.self, bytes, $0) }
+        guard orderNumber.map({ $0 != nil }) ?? true, weightNumber.map({ $0 != nil }) ?? true else { return nil }
+        let title = text(fields[4])
+        // (As `FrontMatter.navigationOrder`: the order, else the weight.)
+        let listed = Navigation.Listed(output: text(fields[3]), title: linkTitle.map(text) ?? title, order: (orderNumber ?? nil) ?? (weightNumber ?? nil),
+                                       folder: text(fields[10]), isSectionPage: isSectionPage)
+        return (listed, title, draft)
+    }
+
     /// A record from its line's fields after `page` (the path first); nil when it does not read as one.
     init?(fields: [String]) {
         guard fields.count == 13 else { return nil }

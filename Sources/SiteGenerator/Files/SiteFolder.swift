@@ -78,19 +78,38 @@ enum SiteFolder {
 
     /// Each file's path and what `FileStamp.sameContent` compares, in the
     /// byte order of the paths; nil for two paths of the same bytes
-    /// (a walk that listed a file twice).
+    /// (a walk that listed a file twice). The paths are laid end to end in
+    /// one buffer and sorted there (12,000 strings sorted as values were
+    /// most of a build after an edit's sealing).
     private static func seal(sorting files: inout [(path: String, stamp: FileStamp)]) -> String? {
-        files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        var hasher = Digest.Hasher()
-        var previous: String?
-        for (path, stamp) in files {
-            if let previous, previous.utf8.elementsEqual(path.utf8) { return nil }
-            previous = path
-            hasher.add(path)
-            var fields = (stamp.size.littleEndian, stamp.modified.littleEndian, stamp.inode.littleEndian)
-            withUnsafeBytes(of: &fields) { hasher.add($0) }
+        var names: [UInt8] = []
+        var spans: [(start: Int, count: Int)] = []
+        spans.reserveCapacity(files.count)
+        for (path, _) in files {
+            spans.append((names.count, path.utf8.count))
+            names += path.utf8
         }
-        return hasher.key
+        var order = Array(files.indices)
+        var hasher = Digest.Hasher()
+        let sealed = names.withUnsafeBytes { bytes -> Bool in
+            func compare(_ a: Int, _ b: Int) -> Int32 {
+                let (x, y) = (spans[a], spans[b])
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(bytes.baseAddress! + x.start, bytes.baseAddress! + y.start, common)
+                return order != 0 ? order : Int32(x.count < y.count ? -1 : x.count > y.count ? 1 : 0)
+            }
+            order.sort { compare($0, $1) < 0 }
+            for (position, index) in order.enumerated() {
+                if position > 0, compare(order[position - 1], index) == 0 { return false }
+                let span = spans[index]
+                hasher.add(UnsafeRawBufferPointer(rebasing: bytes[span.start..<span.start + span.count]))
+                let stamp = files[index].stamp
+                var fields = (stamp.size.littleEndian, stamp.modified.littleEndian, stamp.inode.littleEndian)
+                withUnsafeBytes(of: &fields) { hasher.add($0) }
+            }
+            return true
+        }
+        return sealed ? hasher.key : nil
     }
 
     /// A relative path that stays inside the site (and is not its marker).

@@ -133,10 +133,7 @@ struct SiteInputs: Sendable {
 
         pages.removeAll { $0.frontMatter.draft && !options.drafts }
         let home = pages.first { $0.output == "index.html" }
-        let listed = pages.filter { $0.output != "index.html" }
-            .sorted { ($0.frontMatter.navigationOrder ?? .max, $0.title, $0.output) < ($1.frontMatter.navigationOrder ?? .max, $1.title, $1.output) }
-        let generated = Set(pages.map(\.output) + ["index.html", OutputPaths.searchIndex]
-                            + examples.flatMap { [OutputPaths.examplePath($0.name), OutputPaths.filmstripPath($0.name)] })
+        let generated = generatedOutputs(pages: pages.map(\.output), examples: examples.map(\.name))
         // Kept while no file of the site folder but pages changed (and no page's output moved).
         let staticFiles: [StaticFiles.File]
         let sitePrefix = siteFolder.name.hasSuffix("/") ? siteFolder.name : siteFolder.name + "/"
@@ -153,23 +150,13 @@ struct SiteInputs: Sendable {
         memo.staticGenerated = generated
         memo.staticFiles = staticFiles
         clock.lap("load static files")
-        let listedEntries = listed.map {
-            Navigation.Listed(output: $0.output, title: $0.frontMatter.linkTitle ?? $0.title, order: $0.frontMatter.navigationOrder,
-                              folder: $0.folder, isSectionPage: $0.isSectionPage)
-        }
-        var inputs = SiteInputs(theme: theme, examples: examples, examplesByName: Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) }),
-                          exampleNames: ExampleNames(examplesFolder.files.filter(SiteInputs.isSequence)), pages: pages, home: home,
-                          siteTitle: home?.title ?? "Rowmotion",
-                          navigation: Navigation(pages: listedEntries), listed: listedEntries,
-                          staticFiles: staticFiles, outputs: generated.union(staticFiles.map(\.path)))
-        // The first in byte order of the outputs folded to one name (no
-        // sort: outputs that fold alike are rare, and only they are compared).
-        inputs.outputsByFoldedCase.reserveCapacity(inputs.outputs.count)
-        for output in inputs.outputs {
-            let folded = OutputPaths.folded(output)
-            if let earlier = inputs.outputsByFoldedCase[folded], earlier.utf8.lexicographicallyPrecedes(output.utf8) { continue }
-            inputs.outputsByFoldedCase[folded] = output
-        }
+        let listedEntries = listed(pages)
+        let outputs = generated.union(staticFiles.map(\.path))
+        let inputs = SiteInputs(theme: theme, examples: examples, examplesByName: Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0) }),
+                                exampleNames: ExampleNames(examplesFolder.files.filter(SiteInputs.isSequence)), pages: pages, home: home,
+                                siteTitle: home?.title ?? "Rowmotion",
+                                navigation: Navigation(pages: listedEntries), listed: listedEntries,
+                                staticFiles: staticFiles, outputs: outputs, outputsByFoldedCase: folded(outputs))
         let sourced = pages.map { ($0.output, $0.source) } + staticFiles.map { ($0.path, siteFolder.path(of: $0.path)) }
             + examples.flatMap { [(OutputPaths.examplePath($0.name), examplesFolder.path(of: $0.name)),
                                   (OutputPaths.filmstripPath($0.name), examplesFolder.path(of: $0.name))] }
@@ -181,6 +168,41 @@ struct SiteInputs: Sendable {
                                         folders: options.baseline == nil ? [:] : [OutputPaths.reviewFolder: "the review's folder of the baseline's filmstrips (--baseline)"])
         clock.lap("check the outputs' names")
         return inputs
+    }
+
+    /// The outputs the build makes itself: the pages', the index, the
+    /// search index, each example's page and filmstrip.
+    static func generatedOutputs(pages: [String], examples: [String]) -> Set<String> {
+        Set(pages + ["index.html", OutputPaths.searchIndex] + examples.flatMap { [OutputPaths.examplePath($0), OutputPaths.filmstripPath($0)] })
+    }
+
+    /// The pages the navigation lists (all but the home page), in its
+    /// order, or (not `sorted`) in theirs: the navigation orders them itself,
+    /// and lists them alike either way.
+    static func listed(_ pages: [LoadedPage], sorted: Bool = true) -> [Navigation.Listed] {
+        // (Sorted as small values: a page is a large one to move.)
+        let entries = pages.filter { $0.output != "index.html" }
+            .map { page in
+                (order: page.frontMatter.navigationOrder ?? .max, title: page.title,
+                 listed: Navigation.Listed(output: page.output, title: page.frontMatter.linkTitle ?? page.title, order: page.frontMatter.navigationOrder,
+                                           folder: page.folder, isSectionPage: page.isSectionPage))
+            }
+        guard sorted else { return entries.map(\.listed) }
+        return entries.sorted { ($0.order, $0.title, $0.listed.output) < ($1.order, $1.title, $1.listed.output) }.map(\.listed)
+    }
+
+    /// Each output by its lowercased path: the first in byte order of
+    /// those folded to one name (no sort: outputs that fold alike are
+    /// rare, and only they are compared).
+    static func folded(_ outputs: Set<String>) -> [String: String] {
+        var byFoldedCase: [String: String] = [:]
+        byFoldedCase.reserveCapacity(outputs.count)
+        for output in outputs {
+            let folded = OutputPaths.folded(output)
+            if let earlier = byFoldedCase[folded], earlier.utf8.lexicographicallyPrecedes(output.utf8) { continue }
+            byFoldedCase[folded] = output
+        }
+        return byFoldedCase
     }
 
     /// Outputs whose paths differ only in case (`A.md` beside `a.md`): on

@@ -53,6 +53,12 @@ public struct BuildOptions: Sendable {
     /// the staging folder in, or removes it when the site is not written.
     /// `rowmotion build`'s; off for a caller that reads `files` whole (`serve`).
     public var keepsUnchangedPages = false
+    /// Whether, with `keepsUnchangedPages` and a cache, a build after an
+    /// edit of some pages' text alone makes just those pages and their
+    /// search entries, and writes them in place (`FullBuild.edit`); false
+    /// builds the whole site through the staging folder every time (what
+    /// tests of that path, and the comparison of the two, ask for).
+    public var editsInPlace = true
     /// The input files, already listed (a revision's, for `--baseline`);
     /// nil: the folders above, listed on disk when the build starts.
     public var inputs: InputTree?
@@ -78,6 +84,8 @@ public enum URLStyle: String, Sendable {
 public enum BuildEvent: Sendable {
     case phase(String, milliseconds: Double)
     case rendered(Int, of: Int)
+    /// Something `--verbose` says of how the build went.
+    case note(String)
 }
 
 /// Times the phases of a build.

@@ -50,7 +50,9 @@ struct RenderedPage: Sendable {
 /// to `.html` and checked) inside the theme's `page` template.
 extension SiteRendering {
 
-    static func render(page: LoadedPage, theme: Theme, examples: [String: LoadedExample], exampleNames: ExampleNames,
+    /// `example` gives the example of a path under the examples folder
+    /// (nil for one with errors).
+    static func render(page: LoadedPage, theme: Theme, example named: (String) -> LoadedExample?, exampleNames: ExampleNames,
                        outputs: Set<String>, foldedOutputs: [String: String] = [:], chrome: Chrome, options: BuildOptions, isHome: Bool,
                        shared: PlayerParts? = nil) -> RenderedPage {
         var result = RenderedPage()
@@ -74,7 +76,7 @@ extension SiteRendering {
                     return nil
                 }
             case .example(let path):
-                guard let loaded = examples[path] else {
+                guard let loaded = named(path) else {
                     result.diagnostics.append(.error("example-invalid", at: SourceLocation(file: page.source, line: block.firstLine, column: 1),
                                                      "the example '\(path)' has errors (see above)"))
                     return nil

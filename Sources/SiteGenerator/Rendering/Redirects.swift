@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import ProjectFiles
 import Reports
 
 /// The pages `aliases` ask for: at each old address of a page, a small
@@ -24,7 +25,7 @@ enum Redirects {
         for page in inputs.pages where sources[page.output] == nil { sources[page.output] = page.source }
         // By path: of two pages that declare the same alias, the first by
         // path keeps it, whatever order the pages were listed in.
-        for page in inputs.pages.sorted(by: { $0.source.utf8.lexicographicallyPrecedes($1.source.utf8) }) {
+        for page in inputs.pages.sorted(by: { Paths.precedes($0.source, $1.source) }) {
             // Escaped once for all of the page's redirects.
             let title = page.frontMatter.aliases.isEmpty ? "" : HTMLText.escape(page.title)
             for alias in page.frontMatter.aliases {

@@ -49,7 +49,7 @@ extension SiteRendering {
                     }
                 }
                 var result = reused
-                    ?? render(page: page, theme: inputs.theme, examples: inputs.examplesByName, exampleNames: inputs.exampleNames,
+                    ?? render(page: page, theme: inputs.theme, example: { inputs.examplesByName[$0] }, exampleNames: inputs.exampleNames,
                               outputs: inputs.outputs, foldedOutputs: inputs.outputsByFoldedCase, chrome: chrome(index), options: options,
                               isHome: isHome, shared: shared)
                 // A kept page counts as the cache recorded it, as if it were read.

@@ -145,6 +145,8 @@ struct Build: ParsableCommand {
             switch event {
             case let .phase(name, milliseconds) where verbose:
                 FileHandle.standardError.write(Data("  \(name): \(String(format: "%.1f", milliseconds)) ms\n".utf8))
+            case let .note(text) where verbose:
+                FileHandle.standardError.write(Data("  \(text)\n".utf8))
             case let .rendered(done, total) where terminal && !quiet && total >= 300:
                 // A progress line for large builds, on a terminal only.
                 FileHandle.standardError.write(Data("\rrendering pages: \(done)/\(total)\(done == total ? "\n" : "")".utf8))

@@ -1,0 +1,82 @@
+import Foundation
+
+/// The cache file read line by line without decoding it, and written again
+/// with some lines replaced: what a build after an edit of a few pages
+/// (`FullBuild.edit`) does with 20 MB of records it needs a few of.
+extension BuildCache {
+    /// A record's line as `index` found it: its key and its line (with
+    /// its line feed), nothing decoded.
+    struct Line: Sendable {
+        var key: String
+        var line: Range<Int>
+
+        /// The line's tab-separated fields in `file`, its line feed left out.
+        func fields(in file: [UInt8]) -> [Range<Int>] {
+            let end = line.upperBound > line.lowerBound && file[line.upperBound - 1] == 10 ? line.upperBound - 1 : line.upperBound
+            return file.withUnsafeBufferPointer { BuildCache.split($0, line.lowerBound..<end, at: 9) }
+        }
+    }
+
+    /// Every line of `file` (a cache file this tool wrote) of `kinds`, by
+    /// kind and key, and the file's own lines after its header (`global`,
+    /// `files-seen-at`); nil when the file does not read as a cache: another
+    /// format, a line without a field, a record twice.
+    static func index(_ file: [UInt8], kinds: Set<Record.Kind>) -> (records: [Record.Kind: [String: Line]], own: [Range<Int>])? {
+        file.withUnsafeBufferPointer { bytes -> ([Record.Kind: [String: Line]], [Range<Int>])? in
+            guard let base = bytes.baseAddress else { return nil }
+            let lines = split(bytes, 0..<bytes.count, at: UInt8(ascii: "\n"))
+            guard lines.count >= 5, String(decoding: UnsafeBufferPointer(rebasing: bytes[lines[0]]), as: UTF8.self) == format else { return nil }
+            var records: [Record.Kind: [String: Line]] = [:]
+            for kind in kinds { records[kind] = [:] }
+            var own: [Range<Int>] = []
+            // After the header's four lines.
+            for line in lines.dropFirst(4) where !line.isEmpty {
+                guard let found = memchr(base + line.lowerBound, 9, line.count) else { return nil }
+                let tab = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                let whole = line.lowerBound..<min(line.upperBound + 1, bytes.count)
+                guard let kind = kind(base, line, tab: tab) else {
+                    own.append(whole)
+                    continue
+                }
+                guard kinds.contains(kind) else { continue }
+                // An entry's key is its first field; a record's, its second.
+                var key = line.lowerBound..<tab
+                if kind != .entry {
+                    let rest = tab + 1
+                    let end = rest < line.upperBound ? memchr(base + rest, 9, line.upperBound - rest).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } : nil
+                    key = rest..<(end ?? line.upperBound)
+                }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self)
+                guard records[kind]!.updateValue(Line(key: text, line: whole), forKey: text) == nil else { return nil }
+            }
+            return (records, own)
+        }
+    }
+
+    /// `file` with each range of `replacing` (lines, none overlapping)
+    /// replaced by its bytes, and `trailer` after the rest: as the parts to
+    /// write one after the other (the runs between are the file's own bytes, not copied).
+    static func patch(_ file: [UInt8], replacing: [(range: Range<Int>, bytes: [UInt8])], trailer: [UInt8]) -> [ArraySlice<UInt8>] {
+        var parts: [ArraySlice<UInt8>] = []
+        var at = 0
+        for (range, replacement) in replacing.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            parts += [file[at..<range.lowerBound], replacement[...]]
+            at = range.upperBound
+        }
+        return parts + [file[at...], trailer[...]]
+    }
+
+    /// The file's first lines: the format, the inputs' key and counts with
+    /// the site's stamp, and the seals (the site's, when every output of
+    /// `outputs`, the entries', has its file's stamp).
+    func headerLines(outputs: [String]) -> [UInt8] {
+        let siteSeal = written.isEmpty || !outputs.allSatisfy({ written[$0] != nil }) ? nil : SiteFolder.seal(of: written)
+        return Array((Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n"
+                      + "sealed\t\(inputsSeal ?? "-")\t\(siteSeal ?? "-")\t\(outputs.count)\n").utf8)
+    }
+
+    /// The file's own lines after its records: the outputs' shared key and when its files were seen.
+    var trailerLines: [UInt8] {
+        Array(((globalKey.map { "global\t\($0)\n" } ?? "") + "files-seen-at\t\(filesSeenAt)\n").utf8)
+    }
+}

@@ -1,0 +1,216 @@
+import Diagnostics
+import Foundation
+import ProjectFiles
+import SeededRandom
+@testable import SiteGenerator
+import Testing
+
+/// The command line's build after an edit of some pages' text alone
+/// (`FullBuild.edit`): those pages and the search index written in place,
+/// the cache patched. Every build here is held to a clean build of the same
+/// files (`CommandLineBuildTests.Project.build`: the site on disk and the
+/// warnings), and the edits that reach beyond a page are built whole.
+@Suite("Edits written in place")
+struct EditInPlaceTests {
+    typealias Project = CommandLineBuildTests.Project
+
+    /// Builds once as a whole, then applies `edit` and builds again: whether
+    /// the second build was written in place.
+    static func editedInPlace(_ context: String, files: [(String, String)] = editFiles,
+                              _ edit: (EditSession) throws -> Void) throws -> (Project, BuiltSite) {
+        let project = try Project(files)
+        try project.build("first (\(context))")
+        try edit(project.session)
+        let site = try Self.build(project, context)
+        return (project, site)
+    }
+
+    /// `project.build`, with why it was built whole (what `--verbose` says) in the failure's context.
+    static func build(_ project: Project, _ context: String, trustingStamps: Bool = true) throws -> BuiltSite {
+        let notes = Locked<[String]>([])
+        project.options.progress = { event in if case .note(let text) = event { notes.withLock { $0.append(text) } } }
+        defer { project.options.progress = nil }
+        let site = try project.build("\(context) \(notes.withLock { $0 })", trustingStamps: trustingStamps)
+        if !notes.withLock({ $0.isEmpty }) { print("\(context): \(notes.withLock { $0 })") }
+        return site
+    }
+
+    @Test func anEditOfAPagesText_writesThatPageAndTheSearchIndexInPlace() throws {
+        let (project, site) = try Self.editedInPlace("a body edited") { session in
+            try session.write("site/guide/c.md", pageText("Gamma", body: "Plain page, edited in place.\n"))
+        }
+        let edit = try #require(site.edit, "written in place")
+        #expect(edit.files.keys.sorted() == ["guide/c.html", "search-index.js"])
+        #expect(site.renderedCount == 1 && site.staged.isEmpty && site.kept.isEmpty)
+        // No swap: the site is the same folder (its marker's stamp), and no spare was made.
+        #expect(SiteFolder.stamp(of: project.options.out) == edit.siteStamp)
+        #expect(!FileManager.default.fileExists(atPath: SpareSiteTests.spare(of: project)))
+        // The cache describes the site as it now is: its seal is the walk's,
+        // and with nothing changed the next build knows it from the header.
+        let header = try #require(SpareSiteTests.header(project))
+        #expect(header.siteSeal == SiteFolder.seal(of: project.options.out))
+        let again = try project.build("nothing changed since")
+        #expect(again.unchanged && again.edit == nil)
+    }
+
+    /// The cache an edit patches in place reads as the one the whole build
+    /// of the same edit writes: every entry (key, Document, search entry,
+    /// link targets, warnings, size), page and example record, input
+    /// digest, the outputs' shared key, what the build reported.
+    @Test(arguments: [
+        ("a body edited", "site/guide/c.md", pageText("Gamma", body: "Plain page, edited.\n")),
+        ("a heading renamed, linked into", "site/guide/a.md", pageText("Alpha", body: "## Setup\n\nText.\n\n## Use\n\nMore.\n")),
+        ("an example shown again", "site/guide/c.md", pageText("Gamma", body: "Now a player.\n\n```rowmotion\nexample: list.yml\n```\n")),
+    ])
+    func theCacheAnEditPatches_isTheOneTheWholeBuildWrites(context: String, path: String, text: String) throws {
+        let (project, site) = try Self.editedInPlace(context) { try $0.write(path, text) }
+        #expect(site.edit != nil, "\(context)")
+        let patched = BuildCache.load(from: project.options.cache)
+        // The same inputs built whole, from nothing (the site and the cache removed).
+        try FileManager.default.removeItem(atPath: project.options.out)
+        try FileManager.default.removeItem(atPath: project.options.cache!)
+        try project.build("\(context), built whole")
+        let whole = BuildCache.load(from: project.options.cache)
+        #expect(!patched.entries.isEmpty && patched.entries == whole.entries, "\(context)")
+        #expect(patched.pages == whole.pages && patched.examples == whole.examples, "\(context)")
+        #expect(patched.files.mapValues(\.digest) == whole.files.mapValues(\.digest), "\(context)")
+        #expect(Set(patched.written.keys) == Set(whole.written.keys), "\(context)")
+        #expect(patched.inputKey == whole.inputKey && patched.globalKey == whole.globalKey && patched.globalKey != nil, "\(context)")
+        #expect(patched.diagnostics == whole.diagnostics && patched.pageCount == whole.pageCount && patched.exampleCount == whole.exampleCount)
+    }
+
+    /// Which edits are written in place, and which reach beyond their page
+    /// and are built whole; either way the site is a clean build's.
+    @Test(arguments: [
+        // (What is edited, the file, its new text, whether in place.)
+        ("a body", "site/guide/c.md", pageText("Gamma", body: "Edited.\n"), true),
+        ("a heading linked into, the link still good", "site/guide/a.md", pageText("Alpha", body: "## Setup\n\nText.\n\n## Using it\n\nMore.\n"), true),
+        ("an example another page shows, shown here too", "site/guide/c.md", pageText("Gamma", body: "```rowmotion\nexample: list.yml\n```\n"), true),
+        ("a link to a page's heading", "site/guide/c.md", pageText("Gamma", body: "See [usage](a.md#usage).\n"), true),
+        ("a title", "site/guide/c.md", pageText("Gamma, renamed", body: "Plain page.\n"), false),
+        ("an order", "site/guide/c.md", "---\ntitle: Gamma\norder: 1\n---\nPlain page.\n", false),
+        ("an alias", "site/guide/c.md", "---\ntitle: Gamma\naliases: [/old-gamma/]\n---\nPlain page.\n", false),
+        ("a draft", "site/guide/c.md", "---\ntitle: Gamma\ndraft: true\n---\nPlain page.\n", false),
+        ("a heading linked into, removed", "site/guide/a.md", pageText("Alpha", body: "## Install\n\nText.\n"), false),
+        ("a broken link", "site/guide/c.md", pageText("Gamma", body: "See [nothing](nowhere.md).\n"), false),
+        ("a broken fragment", "site/guide/c.md", pageText("Gamma", body: "See [nothing](a.md#nowhere).\n"), false),
+        ("an example no page showed", "site/guide/c.md", pageText("Gamma", body: "```rowmotion\nexample: other.yml\n```\n"), false),
+        ("the home page", "site/index.md", pageText("Home", body: "# Home\n\nSee [a](guide/a.md), edited.\n"), false),
+        ("an example", "examples/other.yml", "title: Other\ndescription: Edited.\nsteps:\n  - items: [x]\n  - items: [y, x]\n", false),
+        ("a static file", "site/notes.txt", "Other notes.\n", false),
+        ("a missing example shown", "site/guide/c.md", pageText("Gamma", body: "```rowmotion\nexample: gone.yml\n```\n"), false),
+    ])
+    func editsThatReachBeyondThePage_areBuiltWhole(what: String, path: String, text: String, inPlace: Bool) throws {
+        let (_, site) = try Self.editedInPlace(what, files: editFiles + [("site/notes.txt", "Notes.\n")]) { session in
+            try session.write(path, text)
+        }
+        #expect((site.edit != nil) == inPlace, "\(what)")
+    }
+
+    /// Two pages edited at once, one linking into the other's new heading.
+    @Test func twoPagesEditedAtOnce_areBothWrittenInPlace() throws {
+        let (_, site) = try Self.editedInPlace("two pages") { session in
+            try session.write("site/guide/a.md", pageText("Alpha", body: "## Setup\n\nText.\n\n## Next steps\n\nMore.\n"))
+            try session.write("site/guide/c.md", pageText("Gamma", body: "See [next](a.md#next-steps).\n"))
+        }
+        #expect(site.edit?.files.keys.sorted() == ["guide/a.html", "guide/c.html", "search-index.js"])
+    }
+
+    /// What the site on disk holds is trusted only while it is the cache's
+    /// build's, file for file: a page rewritten by hand, a file added, a
+    /// link planted in place of a page, the search index changed: each
+    /// edit after that is built whole, and nothing is written through the link.
+    @Test(arguments: ["a page rewritten", "a file added", "a link planted", "the search index changed"])
+    func aSiteChangedSinceItsBuild_isNeverWrittenInPlace(change: String) throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        let out = project.options.out
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-outside-\(UUID().uuidString).html").path
+        try Data("outside".utf8).write(to: URL(fileURLWithPath: outside))
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        switch change {
+        case "a page rewritten": try Data("<p>by hand</p>".utf8).write(to: URL(fileURLWithPath: out + "/guide/a.html"))
+        case "a file added": try Data("added".utf8).write(to: URL(fileURLWithPath: out + "/guide/added.html"))
+        case "a link planted":
+            try FileManager.default.removeItem(atPath: out + "/guide/c.html")
+            try FileManager.default.createSymbolicLink(atPath: out + "/guide/c.html", withDestinationPath: outside)
+        default: try Data("window.RowmotionSearchIndex = [];\n".utf8).write(to: URL(fileURLWithPath: out + "/search-index.js"))
+        }
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited after the site changed.\n"))
+        let site = try project.build("an edit after \(change)")
+        #expect(site.edit == nil, "\(change)")
+        #expect(try String(contentsOfFile: outside, encoding: .utf8) == "outside")
+    }
+
+    /// Edits as a writer makes them, in any order, each built as the
+    /// command line builds (in place where it can) and held to a clean
+    /// build; most of them are written in place. `ROWMOTION_FUZZ_SEED` and
+    /// `ROWMOTION_EDIT_CASES` replay and widen it (`make fuzz`).
+    @Test func randomEdits_fromTheCommandLine_alwaysBuildWhatACleanBuildBuilds() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["ROWMOTION_FUZZ_SEED"] ?? "") ?? 1
+        let edits = ProcessInfo.processInfo.environment["ROWMOTION_EDIT_CASES"].flatMap(Int.init) ?? 60
+        print("randomEdits_fromTheCommandLine_alwaysBuildWhatACleanBuildBuilds: seed \(seed), \(edits) edits (ROWMOTION_FUZZ_SEED, ROWMOTION_EDIT_CASES)")
+        var random = SeededGenerator(seed: seed)
+        let project = try Project(editFiles)
+        try project.build("first")
+        var pages = ["site/index.md", "site/guide/a.md", "site/guide/b.md", "site/guide/c.md", "site/other/d.md"]
+        let anchors = ["setup", "usage", "install"]
+        var inPlace = 0
+        for step in 0..<edits {
+            let page = pages.randomElement(using: &random)!
+            let session = project.session
+            let what: String
+            // Mostly edits of a page's text (what a save usually is), sometimes of the site's shape.
+            switch Int.random(in: 0..<20, using: &random) {
+            case 0...5:
+                what = "body of \(page)"
+                try session.write(page, try session.read(page) + "\nMore text \(step).\n")
+            case 6...7:
+                // A body written anew: headings (the page's ids) change, and what it warned of goes.
+                let anchors = Array(anchors.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random)))
+                what = "\(page) rewritten with headings \(anchors)"
+                let text = try session.read(page)
+                let frontMatter = text.components(separatedBy: "\n---\n").first ?? ""
+                try session.write(page, frontMatter + "\n---\n" + anchors.map { "## \($0.capitalized)\n\nText \(step).\n\n" }.joined())
+            case 8...10:
+                // Mostly to a heading the page has, sometimes to one it has not.
+                let target = pages.randomElement(using: &random)!
+                let headings = try session.read(target).components(separatedBy: "\n").filter { $0.hasPrefix("## ") }.map { $0.dropFirst(3).lowercased() }
+                let fragment = Int.random(in: 0..<6, using: &random) == 0 ? anchors.randomElement(using: &random)! : headings.randomElement(using: &random)
+                what = "link from \(page) to \(target)#\(fragment ?? "")"
+                let relative = String(target.dropFirst("site/".count))
+                try session.write(page, try session.read(page) + "\nSee [it](/\(relative)\(fragment.map { "#" + $0 } ?? "")).\n")
+            case 11:
+                let example = ["list.yml", "list.yml", "other.yml", "gone.yml"].randomElement(using: &random)!
+                what = "\(page) shows \(example)"
+                try session.write(page, try session.read(page) + "\n```rowmotion\nexample: \(example)\n```\n")
+            case 12:
+                what = "title of \(page)"
+                let text = try session.read(page)
+                try session.write(page, text.replacingOccurrences(of: "title: ", with: "title: T\(step) "))
+            case 13:
+                let example = ["examples/list.yml", "examples/other.yml"].randomElement(using: &random)!
+                what = "steps of \(example)"
+                try session.write(example, "title: E\(step)\ndescription: D.\nsteps:\n  - items: [a, b]\n  - items: [b, a\(step)]\n")
+            case 14:
+                let added = "site/new/p\(step).md"
+                what = "added \(added)"
+                try session.write(added, pageText("New \(step)", body: "## Setup\n\nNew page.\n"))
+                pages.append(added)
+            case 15...16:
+                what = "two pages' bodies"
+                for page in Set([page, pages.randomElement(using: &random)!]) { try session.write(page, try session.read(page) + "\nBoth \(step).\n") }
+            default:
+                guard pages.count > 2, page != "site/index.md" else { continue }
+                what = "removed \(page)"
+                try session.remove(page)
+                pages.removeAll { $0 == page }
+            }
+            // Half of the builds a while after the edit (every stamp settled), half right after it.
+            let site = try Self.build(project, "after edit \(step) (\(what)), seed \(seed)", trustingStamps: Bool.random(using: &random))
+            if site.edit != nil { inPlace += 1 }
+        }
+        print("randomEdits_fromTheCommandLine_alwaysBuildWhatACleanBuildBuilds: \(inPlace) of \(edits) written in place")
+        #expect(inPlace >= edits / 10, "too few edits took the in-place path to prove it (seed \(seed))")
+    }
+}
