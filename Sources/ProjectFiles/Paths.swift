@@ -82,4 +82,15 @@ extension Paths {
         }
         return (compared ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
     }
+
+    /// Whether `a` and `b` are the same bytes (a `String` takes `café`
+    /// composed and decomposed for one name, which a file system keeps apart).
+    public static func sameBytes(_ a: String, _ b: String) -> Bool {
+        let compared = a.utf8.withContiguousStorageIfAvailable { first in
+            b.utf8.withContiguousStorageIfAvailable { second -> Bool in
+                first.count == second.count && (first.count == 0 || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
+            }
+        }
+        return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+    }
 }

@@ -32,7 +32,7 @@ extension FullBuild {
         // (A build from the model, or not the command line's, or with no cache: nothing to say.)
         guard last == nil, options.keepsUnchangedPages, options.editsInPlace, options.allowShortcut, options.baseline == nil,
               let file = previous.unread else { return nil }
-        guard listing.siteSeal != nil, let global = previous.globalKey, let siteStamp = previous.siteStamp else {
+        guard let siteFiles = listing.siteFiles, let global = previous.globalKey, let siteStamp = previous.siteStamp else {
             return whole("the site on disk is not the one the cache describes")
         }
         guard listing.stamps.count == previous.files.count else { return whole("a file was added or removed") }
@@ -41,7 +41,7 @@ extension FullBuild {
         // bytes of its name: `café` respelled is another file).
         var edited: [String] = []
         for (path, stamp) in listing.stamps {
-            guard let index = previous.files.index(forKey: path), previous.files[index].key.utf8.elementsEqual(path.utf8) else { return whole("a file was added or removed") }
+            guard let index = previous.files.index(forKey: path), Paths.sameBytes(previous.files[index].key, path) else { return whole("a file was added or removed") }
             if previous.files[index].value.digest != stamp.digest { edited.append(path) }
         }
         guard !edited.isEmpty, edited.count <= Self.editedPagesAtMost else { return whole("no page's text changed, or too many did") }
@@ -49,7 +49,6 @@ extension FullBuild {
         // (Every path of the order is recorded: the files are the cache's.)
         let recordedKey = InputTree.digest(order: memo.digestOrder) { previous.files[$0]?.digest ?? "" }
         guard previous.inputKey == ContentHash.key(BuildCache.context(options) + [recordedKey]) else { return whole("the options or the other inputs are not the cache's build's") }
-        clock.lap("T edited")
         let tree = listing.tree
         let (siteFolder, examplesFolder) = (tree[options.site], tree[options.examples])
         var editedPaths: [String] = []
@@ -91,7 +90,7 @@ extension FullBuild {
                   page.sourceKey == memo.digests[page.source] else { return whole("an edited page warns, or changed again") }
             guard record.output != "index.html", !record.draft else { return whole("the home page or a draft changed") }
             record.sourceKey = page.sourceKey
-            guard PageRecord(page, diagnostics: []) == record, let line = entryLines[page.output], line.key.utf8.elementsEqual(page.output.utf8),
+            guard PageRecord(page, diagnostics: []) == record, let line = entryLines[page.output], Paths.sameBytes(line.key, page.output),
                   let entry = Self.entry(line, in: file),
                   entry.diagnostics.isEmpty, entry.linkTargets != nil, entry.fragmentProblems == [], entry.search != nil,
                   entry.stored != nil, entry.size != nil else { return whole("a page's title, order, aliases or place changed, or it warned") }
@@ -111,14 +110,14 @@ extension FullBuild {
         let examples = Locked<[String: LoadedExample]>([:])
         let example: @Sendable (String) -> LoadedExample? = { name in
             if let known = examples.withLock({ $0[name] }) { return known }
-            guard let line = exampleLines[name], line.key.utf8.elementsEqual(name.utf8), case let fields = line.fields(in: file), fields.count == 3,
+            guard let line = exampleLines[name], Paths.sameBytes(line.key, name), case let fields = line.fields(in: file), fields.count == 3,
                   let record = ExampleRecord(json: file[fields[2]]),
                   record.sourceKey == digests[examplesFolder.path(of: name)] else { return nil }
             let loaded = LoadedExample(name: name, record: record, in: examplesFolder)
             examples.withLock { $0[name] = loaded }
             return loaded
         }
-        clock.lap("the theme and the navigation")
+        clock.lap("the edited pages' chrome")
 
         let options = options
         let rendered = Parallel.map(editedPages) { page, _, _, _ in
@@ -148,7 +147,6 @@ extension FullBuild {
 
         // The links from the edited pages, and into them where their ids changed.
         let themeIDs = LinkChecks.themeIDs(theme, chrome: chromes.chrome(for: "index.html"))
-        clock.lap("T themeIDs")
         // A page as its record has it (the few links lead to, or come from).
         func pageOf(_ output: String) -> LoadedPage? {
             guard let path = shape.paths[output], let line = pageLines[path], let record = PageRecord(line, in: file) else { return nil }
@@ -257,7 +255,7 @@ extension FullBuild {
             cache.appendLine(.file, record.key, to: &line)
             replacing.append((record.line, line))
         }
-        site.edit = EditedSite(files: changedFiles, siteStamp: siteStamp, cache: cache, file: file, replacing: replacing,
+        site.edit = EditedSite(files: changedFiles, siteStamp: siteStamp, siteFiles: siteFiles, cache: cache, file: file, replacing: replacing,
                                outputs: previous.outputs)
         site.cache = previous
         site.cacheIsSaved = true
@@ -323,17 +321,23 @@ struct RecordedShape: Sendable {
         outputs.reserveCapacity(pageFiles.count)
         paths.reserveCapacity(pageFiles.count)
         listed.reserveCapacity(pageFiles.count)
-        let read = file.withUnsafeBufferPointer { bytes -> Bool in
-            for path in pageFiles {
-                guard let line = lines[path], line.key.utf8.elementsEqual(path.utf8) else { return false }
-                guard let entry = PageRecord.navigationEntry(line.fields(in: file), bytes) else { return false }
-                guard !entry.draft || drafts else { continue }
-                let output = entry.listed.output
-                outputs.append(output)
-                paths[output] = path
-                if output == "index.html" { homeTitle = entry.title } else { listed.append(entry.listed) }
+        // Each line read on every core, in chunks; gathered in path order.
+        let entries = Parallel.map(BuildCache.chunks(pageFiles.count, ProcessInfo.processInfo.activeProcessorCount * 2)) { range in
+            file.withUnsafeBufferPointer { bytes in
+                pageFiles[range].map { path -> (listed: Navigation.Listed, title: String, draft: Bool)? in
+                    guard let line = lines[path], Paths.sameBytes(line.key, path) else { return nil }
+                    return PageRecord.navigationEntry(line.fields(in: file), bytes)
+                }
             }
-            return true
+        }.joined()
+        var read = true
+        for (path, entry) in zip(pageFiles, entries) {
+            guard let entry else { read = false; break }
+            guard !entry.draft || drafts else { continue }
+            let output = entry.listed.output
+            outputs.append(output)
+            paths[output] = path
+            if output == "index.html" { homeTitle = entry.title } else { listed.append(entry.listed) }
         }
         guard read else { return nil }
         (self.outputs, self.paths, self.homeTitle) = (outputs, paths, homeTitle)
@@ -348,8 +352,10 @@ struct RecordedShape: Sendable {
 /// what changed replaced.
 struct EditedSite: Sendable {
     var files: [String: [UInt8]]
-    /// The site's stamp the edit was built against (`SiteFolder.stamp`).
+    /// The site's stamp the edit was built against (`SiteFolder.stamp`),
+    /// and its files as sealed then.
     var siteStamp: String
+    var siteFiles: SealedFiles
     /// The cache to write: the earlier one with this build's values.
     var cache: BuildCache
     /// The earlier cache file, and its lines to replace.
@@ -361,34 +367,33 @@ struct EditedSite: Sendable {
     /// Writes the files, then the cache (with the files' new stamps);
     /// how many files were written and how many kept.
     func write(_ options: BuildOptions, in project: Project) throws(Diagnostic) -> (written: Int, reused: Int) {
-        var clock = PhaseClock(report: options.progress)
         try SiteWriter.update(files, removed: [], at: options.out, stamp: siteStamp, in: project)
-        clock.lap("T update")
-        guard let path = options.cache else { return (files.count, cache.written.count - files.count) }
-        var cache = cache
+        let counts = (written: files.count, reused: cache.written.count - files.count)
+        guard let path = options.cache else { return counts }
         var replacing = replacing
+        // Each file written, stamped now: its `out` line, and the site's seal.
+        var stamps: [String: FileStamp] = [:]
         for output in files.keys.sorted() {
             guard let stamp = FileStamp.of(options.out + "/" + output) else { continue }
-            cache.written[output] = stamp
+            stamps[output] = stamp
             if let record = cache.records.first(where: { $0.kind == .written && $0.key == output }) {
-                var line: [UInt8] = []
-                cache.appendLine(.written, output, to: &line)
+                var line: [UInt8] = [], stamped = BuildCache()
+                stamped.written[output] = stamp
+                stamped.appendLine(.written, output, to: &line)
                 replacing.append((record.line, line))
             }
         }
         // The first three lines (format, inputs, seals) anew; the diagnostics' as they were.
         var header = 0
         for _ in 0..<3 { header = (file[header...].firstIndex(of: 10) ?? file.count - 1) + 1 }
-        replacing.append((0..<header, cache.headerLines(outputs: outputs)))
-        clock.lap("T header")
+        replacing.append((0..<header, cache.headerLines(outputs: outputs, siteSeal: siteFiles.key(with: stamps))))
         let parts = BuildCache.patch(file, replacing: replacing, trailer: cache.trailerLines)
-        clock.lap("T patch")
         do throws(Diagnostic) {
             try WritePath.write(parts: parts, to: path, in: project)
         } catch {
             // One that cannot be saved otherwise is a miss next time.
             if error.id == "symbolic-link" { throw error }
         }
-        return (files.count, cache.written.count - files.count)
+        return counts
     }
 }

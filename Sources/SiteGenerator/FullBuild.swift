@@ -38,9 +38,9 @@ struct FullBuild {
         /// The header of the cache whose inputs and site have the seals of
         /// this listing and of the site on disk: nothing changed since it.
         var sealedSince: BuildCache.Header?
-        /// The site's seal, when the site on disk has it and it is the one
+        /// The site's files as sealed, when the site on disk has the seal
         /// the cache's build recorded: that build's files, none written since.
-        var siteSeal: String?
+        var siteFiles: SealedFiles?
     }
 
     /// 1. The inputs, listed before anything is read: the files git would
@@ -56,14 +56,15 @@ struct FullBuild {
         // that may stop at "nothing changed" reads the cache's header alone
         // first, and when it is sealed, walks the site beside the inputs:
         // the 20 MB after it are read only when something changed.
-        enum Found { case cache(BuildCache), sealed(BuildCache.Header, siteMatches: Bool) }
+        enum Found { case cache(BuildCache), sealed(BuildCache.Header, siteFiles: SealedFiles?) }
         let (tree, found) = Parallel.both({
             options.inputs ?? last?.treeIfUnchanged() ?? InputTree.onDisk(options.inputFolders, in: project)
         }, { () -> Found in
             if let last { return .cache(last.cache) }
             if options.allowShortcut, options.inputs == nil, let header = BuildCache.header(from: options.cache, forSite: options.out, in: project) {
                 // (A site folder replaced by a link is no site a build wrote: a clean build refuses it.)
-                return .sealed(header, siteMatches: SiteFolder.isPlainFolder(options.out) && SiteFolder.seal(of: options.out) == header.siteSeal)
+                let site = SiteFolder.isPlainFolder(options.out) ? SiteFolder.sealed(options.out) : nil
+                return .sealed(header, siteFiles: site?.key == header.siteSeal ? site : nil)
             }
             return .cache(BuildCache.load(from: options.cache, forSite: options.out, in: project, outputsOnly: options.allowShortcut))
         })
@@ -71,20 +72,18 @@ struct FullBuild {
         if site.hasErrors { return nil }
         let context = BuildCache.context(options)
         var previous: BuildCache
-        var siteSeal: String?
+        var siteFiles: SealedFiles?
         switch found {
         case .cache(let cache): previous = cache
-        case .sealed(let header, let siteMatches):
-            if siteMatches, let seal = header.cache.inputsSeal, tree.seal(of: options.inputFolders, context: context) == seal {
+        case .sealed(let header, let sealedFiles):
+            if sealedFiles != nil, let seal = header.cache.inputsSeal, tree.seal(of: options.inputFolders, context: context) == seal {
                 clock.lap("list the inputs and the site")
                 return Listing(tree: tree, previous: header.cache, stamps: [:], stampsTakenAt: stampsTakenAt, inputKey: header.cache.inputKey,
                                inputBytes: { 0 }, changed: [], sealedSince: header)
             }
-            clock.lap("T walk+header")
             previous = BuildCache.load(from: options.cache, forSite: options.out, in: project, outputsOnly: true)
-            clock.lap("T load cache")
             // (The cache read now must be the one whose header was.)
-            if siteMatches, previous.siteSeal == header.siteSeal { siteSeal = header.siteSeal }
+            if previous.siteSeal == header.siteSeal { siteFiles = sealedFiles }
         }
         var stamps: [String: FileStamp] = [:]
         var stampsMoved: Set<String>?
@@ -94,13 +93,11 @@ struct FullBuild {
             // cache was written keep their digest: only the others are read.
             let keyed = previous.key(tree, folders: options.inputFolders, racyWindow: options.racyWindow)
             (stamps, stampsMoved, memo.digests, memo.sizes) = (keyed.stamps, keyed.moved, keyed.digests, keyed.sizes)
-            clock.lap("T key")
             inputsSeal = tree.seal(of: options.inputFolders, context: context, settledBefore: Int64((stampsTakenAt - options.racyWindow) * 1e9))
         } else if let last {
             memo.sizes = last.sizes
             memo.digests = tree.fileDigests(of: options.inputFolders, known: last.digests, changed: last.changed, sizes: &memo.sizes)
         }
-        clock.lap("T seal")
         if options.cache != nil || last != nil {
             memo.digestOrder = tree.digestOrder(of: options.inputFolders, digests: memo.digests)
             site.inputsKey = InputTree.digest(combining: memo.digests, order: memo.digestOrder)
@@ -110,7 +107,7 @@ struct FullBuild {
         return Listing(tree: tree, previous: previous, stamps: stamps, stampsTakenAt: stampsTakenAt,
                        inputKey: site.inputsKey.map { ContentHash.key(context + [$0]) },
                        inputBytes: { sizes.isEmpty ? tree.byteCount(of: options.inputFolders) : sizes.values.reduce(0, +) }, changed: stampsMoved,
-                       inputsSeal: inputsSeal, siteSeal: siteSeal)
+                       inputsSeal: inputsSeal, siteFiles: siteFiles)
     }
 
     /// 2. Nothing changed since the cache's build, and its site is intact:

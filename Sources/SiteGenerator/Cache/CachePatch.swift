@@ -69,8 +69,8 @@ extension BuildCache {
     /// The file's first lines: the format, the inputs' key and counts with
     /// the site's stamp, and the seals (the site's, when every output of
     /// `outputs`, the entries', has its file's stamp).
-    func headerLines(outputs: [String]) -> [UInt8] {
-        let siteSeal = written.isEmpty || !outputs.allSatisfy({ written[$0] != nil }) ? nil : SiteFolder.seal(of: written)
+    func headerLines(outputs: [String], siteSeal known: String? = nil) -> [UInt8] {
+        let siteSeal = known ?? (written.isEmpty || !outputs.allSatisfy({ written[$0] != nil }) ? nil : SiteFolder.seal(of: written))
         return Array((Self.format + "\n" + "inputs \(inputKey ?? "-") \(pageCount) \(exampleCount) \(siteStamp ?? "-")\n"
                       + "sealed\t\(inputsSeal ?? "-")\t\(siteSeal ?? "-")\t\(outputs.count)\n").utf8)
     }

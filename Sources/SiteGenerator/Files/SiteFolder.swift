@@ -59,7 +59,10 @@ enum SiteFolder {
     /// them (nil where it is nil): equal to `seal(of: written)` exactly
     /// when the site holds the files a build wrote, none written since.
     /// (No dictionary: a build with nothing to do compares 12,000 stamps.)
-    static func seal(of folder: String) -> String? {
+    static func seal(of folder: String) -> String? { sealed(folder)?.key }
+
+    /// The files of the site at `folder`, as its seal reads them.
+    static func sealed(_ folder: String) -> SealedFiles? {
         var files: [(path: String, stamp: FileStamp)] = []
         for entry in FolderWalk.entries(under: folder, stamping: true, inParallel: true) where entry.path != marker {
             if entry.isBadName || entry.isLink { return nil }
@@ -67,49 +70,12 @@ enum SiteFolder {
             guard let stamp = entry.stamp else { return nil }
             files.append((entry.path, stamp))
         }
-        return seal(sorting: &files)
+        return SealedFiles(sorting: files)
     }
 
     /// The same key for the stamps a build recorded of its site's files.
     static func seal(of written: [String: FileStamp]) -> String {
-        var files = written.map { (path: $0.key, stamp: $0.value) }
-        return seal(sorting: &files)!
-    }
-
-    /// Each file's path and what `FileStamp.sameContent` compares, in the
-    /// byte order of the paths; nil for two paths of the same bytes
-    /// (a walk that listed a file twice). The paths are laid end to end in
-    /// one buffer and sorted there (12,000 strings sorted as values were
-    /// most of a build after an edit's sealing).
-    private static func seal(sorting files: inout [(path: String, stamp: FileStamp)]) -> String? {
-        var names: [UInt8] = []
-        var spans: [(start: Int, count: Int)] = []
-        spans.reserveCapacity(files.count)
-        for (path, _) in files {
-            spans.append((names.count, path.utf8.count))
-            names += path.utf8
-        }
-        var order = Array(files.indices)
-        var hasher = Digest.Hasher()
-        let sealed = names.withUnsafeBytes { bytes -> Bool in
-            func compare(_ a: Int, _ b: Int) -> Int32 {
-                let (x, y) = (spans[a], spans[b])
-                let common = min(x.count, y.count)
-                let order = common == 0 ? 0 : memcmp(bytes.baseAddress! + x.start, bytes.baseAddress! + y.start, common)
-                return order != 0 ? order : Int32(x.count < y.count ? -1 : x.count > y.count ? 1 : 0)
-            }
-            order.sort { compare($0, $1) < 0 }
-            for (position, index) in order.enumerated() {
-                if position > 0, compare(order[position - 1], index) == 0 { return false }
-                let span = spans[index]
-                hasher.add(UnsafeRawBufferPointer(rebasing: bytes[span.start..<span.start + span.count]))
-                let stamp = files[index].stamp
-                var fields = (stamp.size.littleEndian, stamp.modified.littleEndian, stamp.inode.littleEndian)
-                withUnsafeBytes(of: &fields) { hasher.add($0) }
-            }
-            return true
-        }
-        return sealed ? hasher.key : nil
+        SealedFiles(sorting: written.map { (path: $0.key, stamp: $0.value) })!.key
     }
 
     /// A relative path that stays inside the site (and is not its marker).
@@ -128,5 +94,54 @@ enum SiteFolder {
             }
         }
         return partIsSafe()
+    }
+}
+
+/// A site's files as its seal reads them: each file's path and what
+/// `FileStamp.sameContent` compares, in the byte order of the paths; the
+/// seal (`key`) is their hash, and the seal of the same files with some
+/// of them written again (`key(with:)`) needs no sort.
+struct SealedFiles: Sendable {
+    private(set) var files: [(path: String, stamp: FileStamp)]
+    private(set) var key: String
+
+    /// Nil for two paths of the same bytes (a walk that listed a file
+    /// twice). The paths are laid end to end in one buffer and sorted there
+    /// (12,000 strings sorted as values were most of a build after an edit's sealing).
+    init?(sorting unsorted: [(path: String, stamp: FileStamp)]) {
+        var names: [UInt8] = []
+        var spans: [(start: Int, count: Int)] = []
+        spans.reserveCapacity(unsorted.count)
+        for (path, _) in unsorted {
+            spans.append((names.count, path.utf8.count))
+            names += path.utf8
+        }
+        var order = Array(unsorted.indices)
+        let distinct = names.withUnsafeBytes { bytes -> Bool in
+            func compare(_ a: Int, _ b: Int) -> Int32 {
+                let (x, y) = (spans[a], spans[b])
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(bytes.baseAddress! + x.start, bytes.baseAddress! + y.start, common)
+                return order != 0 ? order : Int32(x.count < y.count ? -1 : x.count > y.count ? 1 : 0)
+            }
+            order.sort { compare($0, $1) < 0 }
+            return zip(order, order.dropFirst()).allSatisfy { compare($0, $1) != 0 }
+        }
+        guard distinct else { return nil }
+        files = order.map { unsorted[$0] }
+        key = ""
+        key = key(with: [:])
+    }
+
+    /// The seal of these files with those of `changed` at their new stamps.
+    func key(with changed: [String: FileStamp]) -> String {
+        var hasher = Digest.Hasher()
+        for (path, stamp) in files {
+            hasher.add(path)
+            let stamp = changed.isEmpty ? stamp : changed[path] ?? stamp
+            var fields = (stamp.size.littleEndian, stamp.modified.littleEndian, stamp.inode.littleEndian)
+            withUnsafeBytes(of: &fields) { hasher.add($0) }
+        }
+        return hasher.key
     }
 }

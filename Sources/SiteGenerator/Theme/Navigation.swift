@@ -67,16 +67,24 @@ struct Navigation: Sendable {
     ///     before it) a page's navigation may show.
     init(pages: [Listed], byteLimit: Int = Navigation.byteLimit) {
         self.byteLimit = byteLimit
-        // Each title folded once, not once per comparison (10,000 pages
-        // sorted made a million lowercased copies).
-        typealias Key = (order: Int, title: String, folded: [Unicode.Scalar], output: String)
-        func precedes(_ a: Key, _ b: Key) -> Bool {
-            if a.order != b.order { return a.order < b.order }
-            let titles = Self.naturalOrder(a.folded, a.title, b.folded, b.title)
-            if titles != 0 { return titles < 0 }
-            return a.output < b.output
-        }
+        typealias Key = (order: Int, title: String, output: String)
         var keys: [Key] = []
+        // Each node's title folded once, when first compared, not once per
+        // comparison (10,000 pages sorted made a million lowercased copies).
+        var folded: [[Unicode.Scalar]?] = []
+        func foldedTitle(_ node: Int) -> [Unicode.Scalar] {
+            if let known = folded[node] { return known }
+            let made = Self.folded(keys[node].title)
+            folded[node] = made
+            return made
+        }
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            let (first, second) = (keys[a], keys[b])
+            if first.order != second.order { return first.order < second.order }
+            let titles = Self.naturalOrder(foldedTitle(a), first.title, foldedTitle(b), second.title)
+            if titles != 0 { return titles < 0 }
+            return first.output < second.output
+        }
         // Folders first, so that pages can hang under them.
         func folderNode(_ path: String) -> Int {
             if let known = folders[path] { return known }
@@ -84,7 +92,7 @@ struct Navigation: Sendable {
             let node = nodes.count
             nodes.append(Node(title: name.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ").capitalizedFirstLetter,
                               href: "", folder: path))
-            keys.append((.max, "", [], path))
+            keys.append((.max, "", path))
             folders[path] = node
             let parent = OutputPaths.parent(of: path)
             if parent.isEmpty { top.append(node) } else {
@@ -96,7 +104,7 @@ struct Navigation: Sendable {
         }
         var sectionPages: [Int: Key] = [:]
         for page in pages {
-            let key: Key = (page.order ?? .max, page.title, Self.folded(page.title), page.output)
+            let key: Key = (page.order ?? .max, page.title, page.output)
             let folder = page.folder
             if page.isSectionPage, !folder.isEmpty {
                 // The folder's own page: its entry's title and link.
@@ -124,10 +132,12 @@ struct Navigation: Sendable {
                 nodes[child].children = contents
                 let order = sectionPages[child].map(\.order).flatMap { $0 == .max ? nil : $0 }
                     ?? nodes[child].children.first.map { keys[$0].order } ?? .max
-                keys[child] = (order, nodes[child].title, Self.folded(nodes[child].title), nodes[child].folder ?? "")
+                keys[child] = (order, nodes[child].title, nodes[child].folder ?? "")
+                folded[child] = nil
             }
-            children.sort { precedes(keys[$0], keys[$1]) }
+            children.sort { precedes($0, $1) }
         }
+        folded = Array(repeating: nil, count: keys.count)
         arrange(&top)
         // A folder without a page of its own links to its first page.
         func firstLink(_ node: Int) -> String {
