@@ -187,6 +187,9 @@ extension FullBuild {
                 let into = result.made.links.filter { moved.contains($0.page) }
                 guard into.allSatisfy({ target($0.page) }), LinkChecks.brokenFragments(into, from: page, targets: targets, hints: &hints).isEmpty
                 else { return whole("a link into an edited page broke") }
+                // Its links' warnings are not kept apart from the index's: one it had may be one this edit mends.
+                guard into.isEmpty || !previous.diagnostics.contains(where: { $0.location.file == home.source })
+                else { return whole("the home page, linking into an edited page, warned") }
             }
             // (The home page's entry is the index's, checked above.)
             for line in entryLines.values where !moved.contains(line.key) && newDocuments[line.key] == nil && line.key != "index.html" {

@@ -107,6 +107,20 @@ struct EditInPlaceTests {
         #expect((site.edit != nil) == inPlace, "\(what)")
     }
 
+    /// A page, or the home page, whose link into another page warned (no
+    /// such heading): the edit that adds the heading mends the warning (the
+    /// site is a clean build's, warnings included), whether written in place or not.
+    @Test(arguments: ["site/index.md", "site/guide/c.md"])
+    func anEditThatMendsALinkIntoIt_dropsTheWarning(from linking: String) throws {
+        let files = editFiles.map { $0.0 == linking ? ($0.0, pageText($0.0 == "site/index.md" ? "Home" : "Gamma",
+                                                                       body: "See [later](/guide/a.md#later).\n")) : $0 }
+        let (project, site) = try Self.editedInPlace("a heading added where \(linking) links", files: files) { session in
+            try session.write("site/guide/a.md", pageText("Alpha", body: "## Setup\n\nText.\n\n## Later\n\nMore.\n"))
+        }
+        #expect(!EditSession.report(site).contains { $0.contains("later") }, "\(linking)")
+        _ = project
+    }
+
     /// Two pages edited at once, one linking into the other's new heading.
     @Test func twoPagesEditedAtOnce_areBothWrittenInPlace() throws {
         let (_, site) = try Self.editedInPlace("two pages") { session in
