@@ -403,8 +403,10 @@ public enum SiteWriter {
     }
 
     /// Brings the site at `output`, the one whose marker has `stamp` (the
-    /// last one written: `serve` keeps it), to `files` by writing only what
-    /// changed: each file in `changed` a new file renamed over the old one,
+    /// last one written: `serve` keeps it, and the command line's build
+    /// after an edit), to `files` by writing only what changed: each file
+    /// in `changed` written as a new file beside the old one, then all
+    /// renamed over them (a write that fails leaves the site as it was),
     /// each in `removed` unlinked. Each page is replaced whole, never
     /// through a link (a folder on the way that is one is refused); a page
     /// open in a browser reads the old bytes or the new, never a mix. Not
@@ -413,33 +415,47 @@ public enum SiteWriter {
     /// which the next build (its cache no longer matching) rewrites.
     ///
     /// - Throws: when the site is not that one any more, or a file cannot
-    ///   be written; the caller then writes the whole site.
+    ///   be written.
     public static func update(_ changed: [String: [UInt8]], removed: [String], at output: String, stamp: String?,
                               in project: Project = .ofWorkingFolder()) throws(Diagnostic) {
         let prepared = try WritePath.prepare(output, in: project, makingFolders: false)
         let root = project.parts(of: output) == nil ? Paths.real(prepared) : prepared
         let here = SourceLocation(file: output, line: 1, column: 1)
         func failure(_ message: String) -> Diagnostic { .error("output", at: here, message) }
-        guard let stamp, SiteFolder.stamp(of: root) == stamp else { throw failure("the site at '\(output)' is not the one this server wrote") }
+        guard let stamp, SiteFolder.stamp(of: root) == stamp else { throw failure("the site at '\(output)' is no longer the one this build started from (another build replaced it); build again") }
         let site = Project(root: root, isGitWorkTree: false)
-        for path in changed.keys.sorted() + removed {
-            guard SiteFolder.isSafe(path) else { throw failure("refusing to write '\(path)' outside the site") }
+        // Every new file written beside its old one first, then all renamed
+        // over them: a write that fails (a full disk) leaves the site as it was.
+        var staged: [(temporary: String, target: String, path: String)] = []
+        func discard() { for file in staged { unlink(file.temporary) } }
+        for path in changed.keys.sorted() {
+            guard SiteFolder.isSafe(path) else { discard(); throw failure("refusing to write '\(path)' outside the site") }
             let folder = OutputPaths.parent(of: path)
             // Every folder on the way made when missing, none a link, nor the file itself.
-            let target = try WritePath.prepare(root + "/" + path, in: site, makingFolders: changed[path] != nil)
-            guard let bytes = changed[path] else {
-                if unlink(target) != 0 && errno != ENOENT { throw failure("cannot remove '\(path)': \(String(cString: strerror(errno)))") }
-                // Its folders, once empty, go with it (a clean build would not make them).
-                var emptied = folder
-                while !emptied.isEmpty, rmdir(root + "/" + emptied) == 0 { emptied = OutputPaths.parent(of: emptied) }
-                continue
-            }
+            let target: String
+            do throws(Diagnostic) { target = try WritePath.prepare(root + "/" + path, in: site, makingFolders: true) } catch { discard(); throw error }
             let temporary = root + "/" + (folder.isEmpty ? "" : folder + "/") + ".rowmotion-new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            guard WritePath.writeNewFile(bytes, to: temporary), rename(temporary, target) == 0 else {
+            guard WritePath.writeNewFile(changed[path]!, to: temporary) else {
                 let reason = String(cString: strerror(errno))
                 unlink(temporary)
+                discard()
                 throw failure("cannot write '\(path)' in the site: \(reason)")
             }
+            staged.append((temporary, target, path))
+        }
+        for (index, file) in staged.enumerated() where rename(file.temporary, file.target) != 0 {
+            let reason = String(cString: strerror(errno))
+            for left in staged[index...] { unlink(left.temporary) }
+            throw failure("cannot write '\(file.path)' in the site: \(reason)")
+        }
+        for path in removed {
+            guard SiteFolder.isSafe(path) else { throw failure("refusing to write '\(path)' outside the site") }
+            let folder = OutputPaths.parent(of: path)
+            let target = try WritePath.prepare(root + "/" + path, in: site, makingFolders: false)
+            if unlink(target) != 0 && errno != ENOENT { throw failure("cannot remove '\(path)': \(String(cString: strerror(errno)))") }
+            // Its folders, once empty, go with it (a clean build would not make them).
+            var emptied = folder
+            while !emptied.isEmpty, rmdir(root + "/" + emptied) == 0 { emptied = OutputPaths.parent(of: emptied) }
         }
     }
 
