@@ -16,7 +16,7 @@ extension FullBuild {
     /// its search entry are made again; the links from it, and into it
     /// when its ids changed, are checked. Nil, and the build goes on as a
     /// whole, unless every fact this depends on is the cache's: the site on
-    /// disk is the cache's build's (`Listing.siteSeal`), its options and
+    /// disk is the cache's build's (`Listing.siteFiles`), its options and
     /// its other inputs are that build's (the inputs' key, recomputed from
     /// the recorded digests), and the edit leaves what the build reported
     /// as it was (the edited pages and the pages linking into them say
