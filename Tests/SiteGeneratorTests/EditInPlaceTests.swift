@@ -164,64 +164,14 @@ struct EditInPlaceTests {
         let seed = UInt64(ProcessInfo.processInfo.environment["ROWMOTION_FUZZ_SEED"] ?? "") ?? 1
         let edits = ProcessInfo.processInfo.environment["ROWMOTION_EDIT_CASES"].flatMap(Int.init) ?? 60
         print("randomEdits_fromTheCommandLine_alwaysBuildWhatACleanBuildBuilds: seed \(seed), \(edits) edits (ROWMOTION_FUZZ_SEED, ROWMOTION_EDIT_CASES)")
-        var random = SeededGenerator(seed: seed)
         let project = try Project(editFiles)
         try project.build("first")
-        var pages = ["site/index.md", "site/guide/a.md", "site/guide/b.md", "site/guide/c.md", "site/other/d.md"]
-        let anchors = ["setup", "usage", "install"]
+        var writer = RandomEdits(seed: seed)
         var inPlace = 0
         for step in 0..<edits {
-            let page = pages.randomElement(using: &random)!
-            let session = project.session
-            let what: String
-            // Mostly edits of a page's text (what a save usually is), sometimes of the site's shape.
-            switch Int.random(in: 0..<20, using: &random) {
-            case 0...5:
-                what = "body of \(page)"
-                try session.write(page, try session.read(page) + "\nMore text \(step).\n")
-            case 6...7:
-                // A body written anew: headings (the page's ids) change, and what it warned of goes.
-                let anchors = Array(anchors.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random)))
-                what = "\(page) rewritten with headings \(anchors)"
-                let text = try session.read(page)
-                let frontMatter = text.components(separatedBy: "\n---\n").first ?? ""
-                try session.write(page, frontMatter + "\n---\n" + anchors.map { "## \($0.capitalized)\n\nText \(step).\n\n" }.joined())
-            case 8...10:
-                // Mostly to a heading the page has, sometimes to one it has not.
-                let target = pages.randomElement(using: &random)!
-                let headings = try session.read(target).components(separatedBy: "\n").filter { $0.hasPrefix("## ") }.map { $0.dropFirst(3).lowercased() }
-                let fragment = Int.random(in: 0..<6, using: &random) == 0 ? anchors.randomElement(using: &random)! : headings.randomElement(using: &random)
-                what = "link from \(page) to \(target)#\(fragment ?? "")"
-                let relative = String(target.dropFirst("site/".count))
-                try session.write(page, try session.read(page) + "\nSee [it](/\(relative)\(fragment.map { "#" + $0 } ?? "")).\n")
-            case 11:
-                let example = ["list.yml", "list.yml", "other.yml", "gone.yml"].randomElement(using: &random)!
-                what = "\(page) shows \(example)"
-                try session.write(page, try session.read(page) + "\n```rowmotion\nexample: \(example)\n```\n")
-            case 12:
-                what = "title of \(page)"
-                let text = try session.read(page)
-                try session.write(page, text.replacingOccurrences(of: "title: ", with: "title: T\(step) "))
-            case 13:
-                let example = ["examples/list.yml", "examples/other.yml"].randomElement(using: &random)!
-                what = "steps of \(example)"
-                try session.write(example, "title: E\(step)\ndescription: D.\nsteps:\n  - items: [a, b]\n  - items: [b, a\(step)]\n")
-            case 14:
-                let added = "site/new/p\(step).md"
-                what = "added \(added)"
-                try session.write(added, pageText("New \(step)", body: "## Setup\n\nNew page.\n"))
-                pages.append(added)
-            case 15...16:
-                what = "two pages' bodies"
-                for page in Set([page, pages.randomElement(using: &random)!]) { try session.write(page, try session.read(page) + "\nBoth \(step).\n") }
-            default:
-                guard pages.count > 2, page != "site/index.md" else { continue }
-                what = "removed \(page)"
-                try session.remove(page)
-                pages.removeAll { $0 == page }
-            }
+            guard let (what, _) = try writer.apply(step: step, to: project.session) else { continue }
             // Half of the builds a while after the edit (every stamp settled), half right after it.
-            let site = try Self.build(project, "after edit \(step) (\(what)), seed \(seed)", trustingStamps: Bool.random(using: &random))
+            let site = try Self.build(project, "after edit \(step) (\(what)), seed \(seed)", trustingStamps: Bool.random(using: &writer.random))
             if site.edit != nil { inPlace += 1 }
         }
         print("randomEdits_fromTheCommandLine_alwaysBuildWhatACleanBuildBuilds: \(inPlace) of \(edits) written in place")

@@ -57,6 +57,70 @@ let editFiles: [(String, String)] = [
     ("examples/other.yml", "title: Other\ndescription: Not shown.\nsteps:\n  - items: [x]\n  - items: [x, y]\n"),
 ]
 
+/// Edits as a writer makes them, in any order, to `editFiles`' project:
+/// mostly of a page's text (appended to, or written anew with other
+/// headings, which mends what it warned of), links to a heading a page has
+/// (sometimes to one it has not), examples shown (one now and then that is
+/// missing), titles, examples' steps (now and then broken), pages added
+/// and removed, two pages at once.
+struct RandomEdits {
+    var random: SeededGenerator
+    var pages = ["site/index.md", "site/guide/a.md", "site/guide/b.md", "site/guide/c.md", "site/other/d.md"]
+    let anchors = ["setup", "usage", "install"]
+
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
+
+    /// Makes edit number `step`: what it was, and the files it wrote or
+    /// removed (as `session` names them); nil when it made none.
+    mutating func apply(step: Int, to session: EditSession) throws -> (what: String, changed: [String])? {
+        let page = pages.randomElement(using: &random)!
+        switch Int.random(in: 0..<20, using: &random) {
+        case 0...5:
+            try session.write(page, try session.read(page) + "\nMore text \(step).\n")
+            return ("body of \(page)", [page])
+        case 6...7:
+            let headings = Array(anchors.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random)))
+            let frontMatter = try session.read(page).components(separatedBy: "\n---\n").first ?? ""
+            try session.write(page, frontMatter + "\n---\n" + headings.map { "## \($0.capitalized)\n\nText \(step).\n\n" }.joined())
+            return ("\(page) written anew with headings \(headings)", [page])
+        case 8...10:
+            let target = pages.randomElement(using: &random)!
+            let headings = try session.read(target).components(separatedBy: "\n").filter { $0.hasPrefix("## ") }.map { $0.dropFirst(3).lowercased() }
+            let fragment = Int.random(in: 0..<6, using: &random) == 0 ? anchors.randomElement(using: &random)! : headings.randomElement(using: &random)
+            let relative = String(target.dropFirst("site/".count))
+            try session.write(page, try session.read(page) + "\nSee [it](/\(relative)\(fragment.map { "#" + $0 } ?? "")).\n")
+            return ("link from \(page) to \(target)#\(fragment ?? "")", [page])
+        case 11:
+            let example = ["list.yml", "list.yml", "other.yml", "gone.yml"].randomElement(using: &random)!
+            try session.write(page, try session.read(page) + "\n```rowmotion\nexample: \(example)\n```\n")
+            return ("\(page) shows \(example)", [page])
+        case 12:
+            try session.write(page, try session.read(page).replacingOccurrences(of: "title: ", with: "title: T\(step) "))
+            return ("title of \(page)", [page])
+        case 13:
+            let example = ["examples/list.yml", "examples/other.yml"].randomElement(using: &random)!
+            let broken = Bool.random(using: &random) && step % 3 == 0
+            try session.write(example, broken ? "title: [oops\n" : "title: E\(step)\ndescription: D.\nsteps:\n  - items: [a, b]\n  - items: [b, a\(step)]\n")
+            return ("steps of \(example)\(broken ? ", broken" : "")", [example])
+        case 14:
+            let added = "site/new/p\(step).md"
+            try session.write(added, pageText("New \(step)", body: "## Setup\n\nNew page.\n"))
+            pages.append(added)
+            return ("added \(added)", [added])
+        case 15...16:
+            let both = Array(Set([page, pages.randomElement(using: &random)!])).sorted()
+            for page in both { try session.write(page, try session.read(page) + "\nBoth \(step).\n") }
+            return ("bodies of \(both)", both)
+        default:
+            // The home page stays (its removal is a file removed like any other).
+            guard pages.count > 2, page != "site/index.md" else { return nil }
+            try session.remove(page)
+            pages.removeAll { $0 == page }
+            return ("removed \(page)", [page])
+        }
+    }
+}
+
 @Suite("Incremental builds")
 struct IncrementalBuildTests {
     /// The build after an edit equals a clean build of the same files.
@@ -364,60 +428,11 @@ struct IncrementalBuildTests {
         let seed = UInt64(ProcessInfo.processInfo.environment["ROWMOTION_FUZZ_SEED"] ?? "") ?? 1
         let edits = ProcessInfo.processInfo.environment["ROWMOTION_EDIT_CASES"].flatMap(Int.init) ?? 100
         print("randomEdits_alwaysBuildWhatACleanBuildBuilds: seed \(seed), \(edits) edits (ROWMOTION_FUZZ_SEED, ROWMOTION_EDIT_CASES)")
-        var random = SeededGenerator(seed: seed)
         let session = try EditSession(editFiles)
         _ = session.build(changed: [])
-        var pages = ["site/index.md", "site/guide/a.md", "site/guide/b.md", "site/guide/c.md", "site/other/d.md"]
-        let anchors = ["setup", "usage", "install"]
+        var writer = RandomEdits(seed: seed)
         for step in 0..<edits {
-            let page = pages.randomElement(using: &random)!
-            var changed = [page]
-            let what: String
-            // Mostly edits of content (what a save usually is), sometimes of the site's shape.
-            switch Int.random(in: 0..<14, using: &random) {
-            case 0...2:
-                what = "body of \(page)"
-                try session.write(page, try session.read(page) + "\nMore text \(step).\n")
-            case 11:
-                what = "title of \(page)"
-                let text = try session.read(page)
-                try session.write(page, text.replacingOccurrences(of: "title: ", with: "title: T\(step) "))
-            case 3...5:
-                let anchor = anchors.randomElement(using: &random)!
-                what = "anchor \(anchor) in \(page)"
-                // The same front matter, another body: only the page's ids change.
-                let text = try session.read(page)
-                let frontMatter = text.components(separatedBy: "\n---\n").first ?? ""
-                try session.write(page, frontMatter + "\n---\n## \(anchor.capitalized)\n\nText \(step).\n")
-            case 6...8:
-                let target = pages.randomElement(using: &random)!
-                what = "link from \(page) to \(target)"
-                let relative = String(target.dropFirst("site/".count))
-                try session.write(page, try session.read(page) + "\nSee [it](/\(relative)#\(anchors.randomElement(using: &random)!)).\n")
-            case 9:
-                let example = ["list.yml", "other.yml", "gone.yml"].randomElement(using: &random)!
-                what = "\(page) shows \(example)"
-                try session.write(page, try session.read(page) + "\n```rowmotion\nexample: \(example)\n```\n")
-            case 10:
-                let example = ["examples/list.yml", "examples/other.yml"].randomElement(using: &random)!
-                what = "steps of \(example)"
-                let broken = Bool.random(using: &random) && step % 3 == 0
-                try session.write(example, broken ? "title: [oops\n"
-                                  : "title: E\(step)\ndescription: D.\nsteps:\n  - items: [a, b]\n  - items: [b, a\(step)]\n")
-                changed = [example]
-            case 12:
-                let added = "site/new/p\(step).md"
-                what = "added \(added)"
-                try session.write(added, pageText("New \(step)", body: "## Setup\n\nNew page.\n"))
-                pages.append(added)
-                changed = [added]
-            default:
-                // The home page stays (its removal is a file removed like any other, but keeps the edits varied).
-                guard pages.count > 2, page != "site/index.md" else { continue }
-                what = "removed \(page)"
-                try session.remove(page)
-                pages.removeAll { $0 == page }
-            }
+            guard let (what, changed) = try writer.apply(step: step, to: session) else { continue }
             let site = session.build(changed: changed)
             Self.expectSameAsClean(session, site, "after edit \(step) (\(what)), seed \(seed)")
         }
