@@ -134,12 +134,9 @@ extension FullBuild {
             let editedSet = Set(editedOutputs)
             var before = Set<String>(), now = Set<String>()
             for line in entryLines.values {
-                let fields = line.fields(in: file)
-                let shown = file[fields.count == 9 ? fields[2] : 0..<0]
-                guard !shown.isEmpty else { continue }
-                let names = String(decoding: shown, as: UTF8.self).components(separatedBy: ",")
-                before.formUnion(names)
-                if !editedSet.contains(line.key) { now.formUnion(names) }
+                guard let shown = Self.entry(line, in: file)?.examples, !shown.isEmpty else { continue }
+                before.formUnion(shown)
+                if !editedSet.contains(line.key) { now.formUnion(shown) }
             }
             now.formUnion(shownNow.joined())
             guard before == now else { return whole("an example gained or lost its last page") }

@@ -121,6 +121,51 @@ struct EditInPlaceTests {
         _ = project
     }
 
+    /// Found by the attack on the edit path: an example named with a comma
+    /// (`list.yml,other.yml`) passed, in the cache's list of the examples a
+    /// page shows, for the two examples it names, and an edit that left
+    /// `list.yml` with no page showing it kept no warning (with a home page
+    /// without the gallery, every example needs a page).
+    @Test func anExampleNamedWithAComma_isOneExample() throws {
+        let index = try #require(DefaultTheme.files["index.mustache"])
+        let start = try #require(index.range(of: "<section class=\"gallery\"")), end = try #require(index.range(of: "</section>", range: start.upperBound..<index.endIndex))
+        let list = try #require(editFiles.first { $0.0 == "examples/list.yml" }).1
+        let files = editFiles + [("examples/list.yml,other.yml", list), ("templates/index.mustache", index.replacingCharacters(in: start.lowerBound..<end.upperBound, with: "")),
+                                 ("site/guide/c.md", pageText("Gamma", body: "```rowmotion\nexample: \"list.yml,other.yml\"\n```\n\n```rowmotion\nexample: other.yml\n```\n"))]
+        let (_, site) = try Self.editedInPlace("the last pages showing list.yml show other.yml", files: files) { session in
+            try session.write("site/guide/b.md", pageText("Beta", body: "Read [Alpha's setup](a.md#setup).\n\n```rowmotion\nexample: other.yml\n```\n"))
+            try session.write("site/other/d.md", pageText("Delta", body: "Also shows it.\n\n```rowmotion\nexample: other.yml\n```\n"))
+        }
+        #expect(EditSession.report(site).contains { $0.contains("list.yml:1:1: warning") && $0.contains("no page shows this example") })
+    }
+
+    /// Found by the attack: the same files read with the folders' roles
+    /// changed (a folder both the site and the theme's, say) passed for the
+    /// cache's build, and an edit wrote half a site of each. Which folder is
+    /// which is part of what the cache's key says the build read.
+    @Test func theSameFilesInOtherRoles_areAnotherSite() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited as the theme's folder changes.\n"))
+        project.options.templates = project.options.site
+        let site = try Self.build(project, "the site's folder is the theme's too")
+        #expect(site.edit == nil)
+    }
+
+    /// Found by the attack: an empty folder added to the site by hand was
+    /// kept (the site's seal listed its files alone). Its folders are sealed
+    /// too: the edit after it is built whole, and the folder goes.
+    @Test func anEmptyFolderAddedToTheSite_isNotTheBuildsAndGoes() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        try FileManager.default.createDirectory(atPath: project.options.out + "/junk", withIntermediateDirectories: false)
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited after a folder was added.\n"))
+        let site = try Self.build(project, "an edit after an empty folder was added to the site")
+        #expect(site.edit == nil && !FileManager.default.fileExists(atPath: project.options.out + "/junk"))
+        let again = try project.build("nothing changed since")
+        #expect(again.unchanged)
+    }
+
     /// Two pages edited at once, one linking into the other's new heading.
     @Test func twoPagesEditedAtOnce_areBothWrittenInPlace() throws {
         let (_, site) = try Self.editedInPlace("two pages") { session in

@@ -118,9 +118,12 @@ struct BuildCache: Sendable {
     static let format = "rowmotion-cache 14 (tool \(RowmotionVersion.string), \(executableStamp))"
 
     /// What a build's output depends on besides its inputs, as key parts:
-    /// this format and the options that change what is made.
+    /// this format, the options that change what is made, and which folder
+    /// is which (the same files read as pages, examples or a theme are
+    /// another site).
     static func context(_ options: BuildOptions) -> [String] {
-        [format, options.baseURL, String(options.drafts), options.urls.rawValue, String(options.allowEmpty)]
+        [format, options.baseURL, String(options.drafts), options.urls.rawValue, String(options.allowEmpty),
+         "site", options.site, "examples", options.examples, "templates", options.templates]
     }
 
     /// The running executable's size and modification time, or "-".
@@ -433,7 +436,7 @@ struct BuildCache: Sendable {
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         guard parts.count == 9, let diagnostics = decodeDiagnostics(text(parts[4])) else { return nil }
         let examples = text(parts[2])
-        var entry = Entry(key: text(parts[1]), examples: examples.isEmpty ? [] : examples.components(separatedBy: ","), diagnostics: diagnostics)
+        var entry = Entry(key: text(parts[1]), examples: examples.isEmpty ? [] : examples.components(separatedBy: "\u{1F}"), diagnostics: diagnostics)
         // "-" is no Document; anything else is one, decoded when read.
         if !(parts[3].count == 1 && bytes[parts[3].lowerBound] == UInt8(ascii: "-")) {
             entry.stored = .json(file[parts[3]])
@@ -642,7 +645,11 @@ struct BuildCache: Sendable {
         switch kind {
         case .entry:
             let entry = entries[key]!
-            file += Array("\(key)\t\(entry.key)\t\(entry.examples.joined(separator: ","))\t".utf8)
+            // Examples' names separated by U+001F (a comma is a name's to hold);
+            // an output or a name that holds a separator is left out (made again next time).
+            guard !key.utf8.contains(where: { $0 == 9 || $0 == 10 }),
+                  !entry.examples.contains(where: { $0.utf8.contains { $0 == 9 || $0 == 10 || $0 == 0x1F } }) else { return }
+            file += Array("\(key)\t\(entry.key)\t\(entry.examples.joined(separator: "\u{1F}"))\t".utf8)
             if let stored = entry.stored {
                 file += stored.json
             } else {

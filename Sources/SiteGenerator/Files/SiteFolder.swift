@@ -64,18 +64,25 @@ enum SiteFolder {
     /// The files of the site at `folder`, as its seal reads them.
     static func sealed(_ folder: String) -> SealedFiles? {
         var files: [(path: String, stamp: FileStamp)] = []
+        var folders: [String] = []
         for entry in FolderWalk.entries(under: folder, stamping: true, inParallel: true) where entry.path != marker {
             if entry.isBadName || entry.isLink { return nil }
-            if entry.isFolder { continue }
+            if entry.isFolder { folders.append(entry.path); continue }
             guard let stamp = entry.stamp else { return nil }
             files.append((entry.path, stamp))
         }
-        return SealedFiles(sorting: files)
+        return SealedFiles(sorting: files, folders: folders)
     }
 
-    /// The same key for the stamps a build recorded of its site's files.
+    /// The same key for the stamps a build recorded of its site's files
+    /// (its folders are those on the way to them: a build makes no other).
     static func seal(of written: [String: FileStamp]) -> String {
-        SealedFiles(sorting: written.map { (path: $0.key, stamp: $0.value) })!.key
+        var folders = Set<String>()
+        for path in written.keys {
+            var parent = OutputParent.of(path)
+            while !parent.isEmpty, folders.insert(parent).inserted { parent = OutputParent.of(parent) }
+        }
+        return SealedFiles(sorting: written.map { (path: $0.key, stamp: $0.value) }, folders: Array(folders))!.key
     }
 
     /// A relative path that stays inside the site (and is not its marker).
@@ -103,12 +110,14 @@ enum SiteFolder {
 /// of them written again (`key(with:)`) needs no sort.
 struct SealedFiles: Sendable {
     private(set) var files: [(path: String, stamp: FileStamp)]
+    /// Every folder (an empty one left in a site is not the build's), in byte order.
+    private(set) var folders: [String]
     private(set) var key: String
 
     /// Nil for two paths of the same bytes (a walk that listed a file
     /// twice). The paths are laid end to end in one buffer and sorted there
     /// (12,000 strings sorted as values were most of a build after an edit's sealing).
-    init?(sorting unsorted: [(path: String, stamp: FileStamp)]) {
+    init?(sorting unsorted: [(path: String, stamp: FileStamp)], folders: [String]) {
         var names: [UInt8] = []
         var spans: [(start: Int, count: Int)] = []
         spans.reserveCapacity(unsorted.count)
@@ -129,6 +138,7 @@ struct SealedFiles: Sendable {
         }
         guard distinct else { return nil }
         files = order.map { unsorted[$0] }
+        self.folders = folders.sorted(by: Paths.precedes)
         key = ""
         key = key(with: [:])
     }
@@ -142,6 +152,9 @@ struct SealedFiles: Sendable {
             var fields = (stamp.size.littleEndian, stamp.modified.littleEndian, stamp.inode.littleEndian)
             withUnsafeBytes(of: &fields) { hasher.add($0) }
         }
+        // (After the files, each folder's path: no file's is the empty part that ends them.)
+        hasher.add("")
+        for folder in folders { hasher.add(folder) }
         return hasher.key
     }
 }
