@@ -183,11 +183,17 @@ struct BuildCache: Sendable {
     }
     var earlier: Earlier?
 
-    /// Read with `outputsOnly`: each entry's output, its entries and page
-    /// records left in `unread` until `readRest` (a build with nothing to
-    /// do needs neither: 10,000 of each read were a third of it).
-    var outputs: [String] = []
+    /// Read with `outputsOnly`: the entries, page and example records
+    /// left in `unread` until `readRest` (a build with nothing to do needs
+    /// neither: 10,000 of each read were a third of it), each line found by
+    /// its kind and key (`unreadLines`: each entry's output, and what a
+    /// build after an edit reads of a few of them), and the file's own
+    /// lines after its header (`ownLines`: the shared key, when its files were seen).
     var unread: [UInt8]?
+    var unreadLines: [Record.Kind: [String: Line]] = [:]
+    var ownLines: [Range<Int>] = []
+    /// Each entry's output, read or not (as `outputsOnly` found them).
+    var outputs: [String] { unreadLines[.entry].map { Array($0.keys) } ?? [] }
     /// A hash of every input file's bytes and the options of the build that
     /// wrote this cache (nil when it could not be worked out).
     var inputKey: String?
@@ -241,7 +247,6 @@ struct BuildCache: Sendable {
             let fields = String(decoding: UnsafeBufferPointer(rebasing: pointer[line]), as: UTF8.self).split(separator: "\t").map(String.init)
             // (The inputs' seal may be missing: a build after an edit has a file not settled yet.)
             guard fields.count == 4, fields[0] == "sealed", fields[2] != "-", let count = Int(fields[3]) else { return nil }
-            cache.outputs = []
             return Header(cache: cache, siteSeal: fields[2], outputCount: count)
         }
         guard let header, let stamp = header.cache.siteStamp, stamp == SiteFolder.stamp(of: output) else { return nil }
@@ -302,7 +307,7 @@ struct BuildCache: Sendable {
         guard let file = unread else { return }
         let (entryLines, recordLines) = Parallel.both({ file.withUnsafeBufferPointer { Self.lines($0, file: file, reading: [.entry]) } },
                                                       { file.withUnsafeBufferPointer { Self.lines($0, file: file, reading: [.page, .example]) } })
-        (self.file, unread, outputs) = (file, nil, [])
+        (self.file, unread, unreadLines) = (file, nil, [:])
         guard let entryLines, let recordLines else {
             self = BuildCache()
             return
@@ -323,20 +328,22 @@ struct BuildCache: Sendable {
             cache.file = file
             return cache
         }
-        // The inputs' stamps on one core, the site's on another.
+        // The inputs' stamps on one core; the site's, and where the other records are, on another.
         let (inputs, site) = Parallel.both({ file.withUnsafeBufferPointer { lines($0, file: file, reading: [.file], header: true) } },
-                                           { file.withUnsafeBufferPointer { lines($0, file: file, reading: [.written]) } })
+                                           { file.withUnsafeBufferPointer { lines($0, file: file, reading: [.written], finding: [.entry, .page, .example]) } })
         guard var cache = inputs, let site else { return BuildCache() }
-        cache.written = site.written
+        (cache.written, cache.unreadLines) = (site.written, site.unreadLines)
         cache.records = (cache.records + site.records).sorted { $0.line.lowerBound < $1.line.lowerBound }
         cache.unread = file
         return cache
     }
 
     /// The file's lines of `kinds` (all of them, with `header`, the file's
-    /// own lines too); nil when it is not a cache this tool wrote: another
-    /// format, a line that does not read, a record twice.
-    static func lines(_ bytes: UnsafeBufferPointer<UInt8>, file: [UInt8], reading kinds: Set<Record.Kind>, header: Bool = false) -> BuildCache? {
+    /// own lines too), and where those of `finding` are (`unreadLines`,
+    /// their values unread); nil when it is not a cache this tool wrote:
+    /// another format, a line that does not read, a record twice.
+    static func lines(_ bytes: UnsafeBufferPointer<UInt8>, file: [UInt8], reading kinds: Set<Record.Kind>, header: Bool = false,
+                      finding found: Set<Record.Kind> = []) -> BuildCache? {
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         var cache = BuildCache()
         let lines = split(bytes, 0..<bytes.count, at: UInt8(ascii: "\n"))
@@ -357,14 +364,26 @@ struct BuildCache: Sendable {
             return true
         }
         let base = bytes.baseAddress!
-        for line in lines.dropFirst(2) where !line.isEmpty {
-            guard let found = memchr(base + line.lowerBound, 9, line.count) else { return nil }
-            let tab = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        for kind in found { cache.unreadLines[kind] = [:] }
+        for (number, line) in lines.enumerated().dropFirst(2) where !line.isEmpty {
+            guard let tabAt = memchr(base + line.lowerBound, 9, line.count) else { return nil }
+            let tab = base.distance(to: tabAt.assumingMemoryBound(to: UInt8.self))
             let kind = Self.kind(base, line, tab: tab)
+            let whole = line.lowerBound..<min(line.upperBound + 1, bytes.count)
             if let kind, !kinds.contains(kind) {
-                if kind == .entry, header { cache.outputs.append(text(line.lowerBound..<tab)) }
+                guard found.contains(kind) else { continue }
+                // An entry's key is its first field; a record's, its second.
+                var key = line.lowerBound..<tab
+                if kind != .entry {
+                    let rest = tab + 1
+                    let end = rest < line.upperBound ? memchr(base + rest, 9, line.upperBound - rest).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } : nil
+                    key = rest..<(end ?? line.upperBound)
+                }
+                let name = text(key)
+                guard cache.unreadLines[kind]!.updateValue(Line(key: name, line: whole), forKey: name) == nil else { return nil }
                 continue
             }
+            if kind == nil, header, number >= 4 { cache.ownLines.append(whole) }
             if kind == nil, !header { continue }
             let parts = split(bytes, line, at: UInt8(ascii: "\t"))
             switch kind {

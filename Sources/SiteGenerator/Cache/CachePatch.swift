@@ -4,8 +4,8 @@ import Foundation
 /// with some lines replaced: what a build after an edit of a few pages
 /// (`FullBuild.edit`) does with 20 MB of records it needs a few of.
 extension BuildCache {
-    /// A record's line as `index` found it: its key and its line (with
-    /// its line feed), nothing decoded.
+    /// A record's line as a read of the file found it (`unreadLines`): its
+    /// key and its line (with its line feed), nothing decoded.
     struct Line: Sendable {
         var key: String
         var line: Range<Int>
@@ -14,42 +14,6 @@ extension BuildCache {
         func fields(in file: [UInt8]) -> [Range<Int>] {
             let end = line.upperBound > line.lowerBound && file[line.upperBound - 1] == 10 ? line.upperBound - 1 : line.upperBound
             return file.withUnsafeBufferPointer { BuildCache.split($0, line.lowerBound..<end, at: 9) }
-        }
-    }
-
-    /// Every line of `file` (a cache file this tool wrote) of `kinds`, by
-    /// kind and key, and the file's own lines after its header (`global`,
-    /// `files-seen-at`); nil when the file does not read as a cache: another
-    /// format, a line without a field, a record twice.
-    static func index(_ file: [UInt8], kinds: Set<Record.Kind>) -> (records: [Record.Kind: [String: Line]], own: [Range<Int>])? {
-        file.withUnsafeBufferPointer { bytes -> ([Record.Kind: [String: Line]], [Range<Int>])? in
-            guard let base = bytes.baseAddress else { return nil }
-            let lines = split(bytes, 0..<bytes.count, at: UInt8(ascii: "\n"))
-            guard lines.count >= 5, String(decoding: UnsafeBufferPointer(rebasing: bytes[lines[0]]), as: UTF8.self) == format else { return nil }
-            var records: [Record.Kind: [String: Line]] = [:]
-            for kind in kinds { records[kind] = [:] }
-            var own: [Range<Int>] = []
-            // After the header's four lines.
-            for line in lines.dropFirst(4) where !line.isEmpty {
-                guard let found = memchr(base + line.lowerBound, 9, line.count) else { return nil }
-                let tab = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                let whole = line.lowerBound..<min(line.upperBound + 1, bytes.count)
-                guard let kind = kind(base, line, tab: tab) else {
-                    own.append(whole)
-                    continue
-                }
-                guard kinds.contains(kind) else { continue }
-                // An entry's key is its first field; a record's, its second.
-                var key = line.lowerBound..<tab
-                if kind != .entry {
-                    let rest = tab + 1
-                    let end = rest < line.upperBound ? memchr(base + rest, 9, line.upperBound - rest).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } : nil
-                    key = rest..<(end ?? line.upperBound)
-                }
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self)
-                guard records[kind]!.updateValue(Line(key: text, line: whole), forKey: text) == nil else { return nil }
-            }
-            return (records, own)
         }
     }
 
