@@ -44,11 +44,11 @@ extension FullBuild {
             guard let index = previous.files.index(forKey: path), Paths.sameBytes(previous.files[index].key, path) else { return whole("a file was added or removed") }
             if previous.files[index].value.digest != stamp.digest { edited.append(path) }
         }
-        guard !edited.isEmpty, edited.count <= Self.editedPagesAtMost else { return whole("no page's text changed, or too many did") }
         // The recorded digests are the build's, under these options.
         // (Every path of the order is recorded: the files are the cache's.)
         let recordedKey = InputTree.digest(order: memo.digestOrder) { previous.files[$0]?.digest ?? "" }
         guard previous.inputKey == ContentHash.key(BuildCache.context(options) + [recordedKey]) else { return whole("the options or the other inputs are not the cache's build's") }
+        guard !edited.isEmpty, edited.count <= Self.editedPagesAtMost else { return whole("no page's text changed, or too many did") }
         let tree = listing.tree
         let (siteFolder, examplesFolder) = (tree[options.site], tree[options.examples])
         var editedPaths: [String] = []
@@ -394,7 +394,7 @@ struct EditedSite: Sendable {
         replacing.append((0..<header, cache.headerLines(outputs: outputs, siteSeal: siteFiles.key(with: stamps))))
         let parts = BuildCache.patch(file, replacing: replacing, trailer: cache.trailerLines)
         do throws(Diagnostic) {
-            try WritePath.write(parts: parts, to: path, in: project)
+            try BuildCache.write(parts: parts, to: path, in: project)
         } catch {
             // One that cannot be saved otherwise is a miss next time.
             if error.id == "symbolic-link" { throw error }

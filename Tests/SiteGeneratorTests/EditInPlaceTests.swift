@@ -166,6 +166,25 @@ struct EditInPlaceTests {
         #expect(again.unchanged)
     }
 
+    /// Found by the second attack: a build killed while saving its cache
+    /// left the cache's temporary copy (20 MB on 10,000 pages) for good.
+    /// The next save removes a copy whose process is gone, never one of a
+    /// process still running.
+    @Test func aCacheCopyLeftByAKilledBuild_isRemovedByTheNextSave() throws {
+        let project = try Project(editFiles)
+        try project.build("first")
+        let cache = URL(fileURLWithPath: project.options.cache!)
+        func copy(of pid: Int32) -> String { cache.deletingLastPathComponent().appendingPathComponent(".\(cache.lastPathComponent).rowmotion-\(pid)-7").path }
+        // A process id no process has (the highest the kernel hands out is far below it).
+        var gone: Int32 = 4_000_000
+        while kill(gone, 0) == 0 || errno != ESRCH { gone += 1 }
+        for pid in [gone, getppid()] { try Data("a copy".utf8).write(to: URL(fileURLWithPath: copy(of: pid))) }
+        try project.session.write("site/guide/c.md", pageText("Gamma", body: "Edited after a killed save.\n"))
+        try project.build("an edit after a build was killed saving its cache")
+        #expect(!FileManager.default.fileExists(atPath: copy(of: gone)), "a dead build's copy stays")
+        #expect(FileManager.default.fileExists(atPath: copy(of: getppid())), "a running process's copy was removed")
+    }
+
     /// Two pages edited at once, one linking into the other's new heading.
     @Test func twoPagesEditedAtOnce_areBothWrittenInPlace() throws {
         let (_, site) = try Self.editedInPlace("two pages") { session in

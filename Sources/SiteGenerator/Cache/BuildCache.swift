@@ -544,11 +544,28 @@ struct BuildCache: Sendable {
         let bytes = bytes()
         clock.lap("encode the cache")
         do throws(Diagnostic) {
-            try WritePath.write(bytes, to: path, in: project)
+            try Self.write(parts: [bytes[...]], to: path, in: project)
             return nil
         } catch {
             return error.id == "symbolic-link" ? error : nil
         }
+    }
+
+    /// Writes a cache file's bytes atomically (`WritePath`), first removing
+    /// the copies that builds killed while saving one left beside it: the
+    /// temporary of a process that is gone, the cache's size each, kept for
+    /// good otherwise.
+    static func write(parts: [ArraySlice<UInt8>], to path: String, in project: Project) throws(Diagnostic) {
+        if let target = try? WritePath.prepare(path, in: project, makingFolders: false) {
+            let file = URL(fileURLWithPath: target)
+            let (folder, prefix) = (file.deletingLastPathComponent().path, "." + file.lastPathComponent + ".rowmotion-")
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+                guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+                else { continue }
+                unlink(folder + "/" + name)
+            }
+        }
+        try WritePath.write(parts: parts, to: path, in: project)
     }
 
     func save(to path: String, in project: Project) -> Diagnostic? {
