@@ -242,7 +242,7 @@ struct BuildCache: Sendable {
             // All four lines, whole: a file cut short says nothing (no diagnostics line is not "none").
             let lines4 = split(pointer, 0..<pointer.count, at: UInt8(ascii: "\n"))
             guard lines4.count == 5, lines4[4].isEmpty, pointer[lines4[3]].starts(with: Array("diagnostics\t".utf8)),
-                  var cache = lines(pointer, file: bytes, reading: [], header: true) else { return nil }
+                  let cache = lines(pointer, file: bytes, reading: [], header: true) else { return nil }
             let line = lines4[2]
             let fields = String(decoding: UnsafeBufferPointer(rebasing: pointer[line]), as: UTF8.self).split(separator: "\t").map(String.init)
             // (The inputs' seal may be missing: a build after an edit has a file not settled yet.)
