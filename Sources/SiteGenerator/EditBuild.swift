@@ -245,6 +245,8 @@ extension FullBuild {
             var line: [UInt8] = [], record: [UInt8] = []
             cache.appendLine(.entry, page.output, to: &line)
             cache.appendLine(.page, page.path, to: &record)
+            // (A name the cache's lines cannot hold is not kept: the whole build leaves it out too.)
+            guard !line.isEmpty, !record.isEmpty else { return whole("a page's record cannot be kept") }
             replacing += [(entryLines[page.output]!.line, line), (pageLines[page.path]!.line, record)]
         }
         // Every input whose stamp moved (the edited ones, and any saved again as it was).
