@@ -403,7 +403,7 @@ struct BuildCache: Sendable {
                 }
             case .page:
                 let path = text(parts[1])
-                guard parts.count == 14, let record = PageRecord(fields: parts.dropFirst().map(text)),
+                guard let record = PageRecord(parts, bytes),
                       add(.page, path, line, isNew: cache.pages.updateValue(record, forKey: path) == nil) else { return nil }
             case .example:
                 guard parts.count == 3 else { return nil }

@@ -52,13 +52,41 @@ struct PageRecord: Equatable, Sendable {
         return Array((["page"] + texts + [aliasJSON, BuildCache.encodeDiagnostics(diagnostics)]).joined(separator: "\t").utf8) + [10]
     }
 
-    /// The record on a line of the cache file `file` (as `BuildCache.index` found it).
+    /// The record on a line of the cache file `file` (as a read of it found it).
     init?(_ line: BuildCache.Line, in file: [UInt8]) {
         let fields = line.fields(in: file)
-        guard fields.count == 14 else { return nil }
-        self.init(fields: file.withUnsafeBufferPointer { bytes in
-            fields.dropFirst().map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
-        })
+        guard let record = file.withUnsafeBufferPointer({ PageRecord(fields, $0) }) else { return nil }
+        self = record
+    }
+
+    /// A line's fields as `line(path:)` writes them, read where they are:
+    /// text as it is, `-` for none and `+` before a value, `0` or `1`, numbers.
+    private struct Fields {
+        let ranges: [Range<Int>]
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        func text(_ index: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[ranges[index]]), as: UTF8.self) }
+        /// nil: not one; `.some(nil)`: none.
+        func optional(_ index: Int) -> Range<Int>?? {
+            let range = ranges[index]
+            guard let first = range.first.map({ bytes[$0] }) else { return nil }
+            return first == UInt8(ascii: "-") && range.count == 1 ? .some(nil) : first == UInt8(ascii: "+") ? .some(range.dropFirst()) : nil
+        }
+        func optionalText(_ index: Int) -> String?? {
+            optional(index).map { $0.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) } }
+        }
+        func optionalNumber(_ index: Int) -> Int?? {
+            switch optional(index) {
+            case nil: return nil
+            case .some(nil): return .some(nil)
+            case .some(let range?): return BuildCache.number(Int.self, bytes, range).map { .some($0) }
+            }
+        }
+        func flag(_ index: Int) -> Bool? {
+            let range = ranges[index]
+            guard range.count == 1 else { return nil }
+            return bytes[range.lowerBound] == UInt8(ascii: "1") ? true : bytes[range.lowerBound] == UInt8(ascii: "0") ? false : nil
+        }
     }
 
     /// What the navigation and the site's addresses read of a record's
@@ -66,45 +94,35 @@ struct PageRecord: Equatable, Sendable {
     /// its page's navigation entry, its own title, whether it is a draft.
     static func navigationEntry(_ fields: [Range<Int>], _ bytes: UnsafeBufferPointer<UInt8>) -> (listed: Navigation.Listed, title: String, draft: Bool)? {
         guard fields.count == 14 else { return nil }
-        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
-        func flag(_ range: Range<Int>) -> Bool? { range.count == 1 ? (bytes[range.lowerBound] == UInt8(ascii: "1") ? true : bytes[range.lowerBound] == UInt8(ascii: "0") ? false : nil) : nil }
-        /// `-` for none, `+` before a value (as `line(path:)` writes them).
-        func optional(_ range: Range<Int>) -> Range<Int>?? {
-            guard let first = range.first.map({ bytes[$0] }) else { return nil }
-            return first == UInt8(ascii: "-") && range.count == 1 ? .some(nil) : first == UInt8(ascii: "+") ? .some(range.dropFirst()) : nil
-        }
-        guard let linkTitle = optional(fields[6]), let order = optional(fields[7]), let weight = optional(fields[8]),
-              let draft = flag(fields[9]), let isSectionPage = flag(fields[11]) else { return nil }
-        let orderNumber = order.map { BuildCache.number(Int.self, bytes, $0) }, weightNumber = weight.map { BuildCache.number(Int.self, bytes, $0) }
-        guard orderNumber.map({ $0 != nil }) ?? true, weightNumber.map({ $0 != nil }) ?? true else { return nil }
-        let title = text(fields[4])
+        let line = Fields(ranges: fields, bytes: bytes)
+        guard let linkTitle = line.optionalText(6), let order = line.optionalNumber(7), let weight = line.optionalNumber(8),
+              let draft = line.flag(9), let isSectionPage = line.flag(11) else { return nil }
+        let title = line.text(4)
         // (As `FrontMatter.navigationOrder`: the order, else the weight.)
-        let listed = Navigation.Listed(output: text(fields[3]), title: linkTitle.map(text) ?? title, order: (orderNumber ?? nil) ?? (weightNumber ?? nil),
-                                       folder: text(fields[10]), isSectionPage: isSectionPage)
+        let listed = Navigation.Listed(output: line.text(3), title: linkTitle ?? title, order: order ?? weight, folder: line.text(10),
+                                       isSectionPage: isSectionPage)
         return (listed, title, draft)
     }
 
-    /// A record from its line's fields after `page` (the path first); nil when it does not read as one.
-    init?(fields: [String]) {
-        guard fields.count == 13 else { return nil }
-        func optional(_ text: String) -> String?? {
-            text == "-" ? .some(nil) : text.hasPrefix("+") ? .some(String(text.dropFirst())) : nil
-        }
-        guard let frontMatterTitle = optional(fields[4]), let linkTitle = optional(fields[5]), let order = optional(fields[6]),
-              let weight = optional(fields[7]), fields[8] == "0" || fields[8] == "1", fields[10] == "0" || fields[10] == "1",
-              let diagnostics = BuildCache.decodeDiagnostics(fields[12]) else { return nil }
-        let orderNumber = order.map { Int($0) }, weightNumber = weight.map { Int($0) }
-        guard orderNumber.map({ $0 != nil }) ?? true, weightNumber.map({ $0 != nil }) ?? true else { return nil }
+    /// A record from its line's fields (`page`, the path, then the
+    /// record's) in `bytes`; nil when they do not read as one.
+    init?(_ fields: [Range<Int>], _ bytes: UnsafeBufferPointer<UInt8>) {
+        guard fields.count == 14 else { return nil }
+        let line = Fields(ranges: fields, bytes: bytes)
+        guard let frontMatterTitle = line.optionalText(5), let linkTitle = line.optionalText(6), let order = line.optionalNumber(7),
+              let weight = line.optionalNumber(8), let draft = line.flag(9), let isSectionPage = line.flag(11),
+              let diagnostics = BuildCache.decodeDiagnostics(line.text(13)) else { return nil }
         var aliases: [FrontMatter.Alias] = []
-        if fields[11] != "[]" {
-            guard let parts = try? JSONDecoder().decode([[String]].self, from: Data(fields[11].utf8)) else { return nil }
+        let aliasJSON = line.text(12)
+        if aliasJSON != "[]" {
+            guard let parts = try? JSONDecoder().decode([[String]].self, from: Data(aliasJSON.utf8)) else { return nil }
             for part in parts {
                 guard part.count == 4, let line = Int(part[2]), let column = Int(part[3]) else { return nil }
                 aliases.append(FrontMatter.Alias(path: part[0], location: SourceLocation(file: part[1], line: line, column: column)))
             }
         }
-        (sourceKey, output, title, self.frontMatterTitle, self.linkTitle) = (fields[1], fields[2], fields[3], frontMatterTitle, linkTitle)
-        (self.order, self.weight, draft, self.aliases) = (orderNumber ?? nil, weightNumber ?? nil, fields[8] == "1", aliases)
-        (folder, isSectionPage, self.diagnostics) = (fields[9], fields[10] == "1", diagnostics)
+        (sourceKey, output, title, self.frontMatterTitle, self.linkTitle) = (line.text(2), line.text(3), line.text(4), frontMatterTitle, linkTitle)
+        (self.order, self.weight, self.draft, self.aliases) = (order, weight, draft, aliases)
+        (folder, self.isSectionPage, self.diagnostics) = (line.text(10), isSectionPage, diagnostics)
     }
 }
