@@ -45,6 +45,8 @@ let package = Package(
         // SHA-256; paths as swift-system's `FilePath`s.
         .target(name: "ProjectFiles", dependencies: ["Diagnostics", .product(name: "Crypto", package: "swift-crypto", condition: site),
                                                      .product(name: "SystemPackage", package: "swift-system", condition: site)]),
+        // The one build graph: rules, early cutoff, the store file.
+        .target(name: "BuildGraph", dependencies: ["ProjectFiles"]),
         // Snapshot sequence files (YAML, JSON) into ListDiff values, with
         // file:line:column diagnostics.
         .target(name: "SnapshotFormat", dependencies: ["ListDiff", "Diagnostics", "ProjectFiles", .product(name: "Yams", package: "Yams", condition: site)]),
@@ -101,6 +103,7 @@ let package = Package(
         // The seeded generator random tests and benchmark inputs share.
         .target(name: "SeededRandom"),
         .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "SeededRandom"]),
+        .testTarget(name: "BuildGraphTests", dependencies: ["BuildGraph", "SeededRandom"]),
         .testTarget(name: "SnapshotFormatTests", dependencies: ["SnapshotFormat", "ProjectFiles", "Reports", "Diagnostics", "ListDiff", "SeededRandom", "SequenceRecorder", .product(name: "Yams", package: "Yams", condition: site)],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "ProjectFiles", "Diagnostics", "SnapshotFormat", "Reports", "SeededRandom", "ListDiff", "SequenceRecorder"],
