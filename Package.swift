@@ -59,7 +59,7 @@ let package = Package(
         // Markdown pages and examples to a static site: load, render, write.
         .target(
             name: "SiteGenerator",
-            dependencies: ["ListDiff", "Diagnostics", "ProjectFiles", "SnapshotFormat", "Reports", "CCMark", .product(name: "Mustache", package: "swift-mustache", condition: site),
+            dependencies: ["ListDiff", "Diagnostics", "ProjectFiles", "BuildGraph", "SnapshotFormat", "Reports", "CCMark", .product(name: "Mustache", package: "swift-mustache", condition: site),
                            .product(name: "TOMLKit", package: "TOMLKit", condition: site)],
             plugins: ["EmbedTheme"]
         ),

@@ -24,6 +24,14 @@ public final class Derivation: @unchecked Sendable {
         return try graph.fetch(node, environment: environment) as! R.Value
     }
 
+    /// The value of `rule(argument)`, not recorded as read: for a value
+    /// whose every part the caller reads is covered by what it does record
+    /// (the compiled templates of a theme whose texts' key it read).
+    public func untracked<R: Rule>(_ rule: R.Type, _ argument: String) throws(BuildStopped) -> R.Value {
+        let node = graph.nodes(graph.number(of: rule), [argument])[0]
+        return try graph.fetch(node, environment: environment) as! R.Value
+    }
+
     /// The values of `rule` for each of `arguments`, on every core, in
     /// their order; each recorded as read, in that order.
     public func values<R: Rule>(_ rule: R.Type, _ arguments: [String]) throws(BuildStopped) -> [R.Value] {

@@ -170,6 +170,25 @@ public final class Graph: @unchecked Sendable {
         return try root.value(rule, argument)
     }
 
+    /// Forgets what the nodes of `rules` derived at this revision were
+    /// derived from, so that the next build derives them again: what
+    /// deriving them did besides (a file put aside for a site that was
+    /// then not written) is done again.
+    public func forget(derivedNow rules: [any Rule.Type]) {
+        let numbers = Set(rules.map { number(of: $0) })
+        lock.withLock {
+            for node in 0..<table.count where table.derivedAt[node] == revision && numbers.contains(table.rule[node]) {
+                table.deps[node] = nil
+                table.verifiedAt[node] = 0
+            }
+        }
+    }
+
+    /// Whether `rule(argument)` was derived by this build.
+    public func derivedNow<R: Rule>(_ rule: R.Type, _ argument: String) -> Bool {
+        lock.withLock { table.index[NodeKey(rule: number(of: rule), argument: argument)].map { table.derivedAt[Int($0)] == revision } ?? false }
+    }
+
     /// How many nodes of each rule this build derived.
     public var derived: [String: Int] { lock.withLock { derivedCounts } }
 
@@ -261,6 +280,7 @@ public final class Graph: @unchecked Sendable {
         let old: (any Sendable)? = forValueAlone ? nil : (table.value[at] ?? (try? loadStored(node)))
         let same = forValueAlone || (old.map { rule.same($0, value) } ?? false)
         table.deps[at] = derivation.recorded
+        table.derivedAt[at] = revision
         table.value[at] = value
         if !same {
             table.changedAt[at] = revision
@@ -309,6 +329,7 @@ public final class Graph: @unchecked Sendable {
         do throws(StoreDecoder.Malformed) {
             return try loadStored(node)
         } catch {
+            if ProcessInfo.processInfo.environment["ROWMOTION_DEBUG_STORE"] != nil { print("malformed: \(rules[Int(table.rule[Int(node)])].name)(\(table.argument[Int(node)]))") }
             throw BuildStopped(reason: Self.malformedStore)
         }
     }
@@ -342,6 +363,8 @@ struct NodeTable {
     var verifiedAt: [UInt32] = []
     /// What the node read when it was last derived; nil when never derived.
     var deps: [[Int32]?] = []
+    /// The revision at which it was last derived.
+    var derivedAt: [UInt32] = []
     var value: [(any Sendable)?] = []
     /// Where its value is in the store file it was loaded from.
     var stored: [StoredValue?] = []
@@ -357,6 +380,7 @@ struct NodeTable {
         changedAt.append(0)
         verifiedAt.append(0)
         deps.append(nil)
+        derivedAt.append(0)
         value.append(nil)
         stored.append(nil)
         running.append(false)

@@ -155,7 +155,7 @@ public struct StoreDecoder {
         values.reserveCapacity(count)
         for _ in 0..<count {
             let key: String = try read()
-            values[key] = try Value(from: &self)
+            guard values.updateValue(try Value(from: &self), forKey: key) == nil else { throw Malformed() }
         }
         return values
     }
@@ -201,4 +201,9 @@ extension Optional: StoreCodable where Wrapped: StoreCodable {
         let present: Bool = try decoder.read()
         self = present ? try Wrapped(from: &decoder) : nil
     }
+}
+
+extension Dictionary: StoreCodable where Key == String, Value: StoreCodable {
+    public func encode(to encoder: inout StoreEncoder) { encoder.write(self) }
+    public init(from decoder: inout StoreDecoder) throws(StoreDecoder.Malformed) { self = try decoder.read() }
 }

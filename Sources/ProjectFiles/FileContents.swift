@@ -8,6 +8,8 @@ public enum FileContents {
         public var message: String
         /// Whether the file was refused for its size (it could be read).
         public var tooLarge = false
+
+        public init(message: String, tooLarge: Bool = false) { (self.message, self.tooLarge) = (message, tooLarge) }
     }
 
     /// The bytes of the file at `path`, at most `limit` of them (any number

@@ -654,6 +654,8 @@ extension InputTree {
         public var digests: [String: String]
         /// Each file's size: as read, else as stamped.
         public var sizes: [String: Int]
+        /// The bytes of the files read, when asked to keep them.
+        public var bytes: [String: [UInt8]] = [:]
     }
 
     /// The inputs of `folders` keyed in one pass over their files, each
@@ -662,7 +664,7 @@ extension InputTree {
     /// and was neither modified nor changed after `modifiedBefore`
     /// (nanoseconds; git's racy-file rule), keeps the digest recorded;
     /// every other file is read now, on every core.
-    public func key(of folders: [String], recorded: [String: FileStamp], modifiedBefore racy: Int64) -> Keyed {
+    public func key(of folders: [String], recorded: [String: FileStamp], modifiedBefore racy: Int64, keepingBytes: Bool = false) -> Keyed {
         let count = folders.reduce(0) { $0 + self[$1].files.count }
         var keyed = Keyed(stamps: .init(minimumCapacity: count), moved: [], digests: .init(minimumCapacity: count), sizes: .init(minimumCapacity: count))
         var toRead: [(path: String, folder: InputFolder, relative: String)] = []
@@ -683,12 +685,14 @@ extension InputTree {
                 toRead.append((path, folder, relative))
             }
         }
-        let read = Parallel.map(toRead) { file -> (key: String, size: Int) in
-            (try? file.folder.read(file.relative, limit: nil)).map { (Digest.sha256($0), $0.count) } ?? ("unreadable", 0)
+        let read = Parallel.map(toRead) { file -> (key: String, size: Int, bytes: [UInt8]?) in
+            (try? file.folder.read(file.relative, limit: nil)).map { (Digest.sha256($0), $0.count, keepingBytes ? $0 : nil) } ?? ("unreadable", 0, nil)
         }
-        for (file, (key, size)) in zip(toRead, read) {
+        if keepingBytes { keyed.bytes.reserveCapacity(toRead.count) }
+        for (file, (key, size, bytes)) in zip(toRead, read) {
             (keyed.digests[file.path], keyed.sizes[file.path]) = (key, size)
             keyed.stamps[file.path]?.digest = key
+            if let bytes { keyed.bytes[file.path] = bytes }
         }
         return keyed
     }

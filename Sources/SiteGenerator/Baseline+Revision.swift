@@ -4,8 +4,8 @@ import Diagnostics
 import Foundation
 import SnapshotFormat
 
-/// A git revision as a baseline: its folders read through `git` into a
-/// temporary folder and built by the whole pipeline (no site written).
+/// A git revision as a baseline: its folders read through `git` and built
+/// by the same graph as every build, in memory (no site written).
 extension Baseline {
     /// The revision `revision`, built. Every failure is one diagnostic at it.
     public static func load(revision: String, options: BuildOptions) throws(Diagnostic) -> Baseline {
@@ -28,20 +28,14 @@ extension Baseline {
         }
         // The revision's own tree, in memory: nothing of the work tree is
         // read for it, and its files are named as this checkout names them.
-        var baseOptions = BuildOptions()
-        (baseOptions.site, baseOptions.examples, baseOptions.templates) = (options.site, options.examples, options.templates)
-        baseOptions.baseURL = options.baseURL
-        baseOptions.urls = options.urls
-        baseOptions.drafts = options.drafts
-        baseOptions.allowShortcut = false
-        baseOptions.project = project
+        var withProject = options
+        withProject.project = project
+        let inputs: InputTree
         do throws(Git.Failure) {
-            baseOptions.inputs = try InputTree.atRevision(commit, named: revision, folders: baseOptions.inputFolders, in: project)
+            inputs = try InputTree.atRevision(commit, named: revision, folders: options.inputFolders, in: project)
         } catch {
-            throw Self.error(revision, "could not read \(baseOptions.inputFolders.joined(separator: ", ")) at \(revision): \(error.message)")
+            throw Self.error(revision, "could not read \(options.inputFolders.joined(separator: ", ")) at \(revision): \(error.message)")
         }
-        // Never written: the build stays in memory.
-        baseOptions.out = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-baseline-unused-\(UUID().uuidString)").path
-        return SiteBuilder.build(baseOptions)
+        return SiteBuilder.build(withProject.forRevision(inputs))
     }
 }

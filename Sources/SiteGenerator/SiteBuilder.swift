@@ -1,195 +1,291 @@
-import ProjectFiles
-import Reports
+import BuildGraph
 import Diagnostics
 import Foundation
 import ListDiff
+import ProjectFiles
+import Reports
 import SnapshotFormat
 
-/// A built site, not yet written: its files and what was found on the way.
+/// A built site, not yet written: its files (in memory, or put in a folder
+/// beside the site until it is written) and what was found on the way.
 public struct BuiltSite {
+    /// The site's files, when they are kept in memory (`SiteBuilder.build`
+    /// with no cache; the command line's builds put them on disk).
     public var files: [String: [UInt8]] = [:]
-    /// Pages the site on disk holds as this build would write them, not
-    /// read (`BuildOptions.keepsUnchangedPages`): the writer links them
-    /// into the new site; `files` does not have them.
-    public var kept: Set<String> = []
-    /// Pages already written into `staging` as they were rendered
-    /// (`BuildOptions.keepsUnchangedPages`); `files` does not have them.
-    public var staged: Set<String> = []
-    var staging: SiteWriter.Staging?
-    /// How many of `staged` were written, and how many linked from the old site.
-    var stagedCounts = (written: 0, reused: 0)
-
-    /// Whether the site has `output`, in memory or on disk.
-    public func has(_ output: String) -> Bool { files[output] != nil || kept.contains(output) || staged.contains(output) }
-    /// How many files the site has, in memory or on disk.
-    public var outputCount: Int { files.count + kept.count + staged.count }
     public var diagnostics: [Diagnostic] = []
     public var pageCount = 0
     public var exampleCount = 0
     /// Each page's source and output, in output order, with a hash of its text.
-    public var pages: [(source: String, output: String, title: String, hash: String)] = []
-    /// Each example's steps: label, batch count and row change counts, and
-    /// how it animates (worked out when asked for).
-    public var examples: [(name: String, title: String, output: String, steps: [StepSummary], animation: @Sendable () -> ExampleAnimation)] = []
-    /// Every page's demo blocks as the review names and compares them
-    /// (worked out when asked for).
-    public var blocks: @Sendable () -> [BuildReport.Block] = { [] }
-    /// With a cache: every input file's key, as `InputTree.digest` makes it.
-    public var inputsKey: String?
+    public var pages: [(source: String, output: String, title: String, hash: String)] { report.pages.map { ($0.source, $0.output, $0.title, $0.hash) } }
     /// The SHA-256 of each theme file.
-    public var theme: [String: String] = [:]
-    /// Each page's raw HTML, as a key (nil for none), by its output (worked
-    /// out when asked for).
-    public var markup: @Sendable () -> [String: String] = { [:] }
-    /// The SHA-256 of each static file a page could load as a script, a
-    /// stylesheet or a document (every one but pictures, sound, video, fonts).
-    public var scripts: [String: String] = [:]
+    public var theme: [String: String] { report.theme }
     /// The theme's stylesheet, for a review drawn with a baseline's.
     public var stylesheet: String?
     /// With `--baseline`: what changed since it.
     public var changes: Changes?
-    /// How many outputs were taken from the previous build unchanged.
-    public var cachedCount = 0
     /// How many pages (example pages and the index included) this build
-    /// rendered rather than took from the previous one.
+    /// rendered, and how many it took as the last build made them.
     public var renderedCount = 0
-    /// Whether every output came from the previous build, so nothing needs writing.
-    public var unchanged = false
-    var cache = BuildCache()
-    /// With a memo that applied: the outputs whose bytes differ from its
-    /// build's (added and removed ones included), sorted.
+    public var cachedCount = 0
+    /// Every output of the site, with its size.
+    public var outputs: [String: Int] = [:]
+    /// The outputs whose bytes this build changed (added ones included)
+    /// and those it removed, sorted; nil before the build's first site.
     public var changedOutputs: [String]?
-    /// Whether the build ran to its end: its model (`BuildMemo`) replaced
-    /// the one it was given.
-    public internal(set) var isComplete = false
-    /// Whether `cache` is what the cache file already holds.
-    var cacheIsSaved = false
-    /// After an edit of some pages' text (`FullBuild.edit`): what to write
-    /// in place of the site on disk, and the cache.
-    var edit: EditedSite?
+    /// Whether the site on disk is already this build's (nothing to write).
+    public var unchanged = false
+    /// A key of every input the build read (serve's live events carry it).
+    public var inputsKey: String?
+
+    /// What the report reads, worked out when first asked for.
+    var reportParts: @Sendable () -> BuildReport = { BuildReport(pages: [], examples: [], diagnostics: []) }
+    /// The graph and where its outputs went, for `SiteBuilder.write`.
+    var state: BuildState?
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-
+    /// Whether the site has `output`.
+    public func has(_ output: String) -> Bool { outputs[output] != nil }
+    /// How many files the site has.
+    public var outputCount: Int { outputs.count }
 }
 
-/// Markdown pages and snapshot sequences to a static site: load → render →
-/// write. The same inputs give byte-identical output whatever the order of
-/// files on disk or of the threads that render them.
+/// What a build leaves for its write: the graph, the sink its outputs
+/// went to, the options' store and the site the graph described before.
+struct BuildState: @unchecked Sendable {
+    var graph: Graph
+    var sink: OutputSink
+    var environment: SiteEnvironment
+    /// What the site on disk held before (nil: none of the graph's).
+    var before: SiteStore.Record?
+    var stampsTakenAt: Double
+    /// Whether anything was derived or set anew (else the store holds).
+    var changedGraph: Bool
+}
+
+/// The last build's graph, kept in memory by `serve` (and tests) between
+/// builds, with what the site on disk holds; `changed` names the input
+/// files changed since it, when known.
+public struct BuildMemo: @unchecked Sendable {
+    public var changed: Set<String>?
+    var graph: Graph?
+    var fingerprint = ""
+    var tree: InputTree?
+    /// The outputs' bytes, for a graph whose outputs are kept in memory.
+    var files: [String: [UInt8]] = [:]
+    /// What the site on disk holds, when it is this graph's.
+    var site: SiteStore.Record?
+
+    public init() {}
+
+    /// The listing of the last build, when every change since was to a file
+    /// it listed that is still a plain file: an edit changes no listing
+    /// (an added, removed or renamed file is listed again, as git sees it).
+    func treeIfUnchanged() -> InputTree? {
+        guard let tree, let changed else { return nil }
+        for path in changed {
+            guard let (folder, relative) = tree.folder(holding: path), folder.contains(relative),
+                  FolderWalk.isPlainFile(folder.diskPath(of: relative) ?? "") else { return nil }
+        }
+        return tree
+    }
+}
+
+/// Markdown pages and snapshot sequences to a static site, as one graph
+/// of derivations (`SiteOutputs.rules`): the inputs listed and keyed, set
+/// as the graph's inputs, the site asked for. A clean build is the graph
+/// empty; `serve` keeps it in memory, the command line on disk beside the
+/// site; the review runs it over a revision's tree. The same inputs give
+/// byte-identical output whatever the order of files or of threads.
 public enum SiteBuilder {
-    /// Builds the site in memory: load the inputs, render every output
-    /// (reusing what the previous build made from the same key), check the
-    /// links between them, and gather what `buildAndWrite` writes.
-    ///
-    /// With the `memo` of the last build (`serve` keeps it), only the
-    /// inputs it lists as changed are read, and outputs whose key did not
-    /// change come from its memory; the site returned carries the memo of
-    /// this build.
     public static func build(_ options: BuildOptions) -> BuiltSite {
         var memo: BuildMemo?
         return build(options, memo: &memo)
     }
 
-    /// The same, from the model of the last build (`serve` keeps it), given
-    /// the input files changed since (`BuildMemo.changed`), and leaving the
-    /// model of this one in its place (the last one's, when this build
-    /// stopped early). Only those files are read; outputs whose key did not
-    /// change come from the model, and an edit of pages' or examples'
-    /// content renders only what depends on them (`rebuild`).
-    ///
-    /// The phases (`FullBuild`): list the inputs and key them; stop there
-    /// when nothing changed; after an edit of some pages' text, make just
-    /// those pages and their search entries again (`edit`); else load them; render the navigation; render the
-    /// pages and example pages; assemble the index, redirects and search;
-    /// check the links; keep what the next build needs.
+    /// Builds the site from the graph of the last build (`serve` keeps it
+    /// in `memo`; the command line's is in its store), leaving this build's
+    /// in `memo`. Outputs are kept in memory unless the options put them
+    /// on disk (`keepsUnchangedPages`); either way nothing is written
+    /// until `write`.
     public static func build(_ options: BuildOptions, memo held: inout BuildMemo?) -> BuiltSite {
+        var options = options
+        let project = options.project ?? .ofWorkingFolder()
+        options.project = project
         var clock = PhaseClock(report: options.progress)
-        if var owned = held.take() {
-            // An edit of some pages' or examples' content: only what depends on them.
-            if let site = rebuild(options, memo: &owned, clock: &clock) {
-                held = owned
-                return site
-            }
-            held = owned
+        let stampsTakenAt = Date().timeIntervalSince1970
+        // 1. The inputs, listed before anything is read: the files git would track.
+        var memo = held.flatMap { $0.fingerprint == options.fingerprint ? $0 : nil }
+        let tree = options.inputs ?? memo?.treeIfUnchanged() ?? InputTree.onDisk(options.inputFolders, in: project)
+        let problems = InputFolders.problems(options, tree: tree)
+        if problems.contains(where: { $0.severity == .error }) {
+            var site = BuiltSite()
+            site.diagnostics = problems
+            return site
         }
-        var build = FullBuild(options: options, last: held, clock: clock)
-        guard var listing = build.list() else { return build.site }
-        if let unchanged = build.unchanged(listing) { return unchanged }
-        if let edited = build.edit(listing) { return edited }
-        listing.previous.readRest()
-        guard let (inputs, assets) = build.load(listing) else { return build.site }
-        let loadDiagnostics = build.site.diagnostics
-        let (chromes, keys) = build.chromes(inputs, assets: assets, listing: listing)
-        guard var rendered = build.render(inputs, chromes, keys: keys, listing: listing) else { return build.site }
-        guard let assembled = build.assemble(inputs, chromes, &rendered) else { return build.site }
-        let links = build.checkLinks(inputs, chromes, rendered)
-        let site = build.finish(inputs, chromes, listing, rendered, assembled, links, loadDiagnostics: loadDiagnostics)
-        held = build.memo
+        clock.lap("list the inputs")
+
+        // 2. The graph: the one in memory, else the store's while it and
+        // the site are its build's, else an empty one (a clean build).
+        let rules = SiteOutputs.rules(adding: options.extraOutputs)
+        var graph = memo?.graph
+        var before = memo?.site
+        if graph == nil, let path = options.cache, let stored = SiteStore.load(path, options: options, project: project, rules: rules) {
+            (graph, before) = (stored.graph, stored.record)
+        }
+        clock.lap(graph == nil ? "no graph to start from" : "read the graph")
+        var site = run(options, graph: graph ?? Graph(rules: rules), before: before, tree: tree, memo: memo, stampsTakenAt: stampsTakenAt, clock: &clock)
+        if site.diagnostics.contains(where: { $0.message == Graph.malformedStore }) {
+            // A store whose values do not read: built again from nothing.
+            before = nil
+            site = run(options, graph: Graph(rules: rules), before: nil, tree: tree, memo: nil, stampsTakenAt: stampsTakenAt, clock: &clock)
+        }
+        if let state = site.state {
+            if memo == nil { memo = BuildMemo() }
+            memo!.graph = state.graph
+            memo!.fingerprint = options.fingerprint
+            memo!.tree = tree
+            memo!.changed = []
+            if case .memory = state.sink.mode { memo!.files = state.sink.files(of: site.outputs) }
+            // (What the site on disk holds is known once it is written.)
+            memo!.site = before
+        }
+        held = memo
         return site
     }
 
-    /// The previous build's site and diagnostics, when nothing changed since
-    /// it and its site is intact: nothing to parse, render or write.
-    static func unchangedSite(_ options: BuildOptions, previous: BuildCache, inputKey: String) -> BuiltSite? {
-        guard previous.inputKey == inputKey, SiteFolder.isPlainFolder(options.out),
-              FolderWalk.isPlainFile((options.out as NSString).appendingPathComponent(SiteWriter.marker)) else { return nil }
-        // One walk of the site, each file stamped: exactly the files the
-        // cache's build wrote (their names' bytes too: `café` respelled is
-        // another file), none written since, no link anywhere.
-        guard !previous.written.isEmpty, let seal = SiteFolder.seal(of: options.out), seal == SiteFolder.seal(of: previous.written) else { return nil }
-        let outputs = previous.entryOutputs
-        guard outputs.allSatisfy({ previous.written[$0] != nil }) else { return nil }
+    /// One build of `graph` over `tree`.
+    static func run(_ options: BuildOptions, graph: Graph, before: SiteStore.Record?, tree: InputTree, memo: BuildMemo?, stampsTakenAt: Double,
+                    clock: inout PhaseClock) -> BuiltSite {
+        let project = options.project!
         var site = BuiltSite()
-        site.unchanged = true
-        site.pageCount = previous.pageCount
-        site.exampleCount = previous.exampleCount
-        site.cachedCount = outputs.count
-        site.cache = previous
-        site.cacheIsSaved = true
-        site.diagnostics = previous.diagnostics
+        // The inputs keyed: a file whose stamp is the one the graph saw
+        // keeps its digest; the rest are read (and kept for the rules).
+        let keyed = key(tree, options: options, graph: graph, memo: memo, stampsTakenAt: before?.stampsTakenAt ?? 0)
+        let changedInputs = graph.setInputs { inputs in
+            for folder in options.inputFolders {
+                inputs.set(FolderListing.self, folder, FolderListing.Value(tree[folder], origin: tree.origin))
+            }
+            for (path, state) in keyed.files { inputs.set(SourceFile.self, path, state) }
+        }
+        site.inputsKey = keyed.key
+        clock.lap("key the inputs (\(changedInputs) changed)")
+
+        // 3. Where outputs go.
+        let sink: OutputSink
+        if options.keepsUnchangedPages, options.inputs == nil {
+            if let before, let stamp = SiteFolder.stamp(of: options.out), stamp == before.siteStamp {
+                sink = OutputSink(.patch(root: options.out, stamp: stamp))
+            } else {
+                do throws(Diagnostic) {
+                    sink = OutputSink(.staging(try SiteWriter.Staging.open(options.out, in: project, spare: options.cache.map(Paths.spare(forCache:)))))
+                } catch {
+                    site.diagnostics = [error]
+                    return site
+                }
+            }
+        } else {
+            // The outputs of the build before: the memo's, or the site's on disk that the store describes.
+            var files = memo?.files ?? [:]
+            if memo == nil, let before {
+                for path in before.outputs.keys {
+                    guard let bytes = try? FileContents.read(options.out + "/" + path, limit: nil, followingLink: false) else { continue }
+                    files[path] = bytes
+                }
+            }
+            sink = OutputSink(.memory, files: files)
+        }
+        let budget = OutputBudget(limit: options.siteByteLimit, input: { tree.byteCount(of: options.inputFolders) })
+        let environment = SiteEnvironment(options: options, tree: tree, sink: sink, budget: budget, read: keyed.bytes)
+
+        // 4. The site, asked for: its shape first (each page's place in the
+        // order outputs count against the site's limit), then all of it.
+        let value: Site.Value
+        do throws(BuildStopped) {
+            let shape = try graph.value(SiteShape.self, "", environment: environment)
+            environment.places.withLock { places in
+                for (index, page) in shape.pages.enumerated() { places[page.output] = index }
+                for (index, name) in shape.examples.enumerated() { places[OutputPaths.examplePath(name)] = shape.pages.count + index }
+            }
+            value = try graph.value(Site.self, "", environment: environment)
+        } catch {
+            discard(BuildState(graph: graph, sink: sink, environment: environment, before: before, stampsTakenAt: stampsTakenAt, changedGraph: true),
+                    options: options)
+            site.diagnostics = stopDiagnostics(error, budget: budget, options: options)
+            return site
+        }
+        clock.lap("derive the site")
+        let derived = graph.derived
+        site.diagnostics = value.diagnostics
+        (site.pageCount, site.exampleCount, site.outputs) = (value.pageCount, value.exampleCount, value.outputs)
+        // (The home page is rendered once, into the index.)
+        let home = (try? graph.value(SiteShape.self, "", environment: environment))?.homePath
+        let homeRendered = home.map { graph.derivedNow(PageRender.self, $0) } ?? false
+        site.renderedCount = ["page-render", "example-page", "index-page"].reduce(0) { $0 + (derived[$1] ?? 0) }
+            - (homeRendered && derived["index-page"] != nil ? 1 : 0)
+        site.cachedCount = value.stopped ? 0 : max(0, value.pageCount - (home == nil ? 0 : 1) + value.exampleCount + 1 - site.renderedCount)
+        if value.stopped {
+            discard(BuildState(graph: graph, sink: sink, environment: environment, before: before, stampsTakenAt: stampsTakenAt, changedGraph: true),
+                    options: options)
+            return site
+        }
+        site.changedOutputs = sink.changes(value.outputs, before: before?.outputs ?? memo.flatMap { $0.site?.outputs })
+        site.unchanged = before != nil && site.changedOutputs?.isEmpty == true && before?.outputs == value.outputs
+        // (A site with nothing to write has nothing in memory, unless the caller reads it all.)
+        if case .memory = sink.mode, !site.unchanged || !options.allowShortcut { site.files = sink.files(of: value.outputs) }
+        if options.baseline != nil, let review = try? graph.value(ReviewPage.self, "", environment: environment) {
+            site.changes = review.changes
+        }
+        site.stylesheet = (try? graph.value(ThemeLoad.self, "", environment: environment))?.theme?.assets["rowmotion.css"]
+        let reportEnvironment = environment
+        site.reportParts = { (try? graph.value(CurrentReport.self, "", environment: reportEnvironment)) ?? BuildReport(pages: [], examples: [], diagnostics: []) }
+        site.state = BuildState(graph: graph, sink: sink, environment: environment, before: before, stampsTakenAt: stampsTakenAt,
+                                changedGraph: changedInputs > 0 || !derived.isEmpty)
         return site
     }
 
-    /// Whether every output came from the previous build and the site on
-    /// disk has exactly these files, so there is nothing to write.
-    static func matchesSiteOnDisk(_ site: BuiltSite, previous: BuildCache, out: String) -> Bool {
-        let folder = URL(fileURLWithPath: out)
-        let htmlOutputs = site.files.keys.filter { $0.hasSuffix(".html") }.count + site.kept.union(site.staged).filter { $0.hasSuffix(".html") }.count
-        // Every file made in memory (the index, the search index, the
-        // theme's assets, static files, redirects) has the bytes on disk it
-        // would be written with: a static file's new bytes are written.
-        return site.cachedCount == htmlOutputs && previous.entries == site.cache.entries
-            && site.files.allSatisfy { path, bytes in
-                let file = folder.appendingPathComponent(path).path
-                return FolderWalk.isPlainFile(file) && FileManager.default.contents(atPath: file).map { SiteWriter.same($0, bytes) } == true
-            }
-            // A link in the site on disk (never one the writer made) means
-            // it is not the site this build would write; nor does a file or
-            // an empty folder it would not write (kept, it was adopted: the
-            // cache stamped it as the build's).
-            && SiteFolder.isPlainFolder(out) && Self.holdsOnly(site, folder: out)
+    /// The diagnostics of a build that stopped.
+    static func stopDiagnostics(_ stop: BuildStopped, budget: OutputBudget, options: BuildOptions) -> [Diagnostic] {
+        if let diagnostic = stop.detail as? Diagnostic { return [diagnostic] }
+        if stop.reason == OutputBudget.stopped {
+            return SiteRendering.limitErrors([budget.firstFailure], budget: budget, folder: options.site)
+        }
+        return [.error("build", at: SourceLocation(file: options.site, line: 1, column: 1), stop.reason)]
     }
 
-    /// Whether the site folder at `folder` holds the files of `site` and
-    /// nothing else: as many files (its marker aside), each folder on the
-    /// way to one, no link, no name that is not UTF-8.
-    static func holdsOnly(_ site: BuiltSite, folder: String) -> Bool {
-        // By their bytes: a `String` takes `café` composed and decomposed
-        // for one name, which the file system keeps apart.
-        var names = Set<[UInt8]>(minimumCapacity: site.outputCount)
-        for name in site.files.keys { names.insert(Array(name.utf8)) }
-        for name in site.kept.union(site.staged) { names.insert(Array(name.utf8)) }
-        var files = 0
-        var folders: [String] = [], parents = Set<String>()
-        for entry in FolderWalk.entries(under: folder) where entry.path != SiteFolder.marker {
-            if entry.isLink || entry.isBadName { return false }
-            if entry.isFolder { folders.append(entry.path); continue }
-            guard names.contains(Array(entry.path.utf8)) else { return false }
-            files += 1
-            var parent = OutputParent.of(entry.path)
-            while !parent.isEmpty, parents.insert(parent).inserted { parent = OutputParent.of(parent) }
+    /// Each input file's state for the graph, and a key of them all.
+    struct Keyed {
+        var files: [(path: String, state: SourceFile.Value)] = []
+        var bytes: [String: [UInt8]] = [:]
+        var key: String
+    }
+
+    /// The inputs of `tree` keyed against what `graph` saw: a file whose
+    /// stamp did not move keeps its digest (with `memo`, told what changed,
+    /// only those files are read); every input the graph saw that is gone
+    /// is set as gone.
+    static func key(_ tree: InputTree, options: BuildOptions, graph: Graph, memo: BuildMemo?, stampsTakenAt: Double) -> Keyed {
+        var recorded: [String: FileStamp] = [:]
+        let known = graph.arguments(of: SourceFile.self)
+        recorded.reserveCapacity(known.count)
+        for path in known {
+            guard let value = graph.inputValue(SourceFile.self, path), !value.digest.isEmpty, var stamp = value.stamp else { continue }
+            stamp.digest = value.digest
+            recorded[path] = stamp
         }
-        return files == site.outputCount && folders.allSatisfy { parents.contains($0) }
+        // Told what changed (serve's watcher), the rest holds whatever the stamps say.
+        var racy = Int64((stampsTakenAt - options.racyWindow) * 1e9)
+        if let changed = memo?.changed, memo?.tree != nil {
+            for path in changed { recorded[path] = nil }
+            racy = .max
+        }
+        let keyed = tree.key(of: options.inputFolders, recorded: recorded, modifiedBefore: racy, keepingBytes: true)
+        var result = Keyed(key: InputTree.digest(combining: keyed.digests))
+        result.bytes = keyed.bytes
+        result.files.reserveCapacity(keyed.digests.count + 8)
+        for (path, digest) in keyed.digests { result.files.append((path, SourceFile.Value(digest: digest, stamp: keyed.stamps[path]))) }
+        for path in known where keyed.digests[path] == nil { result.files.append((path, SourceFile.Value(digest: "", stamp: nil))) }
+        return result
     }
 
     /// Builds and, when nothing failed (and, under `--strict`, nothing
@@ -199,99 +295,117 @@ public enum SiteBuilder {
         return buildAndWrite(options, memo: &memo)
     }
 
-    /// The same, leaving the build's model in `memo`: a process that ends
-    /// after the build can let it go with the process rather than free it.
+    /// The same, leaving the build's graph in `memo`.
     public static func buildAndWrite(_ options: BuildOptions, memo: inout BuildMemo?) -> (site: BuiltSite, written: (written: Int, reused: Int)?) {
         var site = build(options, memo: &memo)
-        let written = write(&site, options)
+        let written = write(&site, options, memo: &memo)
         return (site, written)
     }
 
-    /// Writes a built site when nothing failed (and, under `--strict`,
-    /// nothing warned), atomically, and its cache; nil when it was not
-    /// written (the diagnostics say why, if it was tried).
     public static func write(_ site: inout BuiltSite, _ options: BuildOptions) -> (written: Int, reused: Int)? {
+        var memo: BuildMemo?
+        return write(&site, options, memo: &memo)
+    }
+
+    /// Writes a built site when nothing failed (and, under `--strict`,
+    /// nothing warned), and its graph's store; nil when it was not written
+    /// (the diagnostics say why, if it was tried). The site on disk takes
+    /// its new files at once: a clean build's folder swapped in whole, an
+    /// edit's changed files renamed over their old ones.
+    public static func write(_ site: inout BuiltSite, _ options: BuildOptions, memo: inout BuildMemo?) -> (written: Int, reused: Int)? {
         var options = options
         let project = options.project ?? .ofWorkingFolder()
         options.project = project
         let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
-        let staging = site.staging
-        site.staging = nil
-        // A site not written leaves the old one as it was, and no staging folder.
-        guard !failed else { staging?.discard(); return nil }
-        var written = (written: 0, reused: site.cachedCount)
-        // The cache, saved for the site it describes before that site takes
-        // its place: one that cannot be saved through a link (a committed
-        // `.build -> ../outside`) fails the build and leaves the old site;
-        // one that cannot be saved otherwise is a miss next time.
-        var cache = site.cache
-        let saveCache = { (folder: String, stamps: [String: FileStamp]?) throws(Diagnostic) in
-            // (The marker and the files keep their stamps as their folder is renamed.)
-            var clock = PhaseClock(report: options.progress)
-            cache.siteStamp = SiteFolder.stamp(of: folder)
-            cache.written = stamps ?? SiteFolder.files(of: folder) ?? [:]
-            clock.lap("stamp the site's files")
-            if let path = options.cache, let problem = cache.save(to: path, in: project, clock: &clock) { throw problem }
-            clock.lap("save the cache")
-        }
+        guard let state = site.state else { return nil }
+        guard !failed else { discard(state, options: options); return nil }
+        var clock = PhaseClock(report: options.progress)
+        let outputs = site.outputs
+        let changed = site.changedOutputs ?? outputs.keys.sorted()
         do throws(Diagnostic) {
-            if let edit = site.edit {
-                staging?.discard()
-                var clock = PhaseClock(report: options.progress)
-                written = try edit.write(options, in: project)
+            if site.unchanged, case .memory = state.sink.mode, let before = state.before {
+                // The site on disk is this build's: its store is saved again only when its stamps moved.
+                if state.changedGraph { try record(&site, state: state, options: options, project: project, stamps: before.written, memo: &memo) }
+                return (0, outputs.count)
+            }
+            switch state.sink.mode {
+            case .memory:
+                guard options.inputs == nil else { return (0, 0) }
+                // Written whole, through a folder beside the site, swapped in.
+                return try SiteWriter.write(site.files, to: options.out, in: project) { folder, stamps throws(Diagnostic) in
+                    try record(&site, state: state, options: options, project: project, folder: folder, stamps: stamps, memo: &memo)
+                }
+            case .staging(let staging):
+                try staging.finish(site: Set(outputs.keys))
+                let written = state.sink.written
+                try record(&site, state: state, options: options, project: project, folder: staging.path, stamps: nil, memo: &memo)
+                try staging.swap(keepingOld: true)
                 clock.lap("write")
-            } else if !site.unchanged {
-                var clock = PhaseClock(report: options.progress)
-                if let staging {
-                    written = try SiteWriter.write(site.files, keeping: site.kept, into: staging, counted: site.stagedCounts, staged: site.staged,
-                                                  beforeSwap: saveCache)
-                } else {
-                    written = try SiteWriter.write(site.files, keeping: site.kept, to: options.out, in: project, beforeSwap: saveCache)
+                return (written, outputs.count - written)
+            case .patch:
+                guard let before = state.before else { return nil }
+                try state.sink.commit(outputs: outputs, before: before.outputs)
+                if state.changedGraph || !changed.isEmpty || before.outputs != outputs {
+                    try record(&site, state: state, options: options, project: project, stamps: restamped(before.written, changed, outputs, options), memo: &memo)
+                } else if var kept = memo {
+                    kept.site = before
+                    memo = kept
                 }
                 clock.lap("write")
-            } else {
-                staging?.discard()
-                // The site on disk is this build's: the next build may keep its pages.
-                if !site.cacheIsSaved { try saveCache(options.out, nil) }
+                return (changed.count, outputs.count - changed.filter { outputs[$0] != nil }.count)
             }
         } catch {
+            discard(state, options: options)
             site.diagnostics.append(error)
             return nil
         }
-        site.cache = cache
-        return written
     }
 
-    /// Brings the site on disk, `written` by the last build (`serve`'s),
-    /// to `site` by writing only the files whose bytes changed and removing
-    /// those it no longer has (`SiteWriter.update`); the cache file, which
-    /// described the site as it was, is removed first. Returns the paths
-    /// changed, sorted; throws when the site on disk is not that build's.
-    public static func update(_ site: BuiltSite, changed paths: [String], options: BuildOptions, stamp: String?) throws(Diagnostic) {
-        guard !paths.isEmpty else { return }
-        let project = options.project ?? .ofWorkingFolder()
-        var changed: [String: [UInt8]] = [:]
-        var removed: [String] = []
-        for path in paths {
-            if let bytes = site.files[path] { changed[path] = bytes } else { removed.append(path) }
+    /// A site not written: what its build put aside is removed, and what
+    /// put it there is derived again next time.
+    static func discard(_ state: BuildState, options: BuildOptions) {
+        state.sink.discard()
+        if case .memory = state.sink.mode { return }
+        state.graph.forget(derivedNow: SiteOutputs.producers + options.extraOutputs)
+    }
+
+    /// The stamps of the site's files after an edit: the old ones, those
+    /// changed stamped again, those removed left out.
+    static func restamped(_ old: [String: FileStamp], _ changed: [String], _ outputs: [String: Int], _ options: BuildOptions) -> [String: FileStamp] {
+        var stamps = old
+        for path in changed {
+            if outputs[path] != nil, let stamp = FileStamp.of(options.out + "/" + path) { stamps[path] = stamp } else { stamps[path] = nil }
         }
-        if let cache = options.cache, let path = try? WritePath.prepare(cache, in: project, makingFolders: false) { unlink(path) }
-        try SiteWriter.update(changed, removed: removed, at: options.out, stamp: stamp, in: project)
+        return stamps
+    }
+
+    /// Records what the site on disk holds after this build (its stamp and
+    /// its files' stamps, taken in `folder` before it takes the site's
+    /// place, or given) and saves the graph's store with it: one that
+    /// cannot be saved through a link fails the build before the site is
+    /// replaced; one that cannot be saved otherwise is a miss next time.
+    static func record(_ site: inout BuiltSite, state: BuildState, options: BuildOptions, project: Project, folder: String? = nil,
+                       stamps: [String: FileStamp]?, memo: inout BuildMemo?) throws(Diagnostic) {
+        let at = folder ?? options.out
+        guard let siteStamp = SiteFolder.stamp(of: at), let written = stamps ?? SiteFolder.files(of: at) else { return }
+        let record = SiteStore.Record(siteStamp: siteStamp, written: written, stampsTakenAt: state.stampsTakenAt, outputs: site.outputs)
+        if var kept = memo {
+            kept.site = record
+            memo = kept
+        }
+        guard let path = options.cache else { return }
+        if let problem = SiteStore.save(state.graph, record: record, to: path, options: options, project: project) { throw problem }
     }
 
     /// The stamp of the site at `output` (see `SiteWriter.stamp`).
     public static func stamp(of output: String) -> String? { SiteFolder.stamp(of: output) }
 
-    /// Saves the cache of the build `memo` holds, for the site on disk
-    /// (its stamp taken now): what `serve` leaves for the next build when
-    /// it stops, when that build's site is the one on disk.
+    /// Saves the store of the graph `memo` holds, for the site on disk:
+    /// what `serve` leaves for the next build when it stops.
     public static func saveCache(of memo: BuildMemo, options: BuildOptions) {
-        guard let path = options.cache else { return }
-        var cache = memo.cache
-        cache.siteStamp = SiteFolder.stamp(of: options.out)
-        // The files as `serve` left them (it wrote each one it changed).
-        cache.written = SiteFolder.files(of: options.out) ?? [:]
-        _ = cache.save(to: path, in: options.project ?? .ofWorkingFolder())
+        guard let path = options.cache, let graph = memo.graph, let site = memo.site, SiteFolder.stamp(of: options.out) == site.siteStamp else { return }
+        let project = options.project ?? .ofWorkingFolder()
+        _ = SiteStore.save(graph, record: site, to: path, options: options, project: project)
     }
 
     /// The cache file name for an output folder.
@@ -307,139 +421,15 @@ public enum SiteBuilder {
     public static func headline(_ changes: Changes) -> String { ChangesPage.headline(changes) }
 }
 
-extension BuiltSite {
-    /// Takes in the rendered pages (the home page's content is returned for
-    /// the index), with their cache entries; returns the examples the pages
-    /// show.
-    mutating func add(pages rendered: [RenderedPage], of inputs: SiteInputs, keys: OutputKeys,
-                      cache: inout BuildCache) -> (referenced: Set<String>, homeContent: String) {
-        var referenced = Set<String>()
-        var homeContent = ""
-        for (page, result) in zip(inputs.pages, rendered) {
-            diagnostics.append(contentsOf: result.diagnostics)
-            referenced.formUnion(result.examples)
-            if page.output == "index.html" { homeContent = result.html; continue }
-            // (A static file of the same name gives way to the page, as in memory.)
-            if result.staged != nil || result.kept { files[page.output] = nil }
-            switch result.staged {
-            case .written?: staged.insert(page.output); stagedCounts.written += 1
-            case .reused?: staged.insert(page.output); stagedCounts.reused += 1
-            case nil: if result.kept { kept.insert(page.output) } else { files[page.output] = result.bytes }
-            }
-            if result.cached { cachedCount += 1 } else { renderedCount += 1 }
-            cache.entries[page.output] = BuildCache.Entry(page, result, keys: keys)
-        }
-        return (referenced, homeContent)
-    }
+/// Times the phases of a build.
+struct PhaseClock {
+    let report: (@Sendable (BuildEvent) -> Void)?
+    var last = ContinuousClock.now
 
-    /// Takes in the example pages and filmstrips, warning about examples no
-    /// page shows and reporting each page's UIKit-rule violations.
-    mutating func add(examplePages: [ExampleOutput], of inputs: SiteInputs, referenced: Set<String>, options: BuildOptions,
-                      cache: inout BuildCache) {
-        let gallery = inputs.theme.showsExampleGallery
-        for (example, result) in zip(inputs.examples, examplePages) {
-            diagnostics += Self.diagnostics(of: example, result, referenced: gallery || referenced.contains(example.name), options: options)
-            add(examplePage: result, of: example, cache: &cache)
-        }
-    }
-
-    /// An example page and its filmstrip, with their cache entries.
-    mutating func add(examplePage result: ExampleOutput, of example: LoadedExample, cache: inout BuildCache) {
-        let output = OutputPaths.examplePath(example.name), filmstrip = OutputPaths.filmstripPath(example.name)
-        guard result.error == nil else { return }
-        if result.kept {
-            kept.formUnion([output, filmstrip])
-            (files[output], files[filmstrip]) = (nil, nil)
-        } else if let counts = result.staged {
-            staged.formUnion([output, filmstrip])
-            (files[output], files[filmstrip]) = (nil, nil)
-            stagedCounts.written += counts.written
-            stagedCounts.reused += counts.reused
-        } else {
-            files[output] = result.html
-            files[filmstrip] = result.svg
-        }
-        if result.cached { cachedCount += 1 } else { renderedCount += 1 }
-        if result.problems.isEmpty {
-            // The page's ids, for links into it when the next build reuses it.
-            cache.entries[output] = BuildCache.Entry(key: result.key, examples: [], document: Document(ids: result.ids))
-            cache.entries[filmstrip] = BuildCache.Entry(key: result.key, examples: [])
-            cache.entries[output]?.size = result.sizes.html
-            cache.entries[filmstrip]?.size = result.sizes.svg
-        } else {
-            cache.entries[output] = nil
-            cache.entries[filmstrip] = nil
-        }
-    }
-
-    /// What an example's page reports: that no page shows it (in a
-    /// `rowmotion` block, or in the home page's gallery), its error, its
-    /// UIKit-rule violations.
-    static func diagnostics(of example: LoadedExample, _ result: ExampleOutput, referenced: Bool, options: BuildOptions) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        if !referenced {
-            found.append(.warning("unreferenced-example", at: SourceLocation(file: "\(options.examples)/\(example.name)", line: 1, column: 1),
-                                  "no page shows this example in a rowmotion block"))
-        }
-        if let error = result.error { return found + [error] }
-        return found + result.problems.map(\.diagnostic)
-    }
-}
-
-/// The chrome of every page: links relative to it (absolute under another
-/// base URL), and the navigation, rendered once per folder (`NavigationMemo`).
-struct Chromes: Sendable {
-    var siteTitle: String
-    /// The base URL, when it is not `/`.
-    var base: String?
-    var stylesheet: String
-    var script: String
-    var navigation: Navigation
-    var memo: NavigationMemo?
-
-    init(options: BuildOptions, inputs: SiteInputs, stylesheet: String, script: String) {
-        self.init(options: options, siteTitle: inputs.siteTitle, navigation: inputs.navigation, stylesheet: stylesheet, script: script)
-    }
-
-    init(options: BuildOptions, siteTitle: String, navigation: Navigation, stylesheet: String, script: String) {
-        base = options.baseURL == "/" || options.baseURL.isEmpty ? nil
-            : (options.baseURL.hasSuffix("/") ? options.baseURL : options.baseURL + "/")
-        (self.siteTitle, self.stylesheet, self.script, self.navigation) = (siteTitle, stylesheet, script, navigation)
-    }
-
-    /// The chromes of `outputs` with their navigation rendered once per
-    /// folder (`NavigationMemo`), holding at most `memory` of it.
-    func memoizing(_ outputs: [String], theme: Theme, memory: OutputBudget) -> Chromes {
-        var chromes = self
-        chromes.memo = NavigationMemo(outputs: outputs, navigation: navigation, theme: theme, root: root(of:), memory: memory) { output in
-            Chrome(siteTitle: siteTitle, root: root(of: output), stylesheet: stylesheet, script: script, nav: [])
-        }
-        return chromes
-    }
-
-    func root(of output: String) -> String { base ?? String(repeating: "../", count: OutputPaths.depth(of: output)) }
-
-    func chrome(for output: String) -> Chrome {
-        let root = root(of: output)
-        guard let html = memo?.html[output] else {
-            return Chrome(siteTitle: siteTitle, root: root, stylesheet: stylesheet, script: script, nav: navigation.items(current: output, root: root))
-        }
-        // The items are made only if the theme reads `nav` outside its partial.
-        let navigation = navigation
-        return Chrome(siteTitle: siteTitle, root: root, stylesheet: stylesheet, script: script, nav: [],
-                      navigationHTML: html, navItems: LazyNavItems { navigation.items(current: output, root: root) })
-    }
-}
-
-extension BuildCache.Entry {
-    /// A page's entry: kept with its warnings, which a reuse reports again.
-    init(_ page: LoadedPage, _ result: RenderedPage, keys: OutputKeys) {
-        let shown = result.examples.sorted()
-        self.init(key: result.key ?? keys.page(page, examples: shown), examples: shown, diagnostics: result.diagnostics)
-        // A page taken from the cache keeps its entry's Document as it was, undecoded.
-        stored = result.stored ?? .value(result.made)
-        search = result.searchEntry.map { $0[...] }
-        linkTargets = result.cached ? result.linkTargets : Array(Set(result.made.links.map(\.page))).sorted()
-        size = result.staged != nil || result.kept ? result.byteCount : result.bytes.count
+    mutating func lap(_ name: String) {
+        let now = ContinuousClock.now
+        let elapsed = last.duration(to: now)
+        last = now
+        report?(.phase(name, milliseconds: Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15))
     }
 }

@@ -53,10 +53,6 @@ public final class DevServer: Sendable {
         /// site's on disk) and the input files changed since it.
         var memo: BuildMemo?
         var pending: Set<String>? = []
-        /// The stamp of the site this server last wrote, and whether the files
-        /// on disk are those of the build `memo` holds (not after a failed build).
-        var stamp: String?
-        var diskIsTheMemos = false
         var building = false
         var events: FileEvents?
         var servedOnce = false
@@ -85,9 +81,6 @@ public final class DevServer: Sendable {
     public func rebuild(changed paths: Set<String>? = nil) -> Outcome {
         let start = DispatchTime.now().uptimeNanoseconds
         var options = configuration.build
-        // The full file list says which pages changed; rendering still
-        // comes from the cache.
-        options.allowShortcut = false
         // The last build's model, taken (each of its parts then held once,
         // and an edit changes them in place), told every change since it
         // was made (an edit seen while a build that stopped early ran is
@@ -99,21 +92,16 @@ public final class DevServer: Sendable {
             return (state.memo, state.pending)
         }
         memo?.changed = pending
+        // The site on disk is brought to this build's by writing only what
+        // changed (a build after one that failed writes what that one made too).
+        options.keepsUnchangedPages = true
         var site = SiteBuilder.build(options, memo: &memo)
         let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
-        var changed: [String]? = []
+        var changed: [String] = []
         var written = false
-        let (stamp, diskIsTheMemos) = state.withLock { ($0.stamp, $0.diskIsTheMemos) }
-        if !failed {
-            // After the first site, only the files that changed are written.
-            if let stamp, diskIsTheMemos, let outputs = site.changedOutputs,
-               (try? SiteBuilder.update(site, changed: outputs, options: options, stamp: stamp)) != nil {
-                (changed, written) = (outputs, true)
-            } else if SiteBuilder.write(&site, options) != nil {
-                // The whole site: what changed on disk is not known after a failed build.
-                changed = stamp == nil ? site.files.keys.sorted() : nil
-                written = true
-            }
+        if !failed, SiteBuilder.write(&site, options, memo: &memo) != nil {
+            written = true
+            changed = site.changedOutputs ?? site.outputs.keys.sorted()
         }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let hasSite = FileManager.default.fileExists(atPath: (options.out as NSString).appendingPathComponent(SiteWriter.marker))
@@ -122,23 +110,18 @@ public final class DevServer: Sendable {
                               milliseconds: milliseconds)
         let errors = outcome.diagnostics.filter { !written && ($0.severity == .error || configuration.build.strict) }
             .map { Self.relativeToProject($0.description) }
-        let newStamp = written && (stamp == nil || changed == nil) ? SiteBuilder.stamp(of: options.out) : stamp
         let out = configuration.build.out
         let (status, onBuild) = state.withLock { state -> (LiveStatus, @Sendable (Outcome) -> Void) in
             state.building = false
             state.memo = memo
-            // A build that ran to its end left its model: the changes are read,
-            // and the site on disk is that model's only if it was written.
-            if site.isComplete {
-                state.pending = []
-                state.diskIsTheMemos = written
-            }
+            // The changes are read: a build that failed keeps its graph, and
+            // the next one writes what it made.
+            state.pending = []
             if written {
                 outcome.first = !state.servedOnce
                 state.servedOnce = true
-                outcome.changed = changed ?? []
-                state.stamp = newStamp
-                if changed.map({ !$0.isEmpty }) ?? true { state.builds += 1 }
+                outcome.changed = changed
+                if !changed.isEmpty || outcome.first { state.builds += 1 }
             }
             return (LiveStatus(build: state.builds, changed: written ? changed : [], errors: !written && errors.isEmpty
                                ? ["\(out): error: the build failed"] : errors, inputs: site.inputsKey), state.onBuild)
@@ -155,7 +138,7 @@ public final class DevServer: Sendable {
     public func saveCache() {
         let options = configuration.build
         state.withLock { state in
-            guard !state.building, state.diskIsTheMemos, let memo = state.memo else { return }
+            guard !state.building, let memo = state.memo else { return }
             SiteBuilder.saveCache(of: memo, options: options)
         }
     }

@@ -1,3 +1,4 @@
+import BuildGraph
 import ProjectFiles
 import Foundation
 import SnapshotFormat
@@ -405,23 +406,18 @@ struct BuildCacheTests {
             #expect(decoded == document, "seed \(seed), round \(round): \(String(decoding: json.bytes, as: UTF8.self))")
             if decoded != document { return }
 
-            // And through the cache file: saved, then loaded for the same
-            // site. It keeps what link checks read (ids and links) and the
-            // page's search entry as it was made, byte for byte.
-            var cache = BuildCache()
-            cache.entries["page.html"] = BuildCache.Entry(key: "k", examples: ["a", "b"], document: document)
+            // And through the store: a page's render as the graph keeps it
+            // (its ids, links and search entry) reads back as it was, byte for byte.
             let search = SearchIndex.json(SearchIndex.Entry(output: "page.html", title: text(), document: document))
-            cache.entries["page.html"]?.search = search[...]
-            cache.entries["other.html"] = BuildCache.Entry(key: "k2", examples: [])
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-cache-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            cache.save(to: path)
-            let loaded = BuildCache.load(from: path)
-            #expect(loaded.entries["page.html"]?.document == Document(ids: document.ids, links: document.links), "seed \(seed), round \(round)")
-            #expect(loaded.entries["page.html"]?.search.map(Array.init) == search, "seed \(seed), round \(round)")
-            #expect(loaded.entries["other.html"]?.search == nil)
-            #expect(loaded.entries["page.html"]?.examples == ["a", "b"])
-            #expect(loaded.entries["other.html"] != nil && loaded.entries["other.html"]?.document == nil)
+            let render = PageRender.Value(output: "page.html", size: 3, diagnostics: [], examples: ["a", "b"], ids: document.ids, links: document.links,
+                                          search: search, homeContent: nil, homeDescription: nil, tooLarge: false)
+            var encoder = StoreEncoder()
+            render.encode(to: &encoder)
+            let read = encoder.bytes.withUnsafeBytes { raw -> PageRender.Value? in
+                var decoder = StoreDecoder(raw)
+                return try? PageRender.Value(from: &decoder)
+            }
+            #expect(read == render, "seed \(seed), round \(round)")
         }
     }
 }

@@ -19,18 +19,31 @@ import Foundation
 /// rewritten. Addresses with a scheme, protocol-relative ones and empty
 /// ones are left alone. Byte-level: a page has dozens of links, a site
 /// thousands.
-struct PageLinks: Sendable {
+struct PageLinks {
     /// The page's Markdown file as diagnostics name it, its folder under
     /// the site folder, and its output.
     var source: String
     var folder: String
     var output: String
     var urls: URLStyle
-    /// Every output of the site, and the same by its lowercased path.
-    var outputs: Set<String>
-    var foldedOutputs: [String: String]
+    /// Whether the site has an output, and the output a lowercased path
+    /// names (the first by bytes of those that fold to it).
+    var exists: (String) -> Bool
+    var foldedOutput: (String) -> String?
     /// The way from the page to the site's root (`../`, or the base URL).
     var root: String
+
+    init(source: String, folder: String, output: String, urls: URLStyle, exists: @escaping (String) -> Bool,
+         foldedOutput: @escaping (String) -> String?, root: String) {
+        (self.source, self.folder, self.output, self.urls, self.root) = (source, folder, output, urls, root)
+        (self.exists, self.foldedOutput) = (exists, foldedOutput)
+    }
+
+    /// Links against a set of every output, and the same by lowercased path.
+    init(source: String, folder: String, output: String, urls: URLStyle, outputs: Set<String>, foldedOutputs: [String: String], root: String) {
+        self.init(source: source, folder: folder, output: output, urls: urls, exists: { outputs.contains($0) }, foldedOutput: { foldedOutputs[$0] },
+                  root: root)
+    }
 
     /// What the page does with an address.
     struct Resolution: Equatable {
@@ -60,19 +73,19 @@ struct PageLinks: Sendable {
             return (path, path.isEmpty ? output : OutputPaths.normalize(rootAbsolute || folder.isEmpty ? path : folder + "/" + path))
         }
         var (path, resolved) = resolve(rewritten)
-        if !path.isEmpty, kind != .image, !outputs.contains(resolved) {
+        if !path.isEmpty, kind != .image, !exists(resolved) {
             for other in Self.otherForms(of: rewritten) {
                 let candidate = resolve(other)
-                if outputs.contains(candidate.resolved) {
+                if exists(candidate.resolved) {
                     (rewritten, path, resolved) = (other, candidate.path, candidate.resolved)
                     break
                 }
             }
         }
         var caseFixed: String?
-        if !path.isEmpty, !outputs.contains(resolved) {
+        if !path.isEmpty, !exists(resolved) {
             for candidate in [rewritten] + (kind == .image ? [] : Self.otherForms(of: rewritten)) {
-                if let actual = foldedOutputs[resolve(candidate).resolved.lowercased()] {
+                if let actual = foldedOutput(resolve(candidate).resolved.lowercased()) {
                     (caseFixed, resolved) = (actual, actual)
                     rewritten = "/" + actual
                     break
@@ -80,7 +93,7 @@ struct PageLinks: Sendable {
             }
         }
         let here = SourceLocation(file: source, line: max(line, 1), column: column)
-        if !path.isEmpty, !outputs.contains(resolved), !resolved.hasPrefix("assets/") {
+        if !path.isEmpty, !exists(resolved), !resolved.hasPrefix("assets/") {
             let isPage = rewritten.hasSuffix(".html") || !(rewritten.split(separator: "/").last ?? "").contains(".")
             let message: String
             switch kind {

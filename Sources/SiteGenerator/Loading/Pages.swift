@@ -94,12 +94,20 @@ enum SiteLoading {
 
     /// One page of the site folder, at `path` under it, or nil with its error.
     static func loadPage(_ path: String, in site: InputFolder, urls: URLStyle, diagnostics: inout [Diagnostic]) -> LoadedPage? {
+        let bytes: Result<[UInt8], FileContents.Failure>
+        do throws(FileContents.Failure) { bytes = .success(try site.read(path, limit: SnapshotLimits.standard.fileBytes)) } catch { bytes = .failure(error) }
+        return loadPage(path, bytes: bytes, in: site, urls: urls, diagnostics: &diagnostics)
+    }
+
+    /// The page at `path` from the bytes read of it (or why they could not be).
+    static func loadPage(_ path: String, bytes read: Result<[UInt8], FileContents.Failure>, in site: InputFolder, urls: URLStyle,
+                         diagnostics: inout [Diagnostic]) -> LoadedPage? {
         let file = site.path(of: path)
         let start = SourceLocation(file: file, line: 1, column: 1)
         let bytes: [UInt8]
-        do {
-            bytes = try site.read(path, limit: SnapshotLimits.standard.fileBytes)
-        } catch {
+        switch read {
+        case .success(let read): bytes = read
+        case .failure(let error):
             diagnostics.append(.error("unreadable-file", at: start, error.message))
             return nil
         }

@@ -303,14 +303,21 @@ struct SiteInputs: Sendable {
 
     /// One example read and diffed, or the diagnostics that say why not.
     @Sendable static func loadExample(_ name: String, in folder: InputFolder) -> (example: LoadedExample?, diagnostics: [Diagnostic]) {
+        let bytes: Result<[UInt8], FileContents.Failure>
+        do throws(FileContents.Failure) { bytes = .success(try folder.read(name, limit: SnapshotLimits.standard.fileBytes)) } catch { bytes = .failure(error) }
+        return loadExample(name, bytes: bytes, in: folder)
+    }
+
+    /// One example from the bytes read of it (or why they could not be).
+    static func loadExample(_ name: String, bytes read: Result<[UInt8], FileContents.Failure>, in folder: InputFolder)
+        -> (example: LoadedExample?, diagnostics: [Diagnostic]) {
         let path = folder.path(of: name)
-        // Read once: the sequence and its cache key come from the same
-        // bytes, under the size limit (a file saved between two reads
-        // would cache old output under the new key).
+        // Read once: the sequence and its key come from the same bytes,
+        // under the size limit.
         let bytes: [UInt8]
-        do throws(FileContents.Failure) {
-            bytes = try folder.read(name, limit: SnapshotLimits.standard.fileBytes)
-        } catch {
+        switch read {
+        case .success(let read): bytes = read
+        case .failure(let error):
             return (nil, [.error(error.tooLarge ? "file-too-large" : "unreadable-file", at: SourceLocation(file: path, line: 1, column: 1), error.message)])
         }
         var (sequence, found) = SnapshotReader.read(bytes: bytes, file: path)

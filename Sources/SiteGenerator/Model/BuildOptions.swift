@@ -63,7 +63,44 @@ public struct BuildOptions: Sendable {
     /// nil: the folders above, listed on disk when the build starts.
     public var inputs: InputTree?
 
+    /// Outputs besides the site's own (a test's, to see a new kind of output built).
+    var extraOutputs: [any OutputRule.Type] = []
+
     public init() {}
+
+    /// One fingerprint of every option that changes what a build reads or
+    /// makes (which folder is which, where the site goes and under what
+    /// address, how pages are addressed, drafts, an empty site allowed,
+    /// the review's page, the site's limit, extra outputs): the store,
+    /// `serve`'s model and the review all key by it, so no two of them
+    /// can disagree on what makes a build another build.
+    public var fingerprint: String {
+        ContentHash.key(["site", site, "examples", examples, "templates", templates, "out", out, "base-url", baseURL, "urls", urls.rawValue,
+                         "drafts", String(drafts), "allow-empty", String(allowEmpty), "baseline", baseline == nil ? "-" : "review",
+                         "limit", String(siteByteLimit)] + extraOutputs.map { $0.name })
+    }
+
+    /// The options of the build of a revision's tree (`inputs`) that the
+    /// review compares with: these, reading the revision, written nowhere.
+    func forRevision(_ inputs: InputTree) -> BuildOptions {
+        var revision = BuildOptions()
+        (revision.site, revision.examples, revision.templates) = (site, examples, templates)
+        (revision.baseURL, revision.urls, revision.drafts, revision.siteByteLimit) = (baseURL, urls, drafts, siteByteLimit)
+        revision.project = project
+        revision.inputs = inputs
+        revision.out = FileManager.default.temporaryDirectory.appendingPathComponent("rowmotion-baseline-unused-\(UUID().uuidString)").path
+        return revision
+    }
+
+    /// The running executable's size and modification time, or "-": a
+    /// rebuilt `rowmotion` of the same version never takes the last one's store.
+    static let executableStamp: String = {
+        guard let path = Bundle.main.executablePath,
+              let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = attributes[.size] as? NSNumber, let date = attributes[.modificationDate] as? Date
+        else { return "-" }
+        return "\(size) bytes, \(Int(date.timeIntervalSince1970))"
+    }()
 
     /// The folders a build reads, each once.
     public var inputFolders: [String] {
@@ -88,15 +125,3 @@ public enum BuildEvent: Sendable {
     case note(String)
 }
 
-/// Times the phases of a build.
-struct PhaseClock {
-    let report: (@Sendable (BuildEvent) -> Void)?
-    var last = ContinuousClock.now
-
-    mutating func lap(_ name: String) {
-        let now = ContinuousClock.now
-        let elapsed = last.duration(to: now)
-        last = now
-        report?(.phase(name, milliseconds: Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15))
-    }
-}

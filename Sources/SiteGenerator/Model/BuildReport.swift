@@ -2,7 +2,7 @@ import Diagnostics
 import ListDiff
 
 /// One step of an example, counted.
-public struct StepSummary: Sendable {
+public struct StepSummary: Equatable, Sendable {
     public var label: String
     public var batches: Int
     public var inserted = 0, deleted = 0, moved = 0, reloaded = 0

@@ -252,11 +252,15 @@ extension SiteRendering {
     /// What search knows of an example: its title, its description's text
     /// and its steps' labels (its page is the theme's, not a document's).
     static func exampleDocument(_ example: LoadedExample) -> Document {
+        exampleDocument(title: example.title, description: example.description, stepLabels: example.stepLabels)
+    }
+
+    static func exampleDocument(title: String, description: String?, stepLabels: [String]) -> Document {
         var text = Document.TextCollector()
-        text.append(example.title)
+        text.append(title)
         text.separate()
-        if let description = example.description { text.append(MarkdownRenderer.plainText(ofMarkdown: description)) }
-        for label in example.stepLabels {
+        if let description { text.append(MarkdownRenderer.plainText(ofMarkdown: description)) }
+        for label in stepLabels {
             text.separate()
             text.append(label)
         }

@@ -3,7 +3,7 @@ import Diagnostics
 import Foundation
 import SnapshotFormat
 
-/// A page as rendering made it (or the cache kept it).
+/// A page as rendering made it.
 struct RenderedPage: Sendable {
     /// The home page's content (the index wraps it); empty for other pages.
     var html = ""
@@ -12,36 +12,14 @@ struct RenderedPage: Sendable {
     var diagnostics: [Diagnostic] = []
     var examples: Set<String> = []
     /// What the tree said of it: headings, ids, links to an element of
-    /// a page (`page.md#id`, `#id`), text for search. A page taken from the
-    /// previous build has the cache's (its ids and links), decoded each
-    /// time it is asked for: a build that checks none of its links and
-    /// links into it none decodes it at all.
-    var document: Document {
-        get { stored?.document ?? made }
-        set { (made, stored) = (newValue, nil) }
-    }
-    /// A page taken from the previous build: the pages its `#` links lead to, as the cache recorded them.
-    var linkTargets: [String]?
-    /// The Document a render made, or the cache's, as JSON.
+    /// a page (`page.md#id`, `#id`), text for search.
     var made = Document()
-    var stored: BuildCache.StoredDocument?
-    /// Taken from the previous build.
-    var cached = false
-    /// A page taken from the previous build: the key it was taken by.
-    var key: String?
-    /// Taken from the previous build and left in the site on disk, unread
-    /// (`bytes` is empty).
-    var kept = false
-    /// The page's bytes, counted when it was made (or, kept, as the cache
-    /// recorded them), before they went to the staging folder.
+    var document: Document {
+        get { made }
+        set { made = newValue }
+    }
+    /// The page's bytes, counted when it was made.
     var byteCount = 0
-    /// Written into the staging folder as soon as it was rendered (or
-    /// linked there from the old site, the same bytes): `bytes` is empty.
-    var staged: Staged?
-    enum Staged { case written, reused }
-    /// Taken from the previous build: its search entry's JSON, as that
-    /// build made it (`document` then holds only its ids and links).
-    var searchEntry: [UInt8]?
     /// Past a page's limit of bytes (its error is among `diagnostics`).
     var tooLarge = false
 }
@@ -54,6 +32,15 @@ extension SiteRendering {
     /// (nil for one with errors).
     static func render(page: LoadedPage, theme: Theme, example named: (String) -> LoadedExample?, exampleNames: ExampleNames,
                        outputs: Set<String>, foldedOutputs: [String: String] = [:], chrome: Chrome, options: BuildOptions, isHome: Bool,
+                       shared: PlayerParts? = nil) -> RenderedPage {
+        render(page: page, theme: theme, example: named, exampleNames: exampleNames, exists: { outputs.contains($0) }, foldedOutput: { foldedOutputs[$0] },
+               chrome: chrome, options: options, isHome: isHome, shared: shared)
+    }
+
+    /// The same, looking the site's outputs up one by one (`exists`, and
+    /// `foldedOutput` for a lowercased path).
+    static func render(page: LoadedPage, theme: Theme, example named: (String) -> LoadedExample?, exampleNames: ExampleNames,
+                       exists: @escaping (String) -> Bool, foldedOutput: @escaping (String) -> String?, chrome: Chrome, options: BuildOptions, isHome: Bool,
                        shared: PlayerParts? = nil) -> RenderedPage {
         var result = RenderedPage()
         let sourceFolder = page.folder
@@ -115,8 +102,8 @@ extension SiteRendering {
                 return nil
             }
         }
-        let links = PageLinks(source: page.source, folder: sourceFolder, output: page.output, urls: options.urls, outputs: outputs,
-                              foldedOutputs: foldedOutputs, root: chrome.root)
+        let links = PageLinks(source: page.source, folder: sourceFolder, output: page.output, urls: options.urls, exists: exists,
+                              foldedOutput: foldedOutput, root: chrome.root)
         var fragmentLinks: [FragmentLink] = []
         func link(_ url: String, _ line: Int, _ column: Int, _ kind: LinkKind) -> String? {
             let resolved = links.resolve(url, line: line, column: column, kind: kind)

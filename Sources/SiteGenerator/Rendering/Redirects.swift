@@ -17,18 +17,27 @@ enum Redirects {
     /// made, and `budget` says why).
     static func redirects(_ inputs: SiteInputs, root: (String) -> String, budget: OutputBudget, fileRoom: Int,
                           diagnostics: inout [Diagnostic]) -> [String: [UInt8]] {
+        redirects(pages: inputs.pages.map { ($0.source, $0.output, $0.title, $0.frontMatter.aliases) }, outputs: inputs.outputs, root: root,
+                  budget: budget, fileRoom: fileRoom, diagnostics: &diagnostics)
+    }
+
+    /// The same, of `pages` (each page's source, output, title and
+    /// aliases) in a site of `outputs`.
+    static func redirects(pages: [(source: String, output: String, title: String, aliases: [FrontMatter.Alias])], outputs: Set<String>,
+                          root: (String) -> String, budget: OutputBudget, fileRoom: Int, diagnostics: inout [Diagnostic]) -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
         var owners: [String: String] = [:]
+        let folded = SiteInputs.folded(outputs)
         // Each page's source by its output, for an alias that names a page
         // (looked up, not searched for: a page may have thousands of aliases).
         var sources: [String: String] = [:]
-        for page in inputs.pages where sources[page.output] == nil { sources[page.output] = page.source }
+        for page in pages where sources[page.output] == nil { sources[page.output] = page.source }
         // By path: of two pages that declare the same alias, the first by
         // path keeps it, whatever order the pages were listed in.
-        for page in inputs.pages.sorted(by: { Paths.precedes($0.source, $1.source) }) {
+        for page in pages.sorted(by: { Paths.precedes($0.source, $1.source) }) {
             // Escaped once for all of the page's redirects.
-            let title = page.frontMatter.aliases.isEmpty ? "" : HTMLText.escape(page.title)
-            for alias in page.frontMatter.aliases {
+            let title = page.aliases.isEmpty ? "" : HTMLText.escape(page.title)
+            for alias in page.aliases {
                 guard files.count < fileRoom, !budget.isPastLimit else {
                     if files.count >= fileRoom { budget.tooManyFiles() }
                     return files
@@ -64,14 +73,14 @@ enum Redirects {
                 }
                 // Inside a folder that is a file of the site (`/a.js/` beside `site/a.js`).
                 if let slash = output.indices.first(where: { index in
-                    output[index] == "/" && (inputs.outputsByFoldedCase[output[..<index].lowercased()] != nil || owners[String(output[..<index])] != nil)
+                    output[index] == "/" && (folded[output[..<index].lowercased()] != nil || owners[String(output[..<index])] != nil)
                 }) {
                     diagnostics.append(.error("alias", at: alias.location,
                                               "the alias '\(alias.path)' names \(output), inside \(output[..<slash]), which is a file of the site; "
                                                   + "a path cannot be both a file and a folder"))
                     continue
                 }
-                if inputs.outputs.contains(output) {
+                if outputs.contains(output) {
                     // Hugo keeps the page and drops the redirect: a page
                     // that took over an old address wins over the alias.
                     let owner = sources[output].map { "the page made from '\($0)'" } ?? "a file of the site"

@@ -19,14 +19,22 @@ extension SiteRendering {
 
     /// One block, or nil when it cannot be shown (the page's render reports why).
     static func shownBlock(_ block: DemoBlock, number: Int, of page: LoadedPage, inputs: SiteInputs) -> BuildReport.Block? {
-        let name = "\(page.path)#\(number)"
         guard let spec = DemoSpec.read(block, file: page.source, examples: inputs.exampleNames).spec else { return nil }
+        var example: LoadedExample?
+        if case .example(let path) = spec.source { example = inputs.examplesByName[path] }
+        return shownBlock(block, number: number, of: page, spec: spec, example: example)
+    }
+
+    /// The same, its options read (`spec`), with the example it names (nil
+    /// for one with errors, or for a sequence written in the block).
+    static func shownBlock(_ block: DemoBlock, number: Int, of page: LoadedPage, spec: DemoSpec, example shownExample: LoadedExample?) -> BuildReport.Block? {
+        let name = "\(page.path)#\(number)"
         var entry = BuildReport.Block(name: name, page: page.source, output: page.output, title: "", shows: nil, step: spec.step,
                                       autoplay: spec.autoplay, compare: spec.compare, animation: nil, stepCount: 0, steps: [])
         let sequence: SnapshotSequence, changesets: [Changeset<String, Record<String>>]
         switch spec.source {
         case .example(let path):
-            guard let example = inputs.examplesByName[path] else { return nil }
+            guard let example = shownExample else { return nil }
             entry.shows = path
             (sequence, changesets) = (shown(example.sequence, as: spec), example.changesets)
             // Shown as its own page shows it: the example's changes are its own.

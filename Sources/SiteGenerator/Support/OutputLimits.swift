@@ -1,3 +1,4 @@
+import Diagnostics
 import ProjectFiles
 import Foundation
 
@@ -57,6 +58,7 @@ final class OutputBudget: Sendable {
         var used = 0
         var passedLimit = false
         var firstFailure: Int?
+        var failures: [Int: Diagnostic] = [:]
         var passedFileLimit = false
 
         /// The limit lowered to the input's multiple once the site passes
@@ -71,6 +73,8 @@ final class OutputBudget: Sendable {
     }
 
     private let count: Locked<Count>
+    /// What measures the site's input files (for another budget of the same site).
+    let inputMeasure: (@Sendable () -> Int)?
 
     /// - Parameters:
     ///   - limit: the most the site may make.
@@ -79,6 +83,7 @@ final class OutputBudget: Sendable {
     ///     the limit is at most `OutputLimits.siteBytes(forInput:)` of them.
     init(limit: Int, input: (@Sendable () -> Int)? = nil) {
         count = Locked(Count(limit: limit, measureInput: input))
+        inputMeasure = input
     }
 
     /// The most the site may make.
@@ -107,10 +112,19 @@ final class OutputBudget: Sendable {
         }
     }
 
-    /// The output at `index` is past a page's limit.
-    func fail(at index: Int) {
-        count.withLock { $0.firstFailure = min($0.firstFailure ?? index, index) }
+    /// The output at `index` is past a page's limit (`diagnostic` says so).
+    func fail(at index: Int, _ diagnostic: Diagnostic? = nil) {
+        count.withLock {
+            $0.firstFailure = min($0.firstFailure ?? index, index)
+            if let diagnostic { $0.failures[index] = diagnostic }
+        }
     }
+
+    /// What the first output past a page's limit reported.
+    var firstFailure: Diagnostic? { count.withLock { count in count.firstFailure.flatMap { count.failures[$0] } } }
+
+    /// Why a build stopped once its budget did (`BuildStopped.reason`).
+    static let stopped = "the site passed its limit"
 
     /// Whether the output at `index` need not be rendered.
     func skips(_ index: Int) -> Bool {

@@ -205,6 +205,22 @@ public struct Theme: Sendable {
         return keys
     }
 
+    /// A key of what a render of `template` reads of the theme: its text
+    /// and the texts of the partials it includes, through any depth.
+    func renderKey(of template: String) -> String {
+        var seen: Set<String> = [], queue = [template]
+        while let name = queue.popLast() {
+            guard seen.insert(name).inserted else { continue }
+            for tag in tags[name + ".mustache"] ?? [] where tag.kind == ">" || tag.kind == "<" { queue.append(tag.name) }
+        }
+        var hash = ContentHash()
+        for name in seen.sorted() {
+            hash.add(name)
+            hash.add(texts[name + ".mustache"] ?? "")
+        }
+        return hash.key
+    }
+
     /// Where a theme file's line is, for diagnostics.
     func location(of fileName: String, line: Int = 1, column: Int = 1) -> SourceLocation {
         let file: String
