@@ -91,7 +91,9 @@ public final class Graph: @unchecked Sendable {
             let differs = old.map { !rules[Int(rule)].same($0, value) } ?? true
             updates.append((node, value, differs))
         }
-        let bumped = updates.contains { $0.changed }
+        // Nodes forgotten since (`forget`) are derived again, and what reads them checked.
+        let bumped = updates.contains { $0.changed } || !table.forced.isEmpty
+        changed.append(contentsOf: table.forced)
         baseRevision = revision
         if bumped { revision += 1 }
         for (node, value, differs) in updates {
@@ -178,7 +180,7 @@ public final class Graph: @unchecked Sendable {
         let numbers = Set(rules.map { number(of: $0) })
         lock.withLock {
             for node in 0..<table.count where table.derivedAt[node] == revision && numbers.contains(table.rule[node]) {
-                table.deps[node] = nil
+                table.forced.insert(Int32(node))
                 table.verifiedAt[node] = 0
             }
         }
@@ -243,11 +245,11 @@ public final class Graph: @unchecked Sendable {
         while table.running[at] { lock.wait() }
         if holds(at) { lock.unlock(); return }
         table.running[at] = true
-        let (deps, verifiedAt) = (table.deps[at], table.verifiedAt[at])
+        let (deps, verifiedAt, forced) = (table.deps[at], table.verifiedAt[at], table.forced.contains(node))
         lock.unlock()
         let mustDerive: Bool
         do throws(BuildStopped) {
-            if let deps { mustDerive = try anyChanged(deps, since: verifiedAt, environment: environment) } else { mustDerive = true }
+            if let deps, !forced { mustDerive = try anyChanged(deps, since: verifiedAt, environment: environment) } else { mustDerive = true }
         } catch {
             release(at)
             throw error
@@ -281,6 +283,7 @@ public final class Graph: @unchecked Sendable {
         let same = forValueAlone || (old.map { rule.same($0, value) } ?? false)
         table.deps[at] = derivation.recorded
         table.derivedAt[at] = revision
+        table.forced.remove(node)
         table.value[at] = value
         if !same {
             table.changedAt[at] = revision
@@ -370,6 +373,8 @@ struct NodeTable {
     var stored: [StoredValue?] = []
     var running: [Bool] = []
     var index: [NodeKey: Int32] = [:]
+    /// Nodes to derive again whatever they read (`Graph.forget`).
+    var forced: Set<Int32> = []
 
     var count: Int { rule.count }
 

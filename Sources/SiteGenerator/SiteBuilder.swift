@@ -36,6 +36,8 @@ public struct BuiltSite {
     public var unchanged = false
     /// A key of every input the build read (serve's live events carry it).
     public var inputsKey: String?
+    /// How many values of each rule the build derived (`--verbose` lists them).
+    public var derived: [String: Int] = [:]
 
     /// What the report reads, worked out when first asked for.
     var reportParts: @Sendable () -> BuildReport = { BuildReport(pages: [], examples: [], diagnostics: []) }
@@ -216,6 +218,7 @@ public enum SiteBuilder {
         }
         clock.lap("derive the site")
         let derived = graph.derived
+        site.derived = derived
         site.diagnostics = value.diagnostics
         (site.pageCount, site.exampleCount, site.outputs) = (value.pageCount, value.exampleCount, value.outputs)
         // (The home page is rendered once, into the index.)
