@@ -352,10 +352,20 @@ public final class Graph: @unchecked Sendable {
     public static let malformedStore = "the build store does not read"
 }
 
-/// A node's name: its rule and its argument.
+/// A node's name: its rule and its argument, compared by the argument's
+/// bytes (a `String` takes `café` composed and decomposed for one; to a
+/// file system, and so to a build, they are two files).
 struct NodeKey: Hashable, Sendable {
     var rule: UInt16
     var argument: String
+
+    static func == (a: NodeKey, b: NodeKey) -> Bool { a.rule == b.rule && a.argument.utf8.elementsEqual(b.argument.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(rule)
+        var argument = argument
+        argument.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 }
 
 /// Every node's state, one array per field, indexed by node number.

@@ -175,6 +175,25 @@ extension Graph {
         return metadata
     }
 
+    /// The stored values that do not read back as the bytes they were read
+    /// from (decoded, then encoded again), as `rule(argument)`: each rule's
+    /// codec must be its values' own.
+    public func storedValueProblems() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        var problems: [String] = []
+        for node in 0..<table.count {
+            guard let stored = table.stored[node] else { continue }
+            let rule = rules[Int(table.rule[node])]
+            let name = "\(rule.name)(\(table.argument[node]))"
+            guard let value = try? stored.file.decode(stored.range, with: rule) else { problems.append(name + ": does not read"); continue }
+            var encoder = StoreEncoder()
+            rule.encode(value, &encoder)
+            if !encoder.bytes.elementsEqual(stored.file.bytes[stored.range]) { problems.append(name + ": reads back otherwise") }
+        }
+        return problems
+    }
+
     private func append(_ value: UInt32, to bytes: inout [UInt8]) {
         var little = value.littleEndian
         withUnsafeBytes(of: &little) { bytes.append(contentsOf: $0) }

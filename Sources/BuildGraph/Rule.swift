@@ -40,7 +40,23 @@ extension Rule where Value: Equatable {
 /// A rule whose values are stored, encoded by the value itself.
 public protocol StoredRule: Rule where Value: StoreCodable {}
 
+extension StoredRule where Value: Equatable {
+    public static func same(_ old: Value, _ new: Value) -> Bool { sameBytes(old, new) }
+}
+
 extension StoredRule {
+    /// The same value is the same bytes stored: a `String` takes `café`
+    /// composed and decomposed for one, which to a build (a file's name,
+    /// a link) are two.
+    public static func same(_ old: Value, _ new: Value) -> Bool { sameBytes(old, new) }
+
+    static func sameBytes(_ old: Value, _ new: Value) -> Bool {
+        var (a, b) = (StoreEncoder(), StoreEncoder())
+        old.encode(to: &a)
+        new.encode(to: &b)
+        return a.bytes == b.bytes
+    }
+
     public static var isStored: Bool { true }
     public static func encode(_ value: Value, to encoder: inout StoreEncoder) { value.encode(to: &encoder) }
     public static func decode(_ decoder: inout StoreDecoder) throws(StoreDecoder.Malformed) -> Value { try Value(from: &decoder) }

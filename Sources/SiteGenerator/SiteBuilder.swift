@@ -207,7 +207,6 @@ public enum SiteBuilder {
             let shape = try graph.value(SiteShape.self, "", environment: environment)
             environment.places.withLock { places in
                 for (index, page) in shape.pages.enumerated() { places[page.output] = index }
-                for (index, name) in shape.examples.enumerated() { places[OutputPaths.examplePath(name)] = shape.pages.count + index }
             }
             value = try graph.value(Site.self, "", environment: environment)
         } catch {
@@ -287,7 +286,9 @@ public enum SiteBuilder {
         result.bytes = keyed.bytes
         result.files.reserveCapacity(keyed.digests.count + 8)
         for (path, digest) in keyed.digests { result.files.append((path, SourceFile.Value(digest: digest, stamp: keyed.stamps[path]))) }
-        for path in known where keyed.digests[path] == nil { result.files.append((path, SourceFile.Value(digest: "", stamp: nil))) }
+        // (Gone by the bytes of its name: `café` respelled is another file.)
+        let listed = Set(keyed.digests.keys.map { Array($0.utf8) })
+        for path in known where !listed.contains(Array(path.utf8)) { result.files.append((path, SourceFile.Value(digest: "", stamp: nil))) }
         return result
     }
 
@@ -374,10 +375,14 @@ public enum SiteBuilder {
 
     /// The stamps of the site's files after an edit: the old ones, those
     /// changed stamped again, those removed left out.
-    static func restamped(_ old: [String: FileStamp], _ changed: [String], _ outputs: [String: Int], _ options: BuildOptions) -> [String: FileStamp] {
+    /// (Nil, and the site is walked, when an output was removed: its name
+    /// may be another's respelled, which a `String` key takes for it.)
+    static func restamped(_ old: [String: FileStamp], _ changed: [String], _ outputs: [String: Int], _ options: BuildOptions) -> [String: FileStamp]? {
         var stamps = old
         for path in changed {
-            if outputs[path] != nil, let stamp = FileStamp.of(options.out + "/" + path) { stamps[path] = stamp } else { stamps[path] = nil }
+            guard outputs[path] != nil, outputs.index(forKey: path).map({ outputs[$0].key.utf8.elementsEqual(path.utf8) }) == true,
+                  let stamp = FileStamp.of(options.out + "/" + path) else { return nil }
+            stamps[path] = stamp
         }
         return stamps
     }

@@ -31,12 +31,20 @@ struct ExampleNames: Sendable {
         }
     }
 
+    /// Each name as the folder spells it, by its text.
+    private let spelled: [String: String]
+
     init(_ names: [String]) {
         self.names = Set(names)
+        spelled = Dictionary(names.map { ($0, $0) }) { first, _ in first }
         index = Locked(nil)
     }
 
     func contains(_ name: String) -> Bool { names.contains(name) }
+
+    /// `name` as the folder spells it (a page may write `café` composed
+    /// for a file whose name is decomposed: the same text).
+    func listed(_ name: String) -> String { spelled[name] ?? name }
 
     /// "; did you mean 'chat.yml'?" for a name that is not one of them, or
     /// nothing when no name is near.

@@ -39,6 +39,10 @@ enum SourceFile: Input, StoredRule {
     }
 
     static func isGone(_ value: Value) -> Bool { value.digest.isEmpty }
+
+    /// A file the build did not list (a name another spelling of a listed
+    /// one's): not there.
+    static func derive(_ argument: String, _ build: Derivation) throws(BuildStopped) -> Value { Value(digest: "", stamp: nil) }
 }
 
 /// An input folder as listed (by the name it was given: `site`): its files

@@ -73,8 +73,6 @@ enum ExamplePage: StoredRule {
     static func derive(_ argument: String, _ build: Derivation) throws(BuildStopped) -> Value {
         let site = build.site
         let output = OutputPaths.examplePath(argument)
-        let place = site.places.withLock { $0[output] } ?? Int.max
-        if site.budget.skips(place) { throw BuildStopped(reason: OutputBudget.stopped) }
         guard let example = try build.value(ExampleLoad.self, argument).example else {
             return Value(made: MadeFiles(), ids: [], problems: [], error: nil)
         }
@@ -84,11 +82,9 @@ enum ExamplePage: StoredRule {
         let chrome = try build.chrome(for: output)
         do throws(Diagnostic) {
             let (html, svg, problems) = try SiteRendering.examplePage(example, theme: theme, chrome: chrome, urls: site.options.urls)
-            site.budget.take(html.count + svg.count)
             let made = build.put([(output, html), (OutputPaths.filmstripPath(argument), svg)])
             return Value(made: made, ids: RawHTML.ids(in: String(decoding: html, as: UTF8.self)), problems: problems.map(\.diagnostic), error: nil)
         } catch {
-            if error.id == OutputLimits.pageTooLarge { site.budget.fail(at: place, error) }
             return Value(made: MadeFiles(), ids: [], problems: [], error: error)
         }
     }

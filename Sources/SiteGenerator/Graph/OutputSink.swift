@@ -105,9 +105,16 @@ final class OutputSink: @unchecked Sendable {
     func changes(_ outputs: [String: Int], before: [String: Int]?) -> [String] {
         lock.withLock {
             let made = changed.filter { outputs[$0] != nil }
-            let removed = before.map { $0.keys.filter { outputs[$0] == nil } } ?? []
-            return (made + removed).sorted()
+            return (made + (before.map { Self.removed(from: $0, in: outputs) } ?? [])).sorted()
         }
+    }
+
+    /// The outputs of `before` that `outputs` does not have, by the bytes
+    /// of their names (`café` respelled is another file to the file system,
+    /// though a `String` takes it for the same).
+    static func removed(from before: [String: Int], in outputs: [String: Int]) -> [String] {
+        let now = Set(outputs.keys.map { Array($0.utf8) })
+        return before.keys.filter { !now.contains(Array($0.utf8)) }
     }
 
     /// patch: renames every changed file over its old one (only those the
@@ -136,7 +143,7 @@ final class OutputSink: @unchecked Sendable {
             }
         }
         lock.withLock { staged = [:] }
-        for path in before.keys.sorted() where outputs[path] == nil {
+        for path in Self.removed(from: before, in: outputs).sorted() {
             guard SiteFolder.isSafe(path) else { continue }
             let target = try WritePath.prepare(root + "/" + path, in: site, makingFolders: false)
             if unlink(target) != 0 && errno != ENOENT { throw .error("output", at: here, "cannot remove '\(path)': \(String(cString: strerror(errno)))") }

@@ -77,11 +77,11 @@ enum PageRender: StoredRule {
         func folded(_ output: String) -> String? {
             do throws(BuildStopped) { return try lookup.named(folded: output) } catch { stop.withLock { $0 = $0 ?? error }; return nil }
         }
-        func example(_ name: String) -> LoadedExample? {
-            do throws(BuildStopped) { return try build.value(ExampleLoad.self, name).example } catch { stop.withLock { $0 = $0 ?? error }; return nil }
-        }
         // The names demo blocks look examples up in, for a page that has blocks.
         let names = page.markdown.demoBlocks(lineOffset: 0).isEmpty ? ExampleNames([]) : try build.value(ExampleNameIndex.self, "")
+        func example(_ name: String) -> LoadedExample? {
+            do throws(BuildStopped) { return try build.value(ExampleLoad.self, names.listed(name)).example } catch { stop.withLock { $0 = $0 ?? error }; return nil }
+        }
         var result = SiteRendering.render(page: page, theme: theme, example: example, exampleNames: names, exists: exists, foldedOutput: folded,
                                           chrome: chrome, options: site.options, isHome: isHome)
         if let stopped = stop.withLock({ $0 }) { throw stopped }
@@ -179,7 +179,7 @@ enum OutputOwners: Rule {
         for name in try build.value(SiteShape.self, "").examples { owners[OutputPaths.examplePath(name)] = owners[OutputPaths.examplePath(name)] ?? .example(name) }
         return owners
     }
-    static func same(_ old: [String: Owner], _ new: [String: Owner]) -> Bool { old == new }
+    static func same(_ old: [String: Owner], _ new: [String: Owner]) -> Bool { false }
 }
 
 /// A page's broken links to an element: each checked against the ids of
@@ -199,7 +199,7 @@ enum PageFragments: StoredRule {
                 let ids = link.page == render.output ? render.ids : try build.value(PageIDs.self, path)
                 targets[link.page] = (build.site.siteFolder.path(of: path), themeIDs.union(ids))
             case .example(let name)?:
-                targets[link.page] = ("\(options.examples)/\(name)", Set(try build.value(ExamplePage.self, name).ids))
+                targets[link.page] = ("\(options.examples)/\(name)", Set(try build.value(ExamplePageIDs.self, name)))
             case nil:
                 // (Anything else, a static file, is not checked.)
                 continue

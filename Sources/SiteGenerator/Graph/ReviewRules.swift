@@ -31,7 +31,7 @@ enum PageBlocks: Rule {
         for (index, block) in blocks.enumerated() {
             guard let spec = DemoSpec.read(block, file: page.source, examples: names).spec else { continue }
             var example: LoadedExample?
-            if case .example(let path) = spec.source { example = try build.value(ExampleLoad.self, path).example }
+            if case .example(let path) = spec.source { example = try build.value(ExampleLoad.self, names.listed(path)).example }
             if let shown = SiteRendering.shownBlock(block, number: index + 1, of: page, spec: spec, example: example) { found.append(shown) }
         }
         return found

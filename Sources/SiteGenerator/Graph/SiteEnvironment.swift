@@ -15,8 +15,11 @@ final class SiteEnvironment: Sendable {
     /// The bytes of the inputs keying read (their stamp moved), each taken
     /// by the first rule that reads the file, so no input is read twice.
     private let read: Locked<[String: [UInt8]]>
-    /// Each page's and each example's place in the order outputs are
-    /// counted against the budget (the first past its limit is reported).
+    /// Each page's place in the order pages are counted against `budget`
+    /// (the first past its limit is reported). The budget stops a build
+    /// early only for what pages make: what it reports then is what the
+    /// whole site's count would (pages are counted first), whatever the
+    /// order threads made them in.
     let places: Locked<[String: Int]> = Locked([:])
 
     init(options: BuildOptions, tree: InputTree, sink: OutputSink, budget: OutputBudget, read: [String: [UInt8]]) {
