@@ -17,11 +17,11 @@ STAGES = [
     "Theme",      # templates, their contexts, the navigation and its memo
     "Model",      # options, examples, player data, reports, baselines, changes
     "Loading",    # site/, examples/, templates/ read once
-    "Cache",      # what the previous build made, by key
     "Links",      # a page's links resolved by their rules; links to elements checked against Documents
     "Rendering",  # pages, example pages, the index, redirects
     "Output",     # search index, theme assets, the writer
     "Review",     # the review page and summary of --baseline
+    "Graph",      # the build's rules over the one graph, its sink and its store
     stage_graph.PIPELINE,
 ]
 

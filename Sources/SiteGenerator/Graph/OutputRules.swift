@@ -16,16 +16,19 @@ import SnapshotFormat
 struct MadeFiles: StoreCodable, Equatable {
     var files: [String: Int]
     var diagnostics: [Diagnostic]
+    /// Whether the rule stopped short of the site's limit of files.
+    var tooManyFiles = false
 
     init(files: [String: Int] = [:], diagnostics: [Diagnostic] = []) { (self.files, self.diagnostics) = (files, diagnostics) }
 
     func encode(to encoder: inout StoreEncoder) {
         encoder.write(files)
         encoder.write(diagnostics)
+        encoder.write(tooManyFiles)
     }
 
     init(from decoder: inout StoreDecoder) throws(StoreDecoder.Malformed) {
-        (files, diagnostics) = (try decoder.read(), try decoder.read())
+        (files, diagnostics, tooManyFiles) = (try decoder.read(), try decoder.read(), try decoder.read())
     }
 }
 
@@ -81,12 +84,37 @@ enum ExamplePage: StoredRule {
         let theme = try build.theme()
         let chrome = try build.chrome(for: output)
         do throws(Diagnostic) {
-            let (html, svg, problems) = try SiteRendering.examplePage(example, theme: theme, chrome: chrome, urls: site.options.urls)
+            let (html, svg, problems) = try SiteRendering.examplePage(example, theme: theme, chrome: chrome, shared: build.playerParts,
+                                                                      urls: site.options.urls)
             let made = build.put([(output, html), (OutputPaths.filmstripPath(argument), svg)])
             return Value(made: made, ids: RawHTML.ids(in: String(decoding: html, as: UTF8.self)), problems: problems.map(\.diagnostic), error: nil)
         } catch {
             return Value(made: MadeFiles(), ids: [], problems: [], error: error)
         }
+    }
+}
+
+/// The parts of an example's player as its own file draws it, made once
+/// for its page and every block that shows it (not stored).
+enum ExamplePlayer: Rule {
+    static let name = "example-player"
+
+    struct Value: Sendable {
+        var parts: PlayerParts.Parts?
+    }
+
+    static func derive(_ argument: String, _ build: Derivation) throws(BuildStopped) -> Value {
+        guard let example = try build.value(ExampleLoad.self, argument).example else { return Value(parts: nil) }
+        return Value(parts: PlayerParts.make(example.sequence, example))
+    }
+
+    static func same(_ old: Value, _ new: Value) -> Bool { false }
+}
+
+extension Derivation {
+    /// Players' parts from `ExamplePlayer`, each read as a dependency.
+    var playerParts: PlayerParts {
+        PlayerParts { example in (try? self.value(ExamplePlayer.self, example.name))?.parts }
     }
 }
 
@@ -171,9 +199,13 @@ enum RedirectPages: StoredRule {
         let entries = shape.pages.map { (source: siteFolder.path(of: $0.path), output: $0.output, title: $0.title, aliases: $0.aliases) }
         // What the site holds besides redirects: the room left of its files.
         let fileCount = outputs.count + 2
+        // (Its bytes count against the site's limit where the site is counted.)
+        let budget = OutputBudget(limit: options.siteByteLimit, input: build.site.inputBytes)
         let files = Redirects.redirects(pages: entries, outputs: Set(outputs), root: { OutputPaths.root(of: $0, options: options) },
-                                        budget: build.site.budget, fileRoom: OutputLimits.siteFiles - fileCount, diagnostics: &diagnostics)
-        return build.put(files.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, diagnostics: diagnostics)
+                                        budget: budget, fileRoom: OutputLimits.siteFiles - fileCount, diagnostics: &diagnostics)
+        var made = build.put(files.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, diagnostics: diagnostics)
+        made.tooManyFiles = budget.isPastFileLimit
+        return made
     }
 }
 

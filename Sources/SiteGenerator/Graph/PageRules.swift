@@ -83,7 +83,7 @@ enum PageRender: StoredRule {
             do throws(BuildStopped) { return try build.value(ExampleLoad.self, names.listed(name)).example } catch { stop.withLock { $0 = $0 ?? error }; return nil }
         }
         var result = SiteRendering.render(page: page, theme: theme, example: example, exampleNames: names, exists: exists, foldedOutput: folded,
-                                          chrome: chrome, options: site.options, isHome: isHome)
+                                          chrome: chrome, options: site.options, isHome: isHome, shared: build.playerParts)
         if let stopped = stop.withLock({ $0 }) { throw stopped }
         result.byteCount = result.bytes.count
         if result.tooLarge { site.budget.fail(at: place, result.diagnostics.first { $0.id == OutputLimits.pageTooLarge }) } else { site.budget.take(result.byteCount) }

@@ -30,7 +30,7 @@ final class SiteEnvironment: Sendable {
 
     var siteFolder: InputFolder { tree[options.site] }
     /// Outputs besides the site's own (`BuildOptions.extraOutputs`).
-    var extraOutputs: [any OutputRule.Type] { options.extraOutputs }
+    var extraOutputs: [any Rule.Type] { options.extraOutputs }
     /// What the site's input files weigh.
     func inputBytes() -> Int { tree.byteCount(of: options.inputFolders) }
     var examplesFolder: InputFolder { tree[options.examples] }

@@ -19,7 +19,7 @@ enum SiteOutputs {
         NavigationEntries.self, NavigationTree.self, ChromeOutputs.self, NavigationGroups.self, PageGroup.self, GroupMembers.self,
         GroupItems.self, ChromeBase.self, GroupNavigation.self, GroupNavigationKey.self,
         PageRender.self, PageSummary.self, PageIDs.self, PageSearchEntry.self, ThemeIDs.self, OutputOwners.self, PageFragments.self,
-        PageMarkup.self, ExamplePage.self, ExamplePageIDs.self, ExampleSearchEntry.self, ExampleDescriptionLinks.self,
+        PageMarkup.self, ExamplePage.self, ExamplePlayer.self, ExamplePageIDs.self, ExampleSearchEntry.self, ExampleDescriptionLinks.self,
         StaticCopy.self, ExampleMotion.self, PageBlocks.self, CurrentReport.self, ReviewPage.self, Site.self,
     ] + outputRules
 
@@ -28,8 +28,8 @@ enum SiteOutputs {
     static let producers: [any Rule.Type] = [PageRender.self, ExamplePage.self, StaticCopy.self, ReviewPage.self] + outputRules
 
     /// The rules of a graph with `extra` outputs besides the site's own.
-    static func rules(adding extra: [any OutputRule.Type]) -> [any Rule.Type] {
-        rules + extra.filter { rule in !outputRules.contains { $0 == rule } }
+    static func rules(adding extra: [any Rule.Type]) -> [any Rule.Type] {
+        rules + extra.filter { rule in !rules.contains { $0 == rule } }
     }
 }
 
@@ -143,11 +143,12 @@ enum Site: StoredRule {
         diagnostics += review.made.diagnostics
         outputs.merge(review.made.files) { _, new in new }
         budget.take(review.made.files.values.reduce(0, +))
-        for rule in SiteOutputs.outputRules + build.site.extraOutputs {
+        for rule in SiteOutputs.outputRules + build.site.extraOutputs.compactMap({ $0 as? any OutputRule.Type }) {
             let made = try rule.made(in: build)
             diagnostics += made.diagnostics
             outputs.merge(made.files) { existing, _ in existing }
             if rule == RedirectPages.self { budget.take(made.files.values.reduce(0, +)) }
+            if made.tooManyFiles { budget.tooManyFiles() }
         }
         for copy in try build.values(StaticCopy.self, statics.paths) {
             diagnostics += copy.made.diagnostics

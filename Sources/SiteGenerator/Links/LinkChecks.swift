@@ -3,63 +3,9 @@ import Diagnostics
 import Dispatch
 import Foundation
 
-/// Links to an element of a page, checked once every output is rendered.
+/// Links to an element of a page, checked against the ids of the page
+/// they lead to (`PageFragments`).
 enum LinkChecks {
-    /// Links to an element of a page, now that every page is rendered. A
-    /// Markdown page's ids are its Document's (headings, raw HTML's) and the
-    /// ids its theme adds around the content; an example page is all the
-    /// theme's, so its ids are those its render found (`exampleIDs`, in
-    /// `inputs.examples`' order).
-    static func fragmentProblems<Documents: RandomAccessCollection<Document>>(_ inputs: SiteInputs, documents: Documents, exampleIDs: [[String]],
-                                                                           options: BuildOptions, themeIDs: Set<String>) -> [Diagnostic]
-        where Documents.Index == Int {
-        fragmentProblems(inputs, documents: documents, exampleIDs: exampleIDs, options: options, themeIDs: themeIDs, only: nil).flatMap { $0 }
-    }
-
-    /// The same, page by page (in `inputs.pages`' order, each page's
-    /// Document at its index); with `only`, just those pages' links are
-    /// checked (the others' are empty).
-    static func fragmentProblems<Documents: RandomAccessCollection<Document>>(_ inputs: SiteInputs, documents: Documents, exampleIDs: [[String]],
-                                                                           options: BuildOptions, themeIDs: Set<String>, only: Set<Int>?) -> [[Diagnostic]]
-        where Documents.Index == Int {
-        let checked = only.map { Array($0).sorted() } ?? Array(documents.indices)
-        let linked = Set(checked.flatMap { documents[$0].links.map(\.page) })
-        var targets: [String: (source: String, ids: Set<String>)] = [:]
-        for index in inputs.pages.indices where linked.contains(inputs.pages[index].output) {
-            targets[inputs.pages[index].output] = (inputs.pages[index].source, themeIDs.union(documents[index].ids))
-        }
-        for (example, ids) in zip(inputs.examples, exampleIDs) where linked.contains(OutputPaths.examplePath(example.name)) {
-            targets[OutputPaths.examplePath(example.name)] = ("\(options.examples)/\(example.name)", Set(ids))
-        }
-        var hints = FragmentHints()
-        var problems = [[Diagnostic]](repeating: [], count: documents.count)
-        for index in checked {
-            problems[index] = brokenFragments(documents[index].links, from: inputs.pages[index], targets: targets, hints: &hints)
-        }
-        return problems
-    }
-
-    /// Links and images of examples' descriptions that lead to no page or
-    /// file of the site (`--strict` fails on them, as on a page's): each
-    /// resolved from the example's page as a page's link is.
-    static func descriptionProblems(_ inputs: SiteInputs, options: BuildOptions) -> [Diagnostic] {
-        inputs.examples.flatMap { descriptionProblems(of: $0, inputs, options: options) }
-    }
-
-    static func descriptionProblems(of example: LoadedExample, _ inputs: SiteInputs, options: BuildOptions) -> [Diagnostic] {
-        var problems: [Diagnostic] = []
-        guard let description = example.description else { return [] }
-        let page = OutputPaths.examplePath(example.name)
-        for url in MarkdownRenderer.linkAddresses(ofData: description) where MarkdownRenderer.isSafeDataURL(url) {
-            guard let (_, output) = PageLinks.descriptionLink(url, from: page, urls: options.urls), !output.isEmpty,
-                  !output.hasPrefix("assets/"), !inputs.outputs.contains(output),
-                  !PageLinks.otherForms(of: output).contains(where: inputs.outputs.contains) else { continue }
-            problems.append(.warning("broken-link", at: SourceLocation(file: "\(options.examples)/\(example.name)", line: 1, column: 1),
-                                     "the description links to '\(TerminalText.escaped(String(url.prefix(200))))', which is not a page or file of the site"))
-        }
-        return problems
-    }
-
     /// The ids the theme puts around a page's content (the navigation's, the
     /// search box's), from the `page` template rendered once with no content.
     static func themeIDs(_ theme: Theme, chrome: Chrome) -> Set<String> {

@@ -62,18 +62,6 @@ public struct FrontMatter: Equatable, Sendable {
     /// The order the navigation sorts by.
     var navigationOrder: Int? { order ?? weight }
 
-    /// What of the front matter reaches beyond its own page: the
-    /// navigation's title and order, whether it is published, the addresses
-    /// that redirect to it. An edit that keeps these changes that page alone.
-    struct Shape: Equatable {
-        var title: String?
-        var linkTitle: String?
-        var order: Int?
-        var draft: Bool
-        var aliases: [Alias]
-    }
-
-    var navigationShape: Shape { Shape(title: title, linkTitle: linkTitle, order: navigationOrder, draft: draft, aliases: aliases) }
 
     /// Splits a page into its front matter text and its Markdown body.
     ///

@@ -26,40 +26,10 @@ struct LoadedPage: Sendable {
     var folder: String
     /// Whether it is its folder's own page (`guide/index.md`).
     var isSectionPage: Bool
-    /// Made from the cache's record of it (`PageRecord`), not read: its
-    /// front matter holds only what reaches beyond the page, and its
-    /// Markdown is empty. Read it (`SiteLoading.read`) before rendering it.
-    var isRecord = false
 }
 
 /// Loading: the pages of `site/` (front matter, body, title).
 enum SiteLoading {
-    /// Loaded pages (in path order) with their diagnostics gathered, each
-    /// output claimed by its first page.
-    static func gatherPages(_ loaded: [(page: LoadedPage?, diagnostics: [Diagnostic])], options: BuildOptions,
-                            diagnostics: inout [Diagnostic]) -> [LoadedPage] {
-        var pages: [LoadedPage] = []
-        var claimed: [String: String] = [:]
-        for result in loaded {
-            diagnostics.append(contentsOf: result.diagnostics)
-            guard let page = result.page else { continue }
-            // `guide/index.md` and `guide/README.md` would both be
-            // `guide/index.html`; with pretty URLs, `guide.md` too.
-            if let first = claimed[page.output] {
-                let folder = OutputPaths.parent(of: page.output)
-                diagnostics.append(.error("duplicate-section-page", at: SourceLocation(file: page.source, line: 1, column: 1),
-                                          "'\(page.source)' and '\(first)' are both the page of "
-                                              + (folder.isEmpty ? "the site's root" : "'\(folder)/'")
-                                              + " (\(page.output)); keep one of them"
-                                              + (options.urls == .pretty ? " (with pretty URLs, 'a.md' is 'a/index.html' as 'a/index.md' is)" : "")))
-                continue
-            }
-            claimed[page.output] = page.source
-            pages.append(page)
-        }
-        return pages
-    }
-
     /// The file names that make a page its folder's own page (`guide/index.html`):
     /// Hugo's `_index.md`, `index.md`, and GitHub's `README.md`.
     static let sectionPageNames: Set<String> = ["_index.md", "index.md", "README.md", "readme.md"]
@@ -76,20 +46,6 @@ enum SiteLoading {
     static func isSectionPage(_ path: String) -> Bool {
         let folderEnd = OutputPaths.lastSlash(in: path).map { path.index(after: $0) } ?? path.startIndex
         return sectionPageNames.contains(String(path[folderEnd...]))
-    }
-
-    /// A page made from its record, read now as a render needs it: its
-    /// bytes must be those the record was made from, or the build stops
-    /// (the file changed while it ran).
-    static func read(_ page: LoadedPage, in site: InputFolder, urls: URLStyle) -> Result<LoadedPage, Diagnostic> {
-        guard page.isRecord else { return .success(page) }
-        var found: [Diagnostic] = []
-        guard let read = loadPage(page.path, in: site, urls: urls, diagnostics: &found), read.sourceKey == page.sourceKey else {
-            return .failure(found.first { $0.severity == .error }
-                ?? .error("changed-during-build", at: SourceLocation(file: page.source, line: 1, column: 1),
-                          "this file changed while the build ran; build again"))
-        }
-        return .success(read)
     }
 
     /// One page of the site folder, at `path` under it, or nil with its error.

@@ -1,3 +1,4 @@
+import BuildGraph
 import Foundation
 import ProjectFiles
 
@@ -15,8 +16,8 @@ public struct BuildOptions: Sendable {
     public var strict = false
     /// Where the content-hash cache of the previous build lives (nil: none).
     public var cache: String?
-    /// Whether a build whose inputs did not change at all may skip everything
-    /// (off when the caller needs the full summary of a report).
+    /// Whether a build whose site on disk is already what it would make
+    /// may leave its files out of memory (off when the caller reads them).
     public var allowShortcut = true
     /// The input folders named on the command line, by flag (`site`,
     /// `examples`, `templates`): each must exist. Unnamed ones may be absent.
@@ -43,28 +44,22 @@ public struct BuildOptions: Sendable {
     /// The project the build reads and writes in (nil: the working
     /// folder's, worked out when the build starts).
     public var project: Project?
-    /// Whether pages go to the disk as they are made, not into
-    /// `BuiltSite.files`: a page the site on disk already holds as this
-    /// build would make it (its key in the cache unchanged, the site the
-    /// cache's) is left there unread, and the writer links it into the new
-    /// site (`kept`); every other page is written into the staging folder
-    /// as soon as it is rendered (`staged`), so the pages are never all in
-    /// memory. The site must then go to `SiteBuilder.write`, which swaps
-    /// the staging folder in, or removes it when the site is not written.
-    /// `rowmotion build`'s; off for a caller that reads `files` whole (`serve`).
+    /// Whether outputs go to the disk as they are made, not into
+    /// `BuiltSite.files` (`OutputSink`): after an edit, the files whose
+    /// bytes changed are written beside their old ones (the rest of the
+    /// site on disk is the store's build's); else the site is written into
+    /// a folder beside the output. Nothing the site's readers see changes
+    /// until `SiteBuilder.write` (or, when the site is not written, what
+    /// was put aside is removed). `rowmotion build`'s and `serve`'s; off
+    /// for a caller that reads `files` whole (tests, `check`, the review's
+    /// baseline).
     public var keepsUnchangedPages = false
-    /// Whether, with `keepsUnchangedPages` and a cache, a build after an
-    /// edit of some pages' text alone makes just those pages and their
-    /// search entries, and writes them in place (`FullBuild.edit`); false
-    /// builds the whole site through the staging folder every time (what
-    /// tests of that path, and the comparison of the two, ask for).
-    public var editsInPlace = true
     /// The input files, already listed (a revision's, for `--baseline`);
     /// nil: the folders above, listed on disk when the build starts.
     public var inputs: InputTree?
 
     /// Outputs besides the site's own (a test's, to see a new kind of output built).
-    var extraOutputs: [any OutputRule.Type] = []
+    var extraOutputs: [any Rule.Type] = []
 
     public init() {}
 

@@ -30,15 +30,8 @@ extension SiteRendering {
 
     /// `example` gives the example of a path under the examples folder
     /// (nil for one with errors).
-    static func render(page: LoadedPage, theme: Theme, example named: (String) -> LoadedExample?, exampleNames: ExampleNames,
-                       outputs: Set<String>, foldedOutputs: [String: String] = [:], chrome: Chrome, options: BuildOptions, isHome: Bool,
-                       shared: PlayerParts? = nil) -> RenderedPage {
-        render(page: page, theme: theme, example: named, exampleNames: exampleNames, exists: { outputs.contains($0) }, foldedOutput: { foldedOutputs[$0] },
-               chrome: chrome, options: options, isHome: isHome, shared: shared)
-    }
-
-    /// The same, looking the site's outputs up one by one (`exists`, and
-    /// `foldedOutput` for a lowercased path).
+    /// `exists` tells whether the site has an output, `foldedOutput` the
+    /// output a lowercased path names.
     static func render(page: LoadedPage, theme: Theme, example named: (String) -> LoadedExample?, exampleNames: ExampleNames,
                        exists: @escaping (String) -> Bool, foldedOutput: @escaping (String) -> String?, chrome: Chrome, options: BuildOptions, isHome: Bool,
                        shared: PlayerParts? = nil) -> RenderedPage {

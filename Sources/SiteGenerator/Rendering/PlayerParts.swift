@@ -2,27 +2,20 @@ import ProjectFiles
 import SnapshotFormat
 
 /// The parts of a player that depend only on its example and how it is
-/// drawn (its data and its first rows as HTML), made once per build for
-/// each example of `examples/` as its own file draws it, on every core,
-/// before any page renders: a value every page reads, shared by the
+/// drawn (its data and its first rows as HTML), made once for each example
+/// of `examples/` as its own file draws it (`ExamplePlayer`): shared by the
 /// example's page and every block that shows the example as it is. A block
 /// that draws it otherwise (its own animation, cell or size) makes its own.
 struct PlayerParts: Sendable {
     typealias Parts = (initialHTML: String, data: String)
-    private var made: [String: (look: Look, parts: Parts)] = [:]
+    /// The parts of an example as its own file draws it (nil: made here).
+    private let made: @Sendable (LoadedExample) -> Parts?
 
-    init() {}
-
-    init(_ examples: [LoadedExample]) {
-        let parts = Parallel.map(examples) { example in
-            (look: Look(example.sequence), parts: Self.make(example.sequence, example))
-        }
-        for (example, entry) in zip(examples, parts) { made[example.name] = entry }
-    }
+    init(_ made: @escaping @Sendable (LoadedExample) -> Parts? = { _ in nil }) { self.made = made }
 
     /// What the player needs of `example` drawn as `sequence` says.
     func parts(_ example: LoadedExample, drawnAs sequence: SnapshotSequence) -> Parts {
-        if let known = made[example.name], known.look == Look(sequence) { return known.parts }
+        if Look(sequence) == Look(example.sequence), let known = made(example) { return known }
         return Self.make(sequence, example)
     }
 

@@ -15,13 +15,7 @@ enum Redirects {
     /// made: a line of front matter makes a file, and a page's title is
     /// written into each of its redirects (past either, the rest are not
     /// made, and `budget` says why).
-    static func redirects(_ inputs: SiteInputs, root: (String) -> String, budget: OutputBudget, fileRoom: Int,
-                          diagnostics: inout [Diagnostic]) -> [String: [UInt8]] {
-        redirects(pages: inputs.pages.map { ($0.source, $0.output, $0.title, $0.frontMatter.aliases) }, outputs: inputs.outputs, root: root,
-                  budget: budget, fileRoom: fileRoom, diagnostics: &diagnostics)
-    }
-
-    /// The same, of `pages` (each page's source, output, title and
+    /// Of `pages` (each page's source, output, title and
     /// aliases) in a site of `outputs`.
     static func redirects(pages: [(source: String, output: String, title: String, aliases: [FrontMatter.Alias])], outputs: Set<String>,
                           root: (String) -> String, budget: OutputBudget, fileRoom: Int, diagnostics: inout [Diagnostic]) -> [String: [UInt8]] {
