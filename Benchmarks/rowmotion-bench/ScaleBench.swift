@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SeededRandom
+import SiteGenerator
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,25 +10,36 @@ import Darwin
 
 /// `rowmotion-bench scale`: a documentation site of 10,000 generated pages
 /// (its own corpus, not `site`'s: folders four deep, a section page per
-/// folder of the top two levels, links between pages with fragments, code,
-/// tables, and one example per ten pages), built by the `rowmotion` binary
-/// as users run it: a clean build, one with nothing changed, one after a
-/// single page's edit, `serve`'s save → live-reload event, and each build's
-/// peak memory; and Hugo's figures for the same pages where Hugo has them
-/// (its clean build, a rebuild, and `hugo server`'s save → reload message).
+/// folder of the top two levels; on every page a GFM table, a Swift block,
+/// two relative links and a list; one example per ten pages), built by
+/// the `rowmotion` binary as users run it: a clean build with its peak
+/// memory, one with nothing changed, and after each kind of edit a build
+/// from the command line and `serve`'s save → live-reload event (issue
+/// 58's rows); and Hugo's figures for the same pages where Hugo has them.
 enum ScaleBench {
+    /// One kind of edit: two states of the corpus, each build after a
+    /// switch from one to the other an edit of this kind (`forth` is timed
+    /// as `name`, `back` as `backName` when it is a kind of its own).
+    struct EditKind {
+        var name: String
+        var backName: String?
+        var forth: (Corpus) -> Void
+        var back: (Corpus) -> Void
+    }
+
+    struct Row {
+        var name: String
+        var commandLineMs: Double
+        var serveMs: Double?
+    }
+
     struct Figures {
         var pages: Int
         var examples: Int
         var cleanMs: Double
-        var noChangeMs: Double
-        var oneEditMs: Double
-        var serveMs: Double
-        var serveMaxMs: Double
-        /// How many files the one-edit events named (their median).
-        var serveChanged: Int
         var cleanPeakMB: Double
-        var oneEditPeakMB: Double
+        var noChangeMs: Double
+        var rows: [Row]
         var hugo: Hugo?
 
         struct Hugo {
@@ -39,10 +51,11 @@ enum ScaleBench {
 
         var json: String {
             var fields = ["\"pages\": \(pages)", "\"examples\": \(examples)", "\"clean_ms\": \(format(cleanMs, digits: 1))",
-                          "\"no_change_ms\": \(format(noChangeMs, digits: 1))", "\"one_edit_ms\": \(format(oneEditMs, digits: 1))",
-                          "\"serve_event_ms\": \(format(serveMs, digits: 1))", "\"serve_event_max_ms\": \(format(serveMaxMs, digits: 1))",
-                          "\"serve_changed\": \(serveChanged)",
-                          "\"clean_peak_mb\": \(format(cleanPeakMB, digits: 1))", "\"one_edit_peak_mb\": \(format(oneEditPeakMB, digits: 1))"]
+                          "\"clean_peak_mb\": \(format(cleanPeakMB, digits: 1))", "\"no_change_ms\": \(format(noChangeMs, digits: 1))"]
+            fields.append("\"edits\": [" + rows.map { row in
+                "{\"edit\": \"\(row.name)\", \"command_line_ms\": \(format(row.commandLineMs, digits: 1)), "
+                    + "\"serve_event_ms\": \(row.serveMs.map { format($0, digits: 1) } ?? "null")}"
+            }.joined(separator: ", ") + "]")
             if let hugo {
                 fields += ["\"hugo_clean_ms\": \(format(hugo.cleanMs, digits: 1))", "\"hugo_one_edit_ms\": \(format(hugo.oneEditMs, digits: 1))",
                            "\"hugo_peak_mb\": \(format(hugo.peakMB, digits: 1))",
@@ -50,6 +63,27 @@ enum ScaleBench {
             }
             return "{" + fields.joined(separator: ", ") + "}"
         }
+    }
+
+    /// Every kind of edit issue 58 names, on the corpus's own files.
+    static func editKinds() -> [EditKind] {
+        func text(_ corpus: Corpus, _ version: Int) { corpus.edit(page: corpus.editedPage, version: version) }
+        return [
+            EditKind(name: "a page's text", forth: { text($0, 1) }, back: { text($0, 2) }),
+            EditKind(name: "an example's rows", forth: { $0.editExample(rows: 1) }, back: { $0.editExample(rows: 2) }),
+            EditKind(name: "an example's options", forth: { $0.editExample(animation: "fade") }, back: { $0.editExample(animation: "left") }),
+            EditKind(name: "a page's title", forth: { $0.retitle(version: 1) }, back: { $0.retitle(version: 2) }),
+            EditKind(name: "a page's order", forth: { $0.reorder(weight: 1) }, back: { $0.reorder(weight: 2) }),
+            EditKind(name: "a page added", backName: "a page removed", forth: { $0.addPage() }, back: { $0.removeAddedPage() }),
+            EditKind(name: "a page renamed", forth: { $0.renamePage(forth: true) }, back: { $0.renamePage(forth: false) }),
+            EditKind(name: "a heading a link names, lost", backName: "a heading a link names, gained",
+                     forth: { $0.renameLinkedHeading(to: "Summary") }, back: { $0.renameLinkedHeading(to: "Overview") }),
+            EditKind(name: "a static file", forth: { $0.editStaticFile(version: 1) }, back: { $0.editStaticFile(version: 2) }),
+            EditKind(name: "the home page's template", forth: { $0.editTemplate("index.mustache", version: 1) },
+                     back: { $0.editTemplate("index.mustache", version: 2) }),
+            EditKind(name: "the example pages' template", forth: { $0.editTemplate("example.mustache", version: 1) },
+                     back: { $0.editTemplate("example.mustache", version: 2) }),
+        ]
     }
 
     static func run(pages count: Int, runs: Int, edits: Int, json: Bool, parent: String, keep: Bool, serveOnly: Bool = false) {
@@ -64,15 +98,15 @@ enum ScaleBench {
         }
         let corpus = generate(into: root, pages: count)
         let out = root.appendingPathComponent("_site").path
+        let kinds = editKinds()
         if serveOnly {
-            let serve = serveLatencies(binary: binary, root: root, corpus: corpus, edits: edits)
-            print("serve: save → reload event \(format(serve.median, digits: 1)) ms (median of \(edits)), slowest \(format(serve.max, digits: 1)) ms; "
-                  + "the event named \(serve.changed) file\(serve.changed == 1 ? "" : "s")")
+            let serve = serveLatencies(binary: binary, root: root, corpus: corpus, kinds: kinds, edits: edits)
+            for (name, milliseconds) in serve { print("serve: \(name): save → reload event \(format(milliseconds, digits: 1)) ms (median of \(edits))") }
             return
         }
         let arguments = ["build", "--out", out]
 
-        // A clean build: no site, no cache.
+        // A clean build: no site, no store.
         var cleanPeaks: [Double] = []
         let clean = medianMilliseconds(runs: runs, prepare: {
             try? FileManager.default.removeItem(atPath: out)
@@ -83,17 +117,27 @@ enum ScaleBench {
         // Nothing changed since the last build.
         _ = Spawned.run(binary, arguments, in: root)
         let noChange = medianMilliseconds(runs: runs) { _ = Spawned.run(binary, arguments, in: root) }
-        // One page's body edited between builds (another sentence, then not).
-        var editPeaks: [Double] = []
-        var edit = 0
-        let oneEdit = medianMilliseconds(runs: runs, prepare: {
-            edit += 1
-            corpus.edit(page: corpus.editedPage, version: edit)
-        }) {
-            editPeaks.append(Spawned.run(binary, arguments, in: root).peakMB)
+        // Each kind of edit, back and forth, a build after each.
+        var rows: [Row] = []
+        for kind in kinds {
+            var forth: [Double] = [], back: [Double] = []
+            kind.forth(corpus)
+            _ = Spawned.run(binary, arguments, in: root)
+            for _ in 0..<max(runs, 1) {
+                kind.back(corpus)
+                back.append(milliseconds { _ = Spawned.run(binary, arguments, in: root) })
+                kind.forth(corpus)
+                forth.append(milliseconds { _ = Spawned.run(binary, arguments, in: root) })
+            }
+            // (Left as it started: each kind's edits are their own.)
+            kind.back(corpus)
+            _ = Spawned.run(binary, arguments, in: root)
+            rows.append(Row(name: kind.name, commandLineMs: median(forth + (kind.backName == nil ? back : []))))
+            if let backName = kind.backName { rows.append(Row(name: backName, commandLineMs: median(back))) }
         }
-        // serve: a save, until the event that names the page.
-        let serve = serveLatencies(binary: binary, root: root, corpus: corpus, edits: edits)
+        // serve: each kind of edit saved, until the live event that follows.
+        let serve = serveLatencies(binary: binary, root: root, corpus: corpus, kinds: kinds, edits: edits)
+        for index in rows.indices { rows[index].serveMs = serve.first { $0.name == rows[index].name }?.milliseconds }
 
         var hugoFigures: Figures.Hugo?
         if let hugo = SiteBench.findHugo() {
@@ -112,35 +156,47 @@ enum ScaleBench {
             let hugoServe = hugoServeLatency(hugo: hugo, project: project, corpus: corpus, edits: edits)
             hugoFigures = Figures.Hugo(cleanMs: hugoClean, oneEditMs: hugoOneEdit, peakMB: peaks.sorted()[peaks.count / 2], serveMs: hugoServe)
         }
-        let figures = Figures(pages: corpus.pages.count, examples: corpus.examples, cleanMs: clean, noChangeMs: noChange, oneEditMs: oneEdit,
-                              serveMs: serve.median, serveMaxMs: serve.max, serveChanged: serve.changed,
-                              cleanPeakMB: cleanPeaks.max() ?? 0, oneEditPeakMB: editPeaks.max() ?? 0, hugo: hugoFigures)
+        let figures = Figures(pages: corpus.pages.count, examples: corpus.examples, cleanMs: clean, cleanPeakMB: cleanPeaks.max() ?? 0,
+                              noChangeMs: noChange, rows: rows, hugo: hugoFigures)
         if json {
             print(figures.json)
             return
         }
-        print("site at scale: \(figures.pages) pages + \(figures.examples) examples (site/ four folders deep), rowmotion as a process, in \(parent)")
+        print("site at scale: \(figures.pages) pages + \(figures.examples) examples (site/ four folders deep; on every page a table, "
+              + "a Swift block, two links, a list), rowmotion as a process, in \(parent)")
         print("median of \(runs) builds, of \(edits) saves during serve; peak memory is the largest of the runs'")
-        print("                                   rowmotion      % of clean   goal          hugo")
-        func row(_ name: String, _ ms: Double, goal: String, hugo: Double?) {
-            print("  \(SiteBench.pad(name, 32)) \(SiteBench.pad(format(ms, digits: 1) + " ms", 13))  \(SiteBench.pad(format(100 * ms / clean, digits: 1) + " %", 11))  "
-                  + "\(SiteBench.pad(goal, 12))  \(hugo.map { format($0, digits: 1) + " ms" } ?? "—")")
+        print("                                      command line   % of clean   goal       serve: save → event   goal       hugo")
+        func row(_ name: String, _ ms: Double, goal: String, serve: Double?, serveGoal: String, hugo: Double?) {
+            print("  \(SiteBench.pad(name, 36)) \(SiteBench.pad(format(ms, digits: 1) + " ms", 13))  \(SiteBench.pad(format(100 * ms / clean, digits: 1) + " %", 11))  "
+                  + "\(SiteBench.pad(goal, 9))  \(SiteBench.pad(serve.map { format($0, digits: 1) + " ms" } ?? "—", 20))  \(SiteBench.pad(serveGoal, 9))  "
+                  + "\(hugo.map { format($0, digits: 1) + " ms" } ?? "—")")
         }
-        // (The clean build's goal, 5× Hugo, is `rowmotion-bench site`'s: Hugo here makes the pages alone.)
-        row("clean build", clean, goal: "—", hugo: hugoFigures?.cleanMs)
-        row("no-change build", noChange, goal: "≤ 5 %", hugo: hugoFigures?.cleanMs)
-        row("one page edited, then build", oneEdit, goal: "≤ 10 %", hugo: hugoFigures?.oneEditMs)
-        row("serve: save → reload event", serve.median, goal: "≤ 100 ms", hugo: hugoFigures?.serveMs)
-        print("  \(SiteBench.pad("serve: slowest of the saves", 32)) \(format(serve.max, digits: 1)) ms; the event named \(serve.changed) file\(serve.changed == 1 ? "" : "s")")
-        print("  \(SiteBench.pad("peak memory, clean build", 32)) \(SiteBench.pad("\(Int(figures.cleanPeakMB.rounded())) MB", 13))  \(SiteBench.pad("", 11))  "
-              + "\(SiteBench.pad("≤ 250 MB", 12))  \(hugoFigures.map { "\(Int($0.peakMB.rounded())) MB" } ?? "—")")
-        print("  \(SiteBench.pad("peak memory, one-edit build", 32)) \(Int(figures.oneEditPeakMB.rounded())) MB")
+        row("clean build", clean, goal: "≤ 1.5 s", serve: nil, serveGoal: "", hugo: hugoFigures?.cleanMs)
+        row("no-change build", noChange, goal: "≤ 5 %", serve: nil, serveGoal: "", hugo: nil)
+        for entry in rows {
+            let isText = entry.name == "a page's text"
+            row(entry.name, entry.commandLineMs, goal: "≤ 10 %", serve: entry.serveMs, serveGoal: isText ? "≤ 20 ms" : "≤ 100 ms",
+                hugo: isText ? hugoFigures?.oneEditMs : nil)
+        }
+        print("  \(SiteBench.pad("peak memory, clean build", 36)) \(SiteBench.pad("\(Int(figures.cleanPeakMB.rounded())) MB", 13))  \(SiteBench.pad("", 11))  "
+              + "\(SiteBench.pad("≤ 250 MB", 9))  \(SiteBench.pad("", 20))  \(SiteBench.pad("", 9))  \(hugoFigures.map { "\(Int($0.peakMB.rounded())) MB" } ?? "—")")
         if let hugo = hugoFigures {
-            print("  clean build: Hugo ÷ rowmotion = \(format(hugo.cleanMs / clean, digits: 2))× (Hugo has no no-change build: it renders every page again;")
-            print("  it makes the pages alone, no example pages, players, filmstrips or search index: the 5× goal is `rowmotion-bench site`'s)")
+            print("  clean build: Hugo ÷ rowmotion = \(format(hugo.cleanMs / clean, digits: 2))×; Hugo's serve: save → reload "
+                  + "\(hugo.serveMs.map { format($0, digits: 1) + " ms" } ?? "—") (a page's text)")
         } else {
             print("  hugo: not measured (no hugo on PATH; apt-get install hugo)")
         }
+    }
+
+    static func median(_ samples: [Double]) -> Double {
+        let sorted = samples.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    static func milliseconds(_ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 
     // MARK: The corpus
@@ -151,18 +207,89 @@ enum ScaleBench {
         var examples: Int
         /// The page the edit builds change (a leaf page showing no example).
         var editedPage: String
+        /// A page that shows an example (its example is the one edited).
+        var examplePage: String
+        var example: String
+        /// A page whose `## Overview` heading other pages link to.
+        var linkedPage: String
+
+        var site: URL { root.appendingPathComponent("site") }
 
         /// Rewrites `page`'s last paragraph: version `n` says `n`, so every
         /// edit changes the page's bytes (and, in its text, nothing else).
         func edit(page: String, version: Int, in folder: URL? = nil) {
-            let url = (folder ?? root.appendingPathComponent("site")).appendingPathComponent(page)
+            let url = (folder ?? site).appendingPathComponent(page)
             var text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
             if let marker = text.range(of: "\nEdited ", options: .backwards) { text = String(text[..<marker.lowerBound]) + "\n" }
             text += "\nEdited \(version) times.\n"
-            // As editors save: a new file renamed over the old one.
+            save(text, to: url)
+        }
+
+        /// As editors save: a new file renamed over the old one.
+        func save(_ text: String, to url: URL) {
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).saving")
             precondition(FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8)), "cannot write \(temporary.path)")
             precondition(rename(temporary.path, url.path) == 0, "cannot save \(url.path)")
+        }
+
+        func replace(in page: String, _ pattern: String, with replacement: String) {
+            let url = site.appendingPathComponent(page)
+            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            let lines = text.components(separatedBy: "\n").map { $0.hasPrefix(pattern) ? replacement : $0 }
+            save(lines.joined(separator: "\n"), to: url)
+        }
+
+        func retitle(version: Int) {
+            replace(in: editedPage, "title: ", with: "title: \"Page retitled \(version)\"")
+        }
+
+        func reorder(weight: Int) {
+            replace(in: editedPage, "weight: ", with: "weight: \(weight)")
+        }
+
+        var addedPage: String { (editedPage as NSString).deletingLastPathComponent + "/added-page.md" }
+
+        func addPage() {
+            save("---\ntitle: \"An added page\"\n---\n\nA page added, linking to [the edited one](\((editedPage as NSString).lastPathComponent)).\n",
+                 to: site.appendingPathComponent(addedPage))
+        }
+
+        func removeAddedPage() {
+            try? FileManager.default.removeItem(at: site.appendingPathComponent(addedPage))
+        }
+
+        func renamePage(forth: Bool) {
+            let renamed = (editedPage as NSString).deletingPathExtension + "-renamed.md"
+            let (from, to) = forth ? (editedPage, renamed) : (renamed, editedPage)
+            precondition(rename(site.appendingPathComponent(from).path, site.appendingPathComponent(to).path) == 0, "cannot rename \(from)")
+        }
+
+        func renameLinkedHeading(to heading: String) {
+            let url = site.appendingPathComponent(linkedPage)
+            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            save(text.replacingOccurrences(of: heading == "Summary" ? "## Overview\n" : "## Summary\n", with: "## \(heading)\n"), to: url)
+        }
+
+        func editStaticFile(version: Int) {
+            save("<svg xmlns=\"http://www.w3.org/2000/svg\"><title>\(version)</title></svg>\n", to: site.appendingPathComponent("images/logo.svg"))
+        }
+
+        func editExample(rows version: Int) {
+            let url = root.appendingPathComponent("examples").appendingPathComponent(example)
+            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            save(text.replacingOccurrences(of: version == 1 ? "r0, " : "r0-edited, ", with: version == 1 ? "r0-edited, " : "r0, "), to: url)
+        }
+
+        func editExample(animation: String) {
+            let url = root.appendingPathComponent("examples").appendingPathComponent(example)
+            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            let lines = text.components(separatedBy: "\n").filter { !$0.hasPrefix("animation: ") }
+            save("animation: \(animation)\n" + lines.joined(separator: "\n"), to: url)
+        }
+
+        func editTemplate(_ name: String, version: Int) {
+            save((DefaultTheme.builtIn(name) ?? "") + "<!-- version \(version) -->\n", to: root.appendingPathComponent("templates").appendingPathComponent(name))
         }
     }
 
@@ -224,16 +351,20 @@ enum ScaleBench {
         }
         write("site/index.md", "---\ntitle: Scale\n---\n\n# Scale\n\n\(sentence(40))\n")
         pages.append("index.md")
-        // Edited: a page that shows no example, deep in the tree.
-        return Corpus(root: root, pages: pages, examples: examples, editedPage: path(count / 2 + 1))
+        write("site/images/logo.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"><title>0</title></svg>\n")
+        // Edited: a page that shows no example, deep in the tree; an example
+        // and the page that shows it; a page whose overview others link to.
+        let shown = (count / 2 / 10) * 10
+        return Corpus(root: root, pages: pages, examples: examples, editedPage: path(count / 2 + 1), examplePage: path(shown),
+                      example: "example-\(shown / 10).yml", linkedPage: path(((count / 2 + 3) * 7 + 13) % count))
     }
 
     // MARK: serve
 
-    /// The milliseconds from each save to the live-reload event naming the
-    /// edited page's output: their median, the slowest, and the median
-    /// number of files the events named.
-    static func serveLatencies(binary: String, root: URL, corpus: Corpus, edits: Int) -> (median: Double, max: Double, changed: Int) {
+    /// The milliseconds from each save to the live-reload event of the
+    /// build that follows it, for each kind of edit (the median of
+    /// `edits`, the edit made back and forth).
+    static func serveLatencies(binary: String, root: URL, corpus: Corpus, kinds: [EditKind], edits: Int) -> [(name: String, milliseconds: Double)] {
         let out = root.appendingPathComponent("_serve").path
         let server = Spawned(binary, ["serve", "--port", "0", "--out", out], in: root)
         defer { server.stop() }
@@ -245,31 +376,35 @@ enum ScaleBench {
         }
         let stream = LineSocket(port: port)
         stream.send("GET /_rowmotion/live HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n")
-        let output = String(corpus.editedPage.dropLast(3)) + ".html"
-        func nextBuild(after build: Int) -> (build: Int, changed: [String]) {
+        func nextBuild(after build: Int) -> Int {
             while let line = stream.readLine() {
                 guard line.hasPrefix("data:"), let data = line.dropFirst(5).data(using: .utf8),
-                      let message = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                      let number = message["build"] as? Int, number > build else { continue }
-                return (number, message["changed"] as? [String] ?? [])
+                      let message = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
+                // A build that changed nothing sends its status with the same number; errors too.
+                let number = message["build"] as? Int ?? build
+                if number > build || message["errors"] != nil { return number }
             }
             printError("rowmotion-bench scale: the live stream closed")
             exit(1)
         }
-        var build = nextBuild(after: -1).build
-        var samples: [Double] = [], counts: [Int] = []
-        for edit in 1...max(edits, 1) {
+        var build = nextBuild(after: -1)
+        func timed(_ edit: (Corpus) -> Void) -> Double {
             let start = DispatchTime.now().uptimeNanoseconds
-            corpus.edit(page: corpus.editedPage, version: 1_000 + edit)
-            let event = nextBuild(after: build)
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-            precondition(event.changed.contains(output), "the event after a save did not name \(output): \(event.changed.prefix(5))")
-            counts.append(event.changed.count)
-            build = event.build
+            edit(corpus)
+            build = nextBuild(after: build)
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         }
-        samples.sort()
-        counts.sort()
-        return (samples[samples.count / 2], samples.last!, counts[counts.count / 2])
+        var results: [(name: String, milliseconds: Double)] = []
+        for kind in kinds {
+            var forth: [Double] = [], back: [Double] = []
+            for _ in 0..<max(edits, 1) {
+                forth.append(timed(kind.forth))
+                back.append(timed(kind.back))
+            }
+            results.append((kind.name, median(forth + (kind.backName == nil ? back : []))))
+            if let backName = kind.backName { results.append((backName, median(back))) }
+        }
+        return results
     }
 
     /// `hugo server`'s save → reload message on its LiveReload websocket

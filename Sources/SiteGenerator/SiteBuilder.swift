@@ -177,6 +177,9 @@ public enum SiteBuilder {
         let sink: OutputSink
         if options.keepsUnchangedPages, options.inputs == nil {
             if let before, let stamp = SiteFolder.stamp(of: options.out), stamp == before.siteStamp {
+                // (What builds killed mid-way left beside the site goes first.)
+                let site = URL(fileURLWithPath: options.out)
+                SiteWriter.removeStaleFolders(of: site.lastPathComponent, in: site.deletingLastPathComponent())
                 sink = OutputSink(.patch(root: options.out, stamp: stamp))
             } else {
                 do throws(Diagnostic) {

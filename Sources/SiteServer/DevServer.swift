@@ -96,13 +96,9 @@ public final class DevServer: Sendable {
         // changed (a build after one that failed writes what that one made too).
         options.keepsUnchangedPages = true
         var site = SiteBuilder.build(options, memo: &memo)
-        let failed = site.hasErrors || (options.strict && !site.diagnostics.isEmpty)
-        var changed: [String] = []
-        var written = false
-        if !failed, SiteBuilder.write(&site, options, memo: &memo) != nil {
-            written = true
-            changed = site.changedOutputs ?? site.outputs.keys.sorted()
-        }
+        // (A build that failed is not written: what it put aside is removed.)
+        let written = SiteBuilder.write(&site, options, memo: &memo) != nil
+        let changed = written ? site.changedOutputs ?? site.outputs.keys.sorted() : []
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let hasSite = FileManager.default.fileExists(atPath: (options.out as NSString).appendingPathComponent(SiteWriter.marker))
         var outcome = Outcome(diagnostics: DiagnosticReport(site.diagnostics).sorted, written: written, hasSite: hasSite, changed: [],

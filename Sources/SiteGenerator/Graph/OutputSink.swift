@@ -32,6 +32,24 @@ final class OutputSink: @unchecked Sendable {
     private var staged: [String: String] = [:]
     /// The paths whose bytes this build changed (or wrote anew).
     private var changed: Set<String> = []
+    /// patch: the folder beside the site the changed files wait in, and the next one's name.
+    private var aside: String?
+    private var counter = 0
+
+    /// patch: the folder beside the site at `root` that changed files
+    /// wait in until `commit`, made when first needed (named as a staging
+    /// folder is, so one a killed build left is removed as one).
+    private func asideFolder(beside root: String) -> String? {
+        lock.withLock {
+            if let aside { return aside }
+            let site = URL(fileURLWithPath: root)
+            let path = site.deletingLastPathComponent().appendingPathComponent(".\(site.lastPathComponent).rowmotion-new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+            guard mkdir(path, 0o700) == 0 else { return nil }
+            aside = path
+            return path
+        }
+    }
+
     /// How many files were written into the staging folder (the rest were the old site's).
     private(set) var written = 0
     private var madeFolders: Set<String> = [""]
@@ -75,13 +93,13 @@ final class OutputSink: @unchecked Sendable {
                 lock.withLock { _ = staged.removeValue(forKey: path).map { unlink($0) } }
                 return nil
             }
-            let folder = OutputPaths.parent(of: path)
-            do throws(Diagnostic) {
-                _ = try WritePath.prepare(root + "/" + path, in: Project(root: root, isGitWorkTree: false), makingFolders: true)
-            } catch {
-                return error
+            // Aside, in a folder of its own beside the site: the site is
+            // not touched until `commit` (a reader of it meanwhile sees the
+            // last build's files and nothing else).
+            guard let aside = asideFolder(beside: root) else {
+                return .error("output", at: here, "cannot make a folder beside the site for its new files: \(String(cString: strerror(errno)))")
             }
-            let temporary = root + "/" + (folder.isEmpty ? "" : folder + "/") + ".rowmotion-new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let temporary = aside + "/" + String(lock.withLock { () -> Int in defer { counter += 1 }; return counter })
             guard WritePath.writeNewFile(bytes, to: temporary) else {
                 let reason = String(cString: strerror(errno))
                 unlink(temporary)
@@ -143,6 +161,7 @@ final class OutputSink: @unchecked Sendable {
             }
         }
         lock.withLock { staged = [:] }
+        removeAside()
         for path in Self.removed(from: before, in: outputs).sorted() {
             guard SiteFolder.isSafe(path) else { continue }
             let target = try WritePath.prepare(root + "/" + path, in: site, makingFolders: false)
@@ -158,10 +177,18 @@ final class OutputSink: @unchecked Sendable {
         switch mode {
         case .memory: return
         case .staging(let staging): staging.discard()
-        case .patch: lock.withLock {
-            for temporary in staged.values { unlink(temporary) }
-            staged = [:]
+        case .patch:
+            lock.withLock {
+                for temporary in staged.values { unlink(temporary) }
+                staged = [:]
+            }
+            removeAside()
         }
-        }
+    }
+
+    /// The folder changed files waited in, removed with what is left in it.
+    private func removeAside() {
+        guard let folder = lock.withLock({ () -> String? in defer { aside = nil }; return aside }) else { return }
+        SiteWriter.removeTree(URL(fileURLWithPath: folder))
     }
 }

@@ -14,7 +14,10 @@ public enum ThemeSource: Equatable, Sendable {
 
 /// The default theme, built into the binary (`DefaultTheme+Files.swift`,
 /// generated from `templates/`).
-public enum DefaultTheme {}
+public enum DefaultTheme {
+    /// The built-in theme's file `name` (`page.mustache`, `rowmotion.css`), as the binary holds it.
+    public static func builtIn(_ name: String) -> String? { files[name] }
+}
 
 /// A loaded theme: templates ready to render, and assets by name.
 public struct Theme: Sendable {
