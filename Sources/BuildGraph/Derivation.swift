@@ -8,19 +8,21 @@ public final class Derivation: @unchecked Sendable {
     /// What every rule of the build may read besides the graph, constant
     /// for a build (the options, where outputs go).
     public let environment: any Sendable
-    private let reads = Locked<[Int32]>([])
+    /// What was read, by the thread deriving (a rule reads on its own
+    /// thread; `values` reads many at once from it).
+    private var reads: [Int32] = []
 
     init(graph: Graph, environment: any Sendable) {
         (self.graph, self.environment) = (graph, environment)
     }
 
     /// The nodes read, in the order they were first asked for.
-    var recorded: [Int32] { reads.withLock { $0 } }
+    var recorded: [Int32] { reads }
 
     /// The value of `rule(argument)`, recorded as read.
     public func value<R: Rule>(_ rule: R.Type, _ argument: String) throws(BuildStopped) -> R.Value {
-        let node = graph.nodes(graph.number(of: rule), [argument])[0]
-        reads.withLock { $0.append(node) }
+        let node = graph.node(graph.number(of: rule), argument)
+        reads.append(node)
         return try graph.fetch(node, environment: environment) as! R.Value
     }
 
@@ -28,7 +30,7 @@ public final class Derivation: @unchecked Sendable {
     /// whose every part the caller reads is covered by what it does record
     /// (the compiled templates of a theme whose texts' key it read).
     public func untracked<R: Rule>(_ rule: R.Type, _ argument: String) throws(BuildStopped) -> R.Value {
-        let node = graph.nodes(graph.number(of: rule), [argument])[0]
+        let node = graph.node(graph.number(of: rule), argument)
         return try graph.fetch(node, environment: environment) as! R.Value
     }
 
@@ -36,7 +38,7 @@ public final class Derivation: @unchecked Sendable {
     /// their order; each recorded as read, in that order.
     public func values<R: Rule>(_ rule: R.Type, _ arguments: [String]) throws(BuildStopped) -> [R.Value] {
         let nodes = graph.nodes(graph.number(of: rule), arguments)
-        reads.withLock { $0.append(contentsOf: nodes) }
+        reads.append(contentsOf: nodes)
         let (graph, environment) = (self.graph, self.environment)
         let results = Parallel.map(nodes.count) { index -> Result<R.Value, BuildStopped> in
             do throws(BuildStopped) {

@@ -40,7 +40,9 @@ public final class Graph: @unchecked Sendable {
     func setRevision(_ stored: UInt32) { (revision, baseRevision) = (stored, stored) }
 
     /// What this build derived, by rule name (for `--verbose` and tests).
-    private var derivedCounts: [String: Int] = [:]
+    private var derivedCounts: [Int] = []
+    /// Threads waiting for a node another is deriving (a node's end wakes them only when there are some).
+    private var waiting = 0
 
     /// Nodes with at least this many dependencies check them on every core.
     static let parallelCheck = 16
@@ -107,7 +109,7 @@ public final class Graph: @unchecked Sendable {
             }
             table.verifiedAt[at] = revision
         }
-        derivedCounts = [:]
+        derivedCounts = [Int](repeating: 0, count: rules.count)
         if bumped { promote(unmarkedBy: changed) }
         return changed.count
     }
@@ -117,6 +119,19 @@ public final class Graph: @unchecked Sendable {
     public func arguments<R: Input>(of rule: R.Type) -> [String] {
         let number = number(of: rule)
         return lock.withLock { table.index.keys.filter { $0.rule == number }.map(\.argument) }
+    }
+
+    /// Every input of `rule` the graph holds, with its value, read at once.
+    public func inputs<R: Input>(of rule: R.Type) -> [(argument: String, value: R.Value)] {
+        let number = number(of: rule)
+        lock.lock()
+        defer { lock.unlock() }
+        var found: [(argument: String, value: R.Value)] = []
+        for node in 0..<table.count where table.rule[node] == number {
+            let value: (any Sendable)? = table.value[node] ?? (try? loadStored(Int32(node)))
+            if let value = value as? R.Value { found.append((table.argument[node], value)) }
+        }
+        return found
     }
 
     /// The value an input holds, if it was ever set.
@@ -192,11 +207,25 @@ public final class Graph: @unchecked Sendable {
     }
 
     /// How many nodes of each rule this build derived.
-    public var derived: [String: Int] { lock.withLock { derivedCounts } }
+    public var derived: [String: Int] {
+        lock.withLock {
+            var counts: [String: Int] = [:]
+            for (rule, count) in zip(rules, derivedCounts) where count > 0 { counts[rule.name] = count }
+            return counts
+        }
+    }
 
     func number<R: Rule>(of rule: R.Type) -> UInt16 {
         guard let number = ruleIndex[ObjectIdentifier(rule)] else { preconditionFailure("the rule \(rule.name) is not one of this graph's") }
         return number
+    }
+
+    /// The node of `rule(argument)`, added when new.
+    func node(_ rule: UInt16, _ argument: String) -> Int32 {
+        let key = NodeKey(rule: rule, argument: argument)
+        lock.lock()
+        defer { lock.unlock() }
+        return table.index[key] ?? table.add(key)
     }
 
     /// The nodes of `rule(arguments)`, added when new.
@@ -229,7 +258,7 @@ public final class Graph: @unchecked Sendable {
                 return try decodeStored(node)
             }
             if !table.running[at] { break }
-            lock.wait()
+            waitForAnother()
         }
         table.running[at] = true
         lock.unlock()
@@ -242,7 +271,7 @@ public final class Graph: @unchecked Sendable {
     func verify(_ node: Int32, environment: any Sendable) throws(BuildStopped) {
         let at = Int(node)
         lock.lock()
-        while table.running[at] { lock.wait() }
+        while table.running[at] { waitForAnother() }
         if holds(at) { lock.unlock(); return }
         table.running[at] = true
         let (deps, verifiedAt, forced) = (table.deps[at], table.verifiedAt[at], table.forced.contains(node))
@@ -261,8 +290,20 @@ public final class Graph: @unchecked Sendable {
         lock.lock()
         table.verifiedAt[at] = revision
         table.running[at] = false
-        lock.broadcast()
+        wake()
         lock.unlock()
+    }
+
+    /// (The lock held.) Waits until a node another thread derives is done.
+    private func waitForAnother() {
+        waiting += 1
+        lock.wait()
+        waiting -= 1
+    }
+
+    /// (The lock held.) Wakes the threads waiting for a node, if any.
+    private func wake() {
+        if waiting > 0 { lock.broadcast() }
     }
 
     /// Derives `node` (which this thread holds as running) and keeps its
@@ -291,8 +332,9 @@ public final class Graph: @unchecked Sendable {
         }
         table.verifiedAt[at] = revision
         table.running[at] = false
-        derivedCounts[rule.name, default: 0] += 1
-        lock.broadcast()
+        if derivedCounts.isEmpty { derivedCounts = [Int](repeating: 0, count: rules.count) }
+        derivedCounts[Int(table.rule[at])] += 1
+        wake()
         lock.unlock()
         return value
     }
@@ -300,7 +342,7 @@ public final class Graph: @unchecked Sendable {
     private func release(_ node: Int) {
         lock.lock()
         table.running[node] = false
-        lock.broadcast()
+        wake()
         lock.unlock()
     }
 
@@ -363,8 +405,9 @@ struct NodeKey: Hashable, Sendable {
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(rule)
-        var argument = argument
-        argument.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if argument.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+            for byte in argument.utf8 { hasher.combine(byte) }
+        }
     }
 }
 

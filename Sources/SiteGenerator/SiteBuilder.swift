@@ -271,10 +271,11 @@ public enum SiteBuilder {
     /// is set as gone.
     static func key(_ tree: InputTree, options: BuildOptions, graph: Graph, memo: BuildMemo?, stampsTakenAt: Double) -> Keyed {
         var recorded: [String: FileStamp] = [:]
-        let known = graph.arguments(of: SourceFile.self)
-        recorded.reserveCapacity(known.count)
-        for path in known {
-            guard let value = graph.inputValue(SourceFile.self, path), !value.digest.isEmpty, var stamp = value.stamp else { continue }
+        let inputs = graph.inputs(of: SourceFile.self)
+        let known = inputs.map(\.argument)
+        recorded.reserveCapacity(inputs.count)
+        for (path, value) in inputs {
+            guard !value.digest.isEmpty, var stamp = value.stamp else { continue }
             stamp.digest = value.digest
             recorded[path] = stamp
         }
@@ -345,9 +346,10 @@ public enum SiteBuilder {
             case .staging(let staging):
                 try staging.finish(site: Set(outputs.keys))
                 let written = state.sink.written
-                try record(&site, state: state, options: options, project: project, folder: staging.path, stamps: nil, memo: &memo)
+                clock.lap("finish the site's folder")
+                try record(&site, state: state, options: options, project: project, folder: staging.path, stamps: nil, memo: &memo, clock: &clock)
                 try staging.swap(keepingOld: true)
-                clock.lap("write")
+                clock.lap("swap the site in")
                 return (written, outputs.count - written)
             case .patch:
                 guard let before = state.before else { return nil }
@@ -397,8 +399,15 @@ public enum SiteBuilder {
     /// replaced; one that cannot be saved otherwise is a miss next time.
     static func record(_ site: inout BuiltSite, state: BuildState, options: BuildOptions, project: Project, folder: String? = nil,
                        stamps: [String: FileStamp]?, memo: inout BuildMemo?) throws(Diagnostic) {
+        var clock = PhaseClock(report: nil)
+        try record(&site, state: state, options: options, project: project, folder: folder, stamps: stamps, memo: &memo, clock: &clock)
+    }
+
+    static func record(_ site: inout BuiltSite, state: BuildState, options: BuildOptions, project: Project, folder: String? = nil,
+                       stamps: [String: FileStamp]?, memo: inout BuildMemo?, clock: inout PhaseClock) throws(Diagnostic) {
         let at = folder ?? options.out
         guard let siteStamp = SiteFolder.stamp(of: at), let written = stamps ?? SiteFolder.files(of: at) else { return }
+        clock.lap("stamp the site's files")
         let record = SiteStore.Record(siteStamp: siteStamp, written: written, stampsTakenAt: state.stampsTakenAt, outputs: site.outputs)
         if var kept = memo {
             kept.site = record
@@ -406,6 +415,7 @@ public enum SiteBuilder {
         }
         guard let path = options.cache else { return }
         if let problem = SiteStore.save(state.graph, record: record, to: path, options: options, project: project) { throw problem }
+        clock.lap("save the store")
     }
 
     /// The stamp of the site at `output` (see `SiteWriter.stamp`).

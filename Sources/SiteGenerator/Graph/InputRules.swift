@@ -40,6 +40,9 @@ enum SourceFile: Input, StoredRule {
 
     static func isGone(_ value: Value) -> Bool { value.digest.isEmpty }
 
+    /// The same file is the same bytes (its stamp may move: a file saved again as it was).
+    static func same(_ old: Value, _ new: Value) -> Bool { old.digest == new.digest }
+
     /// A file the build did not list (a name another spelling of a listed
     /// one's): not there.
     static func derive(_ argument: String, _ build: Derivation) throws(BuildStopped) -> Value { Value(digest: "", stamp: nil) }

@@ -74,6 +74,11 @@ enum ThemeFacts: StoredRule {
         var templateKeys: [String: String]
         var showsExampleGallery: Bool
         var writesFrontMatterAsMarkup: Bool
+        /// How the navigation can be memoized: composed from its items'
+        /// parts (by shape, with holes for titles), or from marked renders.
+        var itemizedNavigation = false
+        var navigationHoles = false
+        var markedNavigation = false
 
         func encode(to encoder: inout StoreEncoder) {
             encoder.write(loaded)
@@ -85,6 +90,9 @@ enum ThemeFacts: StoredRule {
             encoder.write(templateKeys)
             encoder.write(showsExampleGallery)
             encoder.write(writesFrontMatterAsMarkup)
+            encoder.write(itemizedNavigation)
+            encoder.write(navigationHoles)
+            encoder.write(markedNavigation)
         }
 
         init(loaded: Bool, error: Diagnostic?, warnings: [Diagnostic], fileKeys: [String: String], stylesheet: String, script: String,
@@ -97,6 +105,7 @@ enum ThemeFacts: StoredRule {
             (loaded, error, warnings, fileKeys) = (try decoder.read(), try decoder.read(), try decoder.read(), try decoder.read())
             (stylesheet, script, templateKeys) = (try decoder.read(), try decoder.read(), try decoder.read())
             (showsExampleGallery, writesFrontMatterAsMarkup) = (try decoder.read(), try decoder.read())
+            (itemizedNavigation, navigationHoles, markedNavigation) = (try decoder.read(), try decoder.read(), try decoder.read())
         }
     }
 
@@ -108,8 +117,11 @@ enum ThemeFacts: StoredRule {
         }
         let assets = ThemeAssets.themeAssets(theme)
         let keys = Dictionary(uniqueKeysWithValues: Theme.templateNames.map { ($0, theme.renderKey(of: $0)) })
-        return Value(loaded: true, error: nil, warnings: loaded.warnings, fileKeys: theme.fileKeys, stylesheet: assets.stylesheet, script: assets.script,
-                     templateKeys: keys, showsExampleGallery: theme.showsExampleGallery, writesFrontMatterAsMarkup: theme.writesFrontMatterAsMarkup)
+        var facts = Value(loaded: true, error: nil, warnings: loaded.warnings, fileKeys: theme.fileKeys, stylesheet: assets.stylesheet, script: assets.script,
+                          templateKeys: keys, showsExampleGallery: theme.showsExampleGallery, writesFrontMatterAsMarkup: theme.writesFrontMatterAsMarkup)
+        (facts.itemizedNavigation, facts.navigationHoles, facts.markedNavigation) = (theme.itemizedNavigation != nil, theme.navigationHoles,
+                                                                                     theme.markedNavigation != nil)
+        return facts
     }
 }
 

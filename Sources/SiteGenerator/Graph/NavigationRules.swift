@@ -198,27 +198,143 @@ enum ChromeBase: StoredRule {
     }
 }
 
-/// One group's navigation HTML for each of its outputs, rendered once for
-/// the group (`NavigationMemo`); none for an output the memo cannot prove
-/// (its page renders its own). Not stored: its key is (`GroupNavigationKey`),
-/// and the pages hold the HTML.
+/// The item parts every group of one root needs (the groups of pages at
+/// one depth share a chrome): each item's shape (with holes for titles
+/// and links where the theme writes them as text, so an edited title
+/// changes no shape), and a few items as they are to check shapes with.
+enum NavigationShapes: StoredRule {
+    static let name = "navigation-shapes"
+
+    struct Value: StoreCodable, Equatable {
+        var shapes: [StoredNavItem]
+        var samples: [StoredNavItem]
+        /// The group whose first page is composed and held to its own render.
+        var proof: String?
+
+        func encode(to encoder: inout StoreEncoder) {
+            encoder.write(shapes)
+            encoder.write(samples)
+            encoder.write(proof)
+        }
+
+        init(shapes: [StoredNavItem], samples: [StoredNavItem], proof: String?) { (self.shapes, self.samples, self.proof) = (shapes, samples, proof) }
+
+        init(from decoder: inout StoreDecoder) throws(StoreDecoder.Malformed) {
+            (shapes, samples, proof) = (try decoder.read(), try decoder.read(), try decoder.read())
+        }
+    }
+
+    static func derive(_ argument: String, _ build: Derivation) throws(BuildStopped) -> Value {
+        let holes = try build.value(ThemeFacts.self, "").navigationHoles
+        let groups = try build.value(NavigationGroups.self, "").members.keys.filter { NavigationGroupKey($0).group.root == argument }.sorted()
+        let items = try build.values(GroupItems.self, groups)
+        let members = try build.values(GroupMembers.self, groups)
+        var wanted: [NavigationMemo.ItemKey: NavItem] = [:]
+        var samples: [NavItem] = []
+        for (group, members) in zip(items, members) {
+            NavigationMemo.shapes(of: group.items(current: "", root: argument), indexes: group.indexes, outputs: members, holes: holes,
+                                  into: &wanted, samples: &samples)
+        }
+        let shapes = wanted.values.map(StoredNavItem.init).sorted { $0.order.lexicographicallyPrecedes($1.order) }
+        return Value(shapes: shapes, samples: samples.map(StoredNavItem.init), proof: groups.first)
+    }
+}
+
+/// One root's pieces of the navigation: the text around the list and each
+/// shape's part, rendered once for every group of that root; nil when the
+/// renders do not prove them, or the first page of the proof group
+/// composed is not its own render (not stored: made again in a new
+/// process that renders a page).
+enum NavigationPieces: Rule {
+    static let name = "navigation-pieces"
+    static func derive(_ argument: String, _ build: Derivation) throws(BuildStopped) -> NavigationMemo.Pieces? {
+        let facts = try build.value(ThemeFacts.self, "")
+        let shapes = try build.value(NavigationShapes.self, argument)
+        let base = try build.value(ChromeBase.self, "")
+        let theme = try build.theme()
+        guard let template = theme.itemizedNavigation else { return nil }
+        let chrome = Chrome(siteTitle: base.siteTitle, root: argument, stylesheet: base.stylesheet, script: base.script, nav: [])
+        guard let pieces = NavigationMemo.pieces(chrome: chrome, wanted: shapes.shapes.map(\.navItem), samples: shapes.samples.map(\.navItem),
+                                                 template: template, plain: theme.library, holes: facts.navigationHoles) else { return nil }
+        // One page composed is its own render.
+        if let proof = shapes.proof, let output = try build.value(GroupMembers.self, proof).first {
+            let items = try build.value(GroupItems.self, proof)
+            var own = chrome
+            own.nav = items.items(current: output, root: argument)
+            guard let composed = NavigationMemo.compose(items: items.items(current: "", root: argument), indexes: items.indexes, outputs: [output],
+                                                        piece: pieces, holes: facts.navigationHoles, memory: OutputBudget(limit: .max))?[output],
+                  let reference = try? theme.library.renderBytes(own, withTemplate: "nav"), reference.elementsEqual(composed.utf8) else { return nil }
+        }
+        return pieces
+    }
+    static func same(_ old: NavigationMemo.Pieces?, _ new: NavigationMemo.Pieces?) -> Bool { false }
+}
+
+/// A navigation item as a store keeps it.
+struct StoredNavItem: StoreCodable, Equatable {
+    var title: String
+    var href: String
+    var current: Bool
+    var root: String
+    var expanded: Bool
+    var depth: Int
+    var isFolder: Bool
+    var closes: Int
+
+    init(_ item: NavItem) {
+        (title, href, current, root) = (item.title, item.href, item.current, item.root)
+        (expanded, depth, isFolder, closes) = (item.expanded, item.depth, item.isFolder, item.closes)
+    }
+
+    var navItem: NavItem {
+        var item = NavItem(title: title, href: href, current: current)
+        (item.root, item.expanded, item.depth, item.isFolder, item.closes) = (root, expanded, depth, isFolder, closes)
+        return item
+    }
+
+    /// A stable order: the same shapes, the same renders.
+    var order: [String] { [String(depth), expanded ? "1" : "0", current ? "1" : "0", isFolder ? "1" : "0", String(closes), root, title, href] }
+
+    func encode(to encoder: inout StoreEncoder) {
+        for text in [title, href, root] { encoder.write(text) }
+        for flag in [current, expanded, isFolder] { encoder.write(flag) }
+        encoder.write(depth)
+        encoder.write(closes)
+    }
+
+    init(from decoder: inout StoreDecoder) throws(StoreDecoder.Malformed) {
+        (title, href, root) = (try decoder.read(), try decoder.read(), try decoder.read())
+        (current, expanded, isFolder) = (try decoder.read(), try decoder.read(), try decoder.read())
+        (depth, closes) = (try decoder.read(), try decoder.read())
+    }
+}
+
+/// One group's navigation HTML for each of its outputs: composed from its
+/// root's pieces, else rendered for the group with markers
+/// (`NavigationMemo`); none for an output neither can prove (its page
+/// renders its own). Not stored: its key is (`GroupNavigationKey`), and
+/// the pages hold the HTML.
 enum GroupNavigation: Rule {
     static let name = "group-navigation"
     static func derive(_ argument: String, _ build: Derivation) throws(BuildStopped) -> [String: String] {
         let members = try build.value(GroupMembers.self, argument)
-        _ = try build.value(GroupItems.self, argument)
-        // The memo proves its renders against every template that includes `nav`.
-        _ = try build.value(ThemeFacts.self, "")
+        let items = try build.value(GroupItems.self, argument)
+        let facts = try build.value(ThemeFacts.self, "")
         let base = try build.value(ChromeBase.self, "")
+        let group = NavigationGroupKey(argument).group
+        if facts.itemizedNavigation, let pieces = try build.value(NavigationPieces.self, group.root),
+           let composed = NavigationMemo.compose(items: items.items(current: "", root: group.root), indexes: items.indexes, outputs: members,
+                                                 piece: pieces, holes: facts.navigationHoles, memory: build.site.navigationMemory) {
+            return composed
+        }
+        let theme = try build.theme()
+        guard let marked = theme.markedNavigation, let first = members.first else { return [:] }
         // What the memo reads of the tree is in the group's items, read above.
         let navigation = try build.untracked(NavigationTree.self, "")
-        let theme = try build.theme()
-        let options = build.site.options
-        let memo = NavigationMemo(outputs: members, navigation: navigation, theme: theme, root: { OutputPaths.root(of: $0, options: options) },
-                                  memory: build.site.navigationMemory) { output in
-            Chrome(siteTitle: base.siteTitle, root: OutputPaths.root(of: output, options: options), stylesheet: base.stylesheet, script: base.script, nav: [])
-        }
-        return memo.html
+        let chrome = Chrome(siteTitle: base.siteTitle, root: group.root, stylesheet: base.stylesheet, script: base.script, nav: [])
+        _ = first
+        return NavigationMemo.render(group: group, outputs: members, navigation: navigation, base: chrome, template: marked, plain: theme.library,
+                                     memory: build.site.navigationMemory)
     }
     // (Its key, stored, is what a change is told by.)
     static func same(_ old: [String: String], _ new: [String: String]) -> Bool { false }

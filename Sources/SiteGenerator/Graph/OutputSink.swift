@@ -131,8 +131,10 @@ final class OutputSink: @unchecked Sendable {
     /// of their names (`café` respelled is another file to the file system,
     /// though a `String` takes it for the same).
     static func removed(from before: [String: Int], in outputs: [String: Int]) -> [String] {
-        let now = Set(outputs.keys.map { Array($0.utf8) })
-        return before.keys.filter { !now.contains(Array($0.utf8)) }
+        before.keys.filter { path in
+            guard let index = outputs.index(forKey: path) else { return true }
+            return !outputs[index].key.utf8.elementsEqual(path.utf8)
+        }
     }
 
     /// patch: renames every changed file over its old one (only those the

@@ -17,7 +17,7 @@ enum SiteOutputs {
         PageFiles.self, PageLoad.self, PageFacts.self, SiteShape.self, PageOutputs.self, SiteTitle.self,
         StaticFileList.self, OutputSet.self, OutputIndex.self, OutputsInFolder.self, OutputNameChecks.self,
         NavigationEntries.self, NavigationTree.self, ChromeOutputs.self, NavigationGroups.self, PageGroup.self, GroupMembers.self,
-        GroupItems.self, ChromeBase.self, GroupNavigation.self, GroupNavigationKey.self,
+        GroupItems.self, ChromeBase.self, NavigationShapes.self, NavigationPieces.self, GroupNavigation.self, GroupNavigationKey.self,
         PageRender.self, PageSummary.self, PageIDs.self, PageSearchEntry.self, ThemeIDs.self, OutputOwners.self, PageFragments.self,
         PageMarkup.self, ExamplePage.self, ExamplePlayer.self, ExamplePageIDs.self, ExampleSearchEntry.self, ExampleDescriptionLinks.self,
         StaticCopy.self, ExampleMotion.self, PageBlocks.self, CurrentReport.self, ReviewPage.self, Site.self,

@@ -36,7 +36,14 @@ enum Tables {
         }
         cmark_iter_free(iterator)
         guard !paragraphs.isEmpty else { return [] }
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        // Split at the line feed byte (a split by Characters was most of this pass).
+        var lines: [Substring] = []
+        var start = source.utf8.startIndex
+        for index in source.utf8.indices where source.utf8[index] == UInt8(ascii: "\n") {
+            lines.append(source[start..<index])
+            start = source.utf8.index(after: index)
+        }
+        lines.append(source[start...])
         var problems: [Problem] = []
         var cellsLeft = Limits.cellsPerPage
         for paragraph in paragraphs {
@@ -242,7 +249,7 @@ enum Tables {
         // `1. x` in a cell are text, not a heading or a list; as Unicode
         // white space it reads like the start of a line to the inline
         // parser (flanking, smart quotes). It is taken off again below.
-        let content = "\u{A0}" + text.replacingOccurrences(of: "\\|", with: "|")
+        let content = "\u{A0}" + (text.utf8.contains(UInt8(ascii: "\\")) ? text.replacingOccurrences(of: "\\|", with: "|") : text)
         if let parsed = parse(content, options: options) {
             if let paragraph = cmark_node_first_child(parsed), cmark_node_get_type(paragraph) == CMARK_NODE_PARAGRAPH {
                 while let child = cmark_node_first_child(paragraph) {

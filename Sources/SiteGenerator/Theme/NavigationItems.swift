@@ -263,6 +263,115 @@ extension NavigationMemo {
         return html
     }
 
+    /// The item parts a group's pages need: each item's shape (with holes
+    /// for its title and link, where the list writes those only as text),
+    /// and its own page's item current; with items as they are whose parts
+    /// must be their shape's filled in (up to `sampleCount`).
+    static func shapes(of items: [NavItem], indexes: [String: Int], outputs: [String], holes: Bool,
+                       into wanted: inout [ItemKey: NavItem], samples: inout [NavItem]) {
+        func want(_ item: NavItem) {
+            let shaped = holes ? hollow(item) ?? item : item
+            wanted[ItemKey(shaped)] = shaped
+            if shaped.title != item.title || shaped.href != item.href, samples.count < sampleCount {
+                samples.append(item)
+                wanted[ItemKey(item)] = item
+            }
+        }
+        for item in items { want(item) }
+        for output in outputs {
+            guard let own = indexes[output], own < items.count else { continue }
+            var item = items[own]
+            item.current = true
+            want(item)
+        }
+    }
+
+    /// How many items as they are a chrome's pieces check their shapes against.
+    static let sampleCount = 32
+
+    /// One chrome's pieces: the text around the list, and each of `wanted`
+    /// rendered (in batches, each beside the plain template's render of
+    /// it); nil when the renders do not prove them: a marker that does not
+    /// split a render into one part per item, a marked render that is not
+    /// the plain one plus markers, a sample whose part is not its shape's
+    /// filled in.
+    static func pieces(chrome base: Chrome, wanted: [NavItem], samples: [NavItem], template: TemplateLibrary, plain: TemplateLibrary,
+                       holes: Bool) -> Pieces? {
+        var chrome = base
+        chrome.nav = []
+        guard let empty = try? template.renderBytes(chrome, withTemplate: "nav") else { return nil }
+        var piece = Pieces(before: [], after: empty)
+        let batchSize = 128
+        for start in stride(from: 0, to: wanted.count, by: batchSize) {
+            var chrome = base
+            chrome.nav = Array(wanted[start..<min(start + batchSize, wanted.count)])
+            guard let bytes = try? template.renderBytes(chrome, withTemplate: "nav"),
+                  let result = split(items: bytes, count: chrome.nav.count),
+                  let reference = try? plain.renderBytes(chrome, withTemplate: "nav"),
+                  reference.elementsEqual(result.before + result.parts.joined()) else { return nil }
+            // The text before the list is the same in every batch; the empty
+            // render is it and the text after.
+            guard empty.starts(with: result.before), let last = result.parts.last, last.count >= empty.count - result.before.count,
+                  last.suffix(empty.count - result.before.count).elementsEqual(empty.dropFirst(result.before.count)) else { return nil }
+            if piece.before.isEmpty { piece.before = result.before } else if piece.before != result.before { return nil }
+            for (item, part) in zip(chrome.nav, result.parts) { piece.items[ItemKey(item)] = part }
+            // The last part ends where the text after the list begins.
+            piece.items[ItemKey(chrome.nav[chrome.nav.count - 1])] = Array(last.dropLast(empty.count - result.before.count))
+        }
+        piece.after = Array(empty.dropFirst(piece.before.count))
+        // Items rendered as they are equal their shape filled in.
+        for item in samples {
+            let shaped = holes ? hollow(item) ?? item : item
+            guard let own = piece.items[ItemKey(item)], let hollow = piece.items[ItemKey(shaped)] else { return nil }
+            var filled: [UInt8] = []
+            fill(hollow, with: item, into: &filled)
+            guard filled == own else { return nil }
+        }
+        return piece
+    }
+
+    /// Each of `outputs`' navigation, composed from `piece` (one group's:
+    /// its items none current, the index of each output's own); nil when
+    /// `piece` lacks a part or `memory` cannot hold them.
+    static func compose(items: [NavItem], indexes: [String: Int], outputs: [String], piece: Pieces, holes: Bool,
+                        memory: OutputBudget) -> [String: String]? {
+        func part(_ item: NavItem, into bytes: inout [UInt8]) -> Bool {
+            let shaped = holes ? hollow(item) ?? item : item
+            guard let made = piece.items[ItemKey(shaped)] else { return false }
+            if shaped.title == item.title, shaped.href == item.href { bytes += made } else { fill(made, with: item, into: &bytes) }
+            return true
+        }
+        // The parts every page of the group shares, made once.
+        var shared: [[UInt8]] = []
+        shared.reserveCapacity(items.count)
+        for item in items {
+            var bytes: [UInt8] = []
+            guard part(item, into: &bytes) else { return nil }
+            shared.append(bytes)
+        }
+        let size = shared.reduce(piece.before.count + piece.after.count) { $0 + $1.count }
+        guard memory.reserve(size * outputs.count) else { return nil }
+        var result: [String: String] = [:]
+        result.reserveCapacity(outputs.count)
+        for output in outputs {
+            let own = indexes[output]
+            var bytes = piece.before
+            bytes.reserveCapacity(size + 64)
+            for (position, made) in shared.enumerated() {
+                if position == own {
+                    var item = items[position]
+                    item.current = true
+                    guard part(item, into: &bytes) else { return nil }
+                } else {
+                    bytes += made
+                }
+            }
+            bytes += piece.after
+            result[output] = String(decoding: bytes, as: UTF8.self)
+        }
+        return result
+    }
+
     /// The item with holes for its title and link, when its part can be
     /// filled in from its shape's (its URL is its root and link as they are).
     static func hollow(_ item: NavItem) -> NavItem? {
