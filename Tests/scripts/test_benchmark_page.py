@@ -49,17 +49,19 @@ def test_regenerating_keeps_the_hand_written_part_after_the_marker(tmp_path):
     assert benchmark_page.MARKER in (ROOT / "site" / "benchmarks.md").read_text()
 
 
-SCALE = {"pages": 10049, "examples": 1000, "clean_ms": 2000.0, "no_change_ms": 290.0, "one_edit_ms": 2600.0,
-         "serve_event_ms": 44.0, "serve_event_max_ms": 78.5, "serve_changed": 2, "clean_peak_mb": 395.0,
-         "one_edit_peak_mb": 406.0, "hugo_clean_ms": 772.0, "hugo_one_edit_ms": 717.3, "hugo_peak_mb": 186.0,
-         "hugo_serve_event_ms": 500.7}
+SCALE = {"pages": 10049, "examples": 1000, "clean_ms": 2000.0, "no_change_ms": 290.0, "clean_peak_mb": 395.0,
+         "edits": [{"edit": "a page's text", "command_line_ms": 2600.0, "serve_event_ms": 44.0},
+                   {"edit": "a page added", "command_line_ms": 300.0, "serve_event_ms": None}],
+         "hugo_clean_ms": 772.0, "hugo_one_edit_ms": 717.3, "hugo_peak_mb": 186.0, "hugo_serve_event_ms": 500.7}
 
 
 def test_the_scale_figures_become_a_table_of_their_own_with_shares_of_a_clean_build():
     text = benchmark_page.page(RESULTS, "test", scale=SCALE)
     assert "## The site at scale" in text and "10,049 generated pages" in text
-    assert ("<tr><td>serve: save → live event</td><td>44.00 ms</td><td>2.2 %</td><td>≤ 100 ms</td>"
-            "<td>501 ms</td></tr>") in text, re.search(r"<tr><td>serve.*?</tr>", text).group(0)
+    # A row per kind of edit: the command line's time and share, then serve's, Hugo's beside the text edit only.
+    assert ("<tr><td>a page's text</td><td>2,600 ms</td><td>130.0 %</td><td>≤ 10 %</td><td>44.00 ms</td>"
+            "<td>≤ 20 ms</td><td>717 ms / 501 ms</td></tr>") in text, re.search(r"<tr><td>a page's.*?</tr>", text).group(0)
+    assert "<tr><td>a page added</td><td>300 ms</td><td>15.0 %</td><td>≤ 10 %</td><td>—</td><td>≤ 100 ms</td><td>—</td></tr>" in text
     assert "<tr><td>no-change build</td><td>290 ms</td><td>14.5 %</td>" in text
     # Without Hugo's figures, dashes.
     without = {key: value for key, value in SCALE.items() if not key.startswith("hugo")}
